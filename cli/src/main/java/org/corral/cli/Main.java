@@ -1,0 +1,80 @@
+package org.corral.cli;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+import org.corral.common.config.SlurmConfig;
+import org.corral.protocol.ControllerAddress;
+import org.corral.protocol.RpcChannel;
+import org.corral.protocol.UnixSocketChannel;
+
+/**
+ * Entry point of every user command: {@code Main NAME args...}, where NAME is the command the
+ * user typed (bin/ launchers pass it). Loads nothing it does not need: the configuration is
+ * read only when a command first talks to the controller.
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] argv) {
+    if (argv.length == 0) {
+      System.err.println("usage: Main COMMAND [ARGS...]");
+      System.exit(2);
+    }
+    String name = argv[0];
+    List<String> args = Arrays.asList(argv).subList(1, argv.length);
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+        StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
+        StandardCharsets.UTF_8);
+    Cli cli = new Cli(name, out, err, System.getenv(), Clock.systemDefaultZone(), controller(err, name));
+    int rc;
+    try {
+      rc = command(name).run(args, cli);
+    } catch (ControllerUnreachable e) {
+      rc = 1;
+    }
+    out.flush();
+    System.exit(rc);
+  }
+
+  static CliCommand command(String name) {
+    return switch (name) {
+      case "sbatch" -> new org.corral.cli.sbatch.SbatchCommand();
+      case "scancel" -> new org.corral.cli.scancel.ScancelCommand();
+      case "squeue" -> new org.corral.cli.squeue.SqueueCommand();
+      case "sinfo" -> new org.corral.cli.sinfo.SinfoCommand();
+      case "scontrol" -> new org.corral.cli.scontrol.ScontrolCommand();
+      default -> (args, cli) -> {
+        cli.error("this command is not part of Corral yet");
+        return 1;
+      };
+    };
+  }
+
+  /** The controller's Unix socket, found through slurm.conf on first use. */
+  private static Supplier<RpcChannel> controller(PrintStream err, String name) {
+    return () -> {
+      Path conf = SlurmConfig.defaultPath(System.getenv());
+      try {
+        return new UnixSocketChannel(ControllerAddress.unixSocket(SlurmConfig.load(conf)));
+      } catch (Exception e) {
+        err.println(name + ": error: " + e.getMessage());
+        throw new ControllerUnreachable();
+      }
+    };
+  }
+
+  /** The configuration could not be read: already reported, the command exits 1. */
+  static final class ControllerUnreachable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ControllerUnreachable() {
+      super(null, null, false, false);
+    }
+  }
+}

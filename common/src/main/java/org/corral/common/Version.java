@@ -1,0 +1,11 @@
+package org.corral.common;
+
+/** The Slurm version Corral presents itself as (tools compare it), and Corral's own. */
+public final class Version {
+  /** The Slurm release whose behaviour and output Corral matches. */
+  public static final String NUMBER = "22.05.8";
+  /** What {@code -V}/{@code --version} prints, as Slurm's commands do. */
+  public static final String TEXT = "slurm " + NUMBER;
+
+  private Version() {}
+}

@@ -1,0 +1,78 @@
+package org.corral.ctld;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.corral.common.config.ConfigException;
+import org.corral.common.config.SlurmConfig;
+import org.corral.common.logging.DaemonLogging;
+import org.corral.common.logging.PidFile;
+import org.corral.ctld.journal.JournalCorruptException;
+import org.corral.ctld.journal.RecoveryMode;
+import org.corral.ctld.runtime.Controller;
+
+/**
+ * {@code slurmctld [-D] [-i] [-c] [-v] [-f slurm.conf]}: the controller daemon. Runs in the
+ * foreground (launchers such as {@code corral up} put it in the background).
+ */
+public final class Slurmctld {
+  private Slurmctld() {}
+
+  public static void main(String[] args) {
+    boolean ignoreDamage = false;
+    boolean clear = false;
+    boolean verbose = false;
+    Path conf = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "-D" -> { }
+        case "-i" -> ignoreDamage = true;
+        case "-c" -> clear = true;
+        case "-v", "-vv", "-vvv" -> verbose = true;
+        case "-f" -> conf = Path.of(args[++i]);
+        case "-V" -> {
+          System.out.println(org.corral.common.Version.TEXT);
+          return;
+        }
+        case "-h", "--help" -> {
+          System.out.println("Usage: slurmctld [-D] [-i] [-c] [-v] [-f slurm.conf]");
+          return;
+        }
+        default -> {
+          System.err.println("slurmctld: unrecognized option '" + args[i] + "'");
+          System.exit(1);
+        }
+      }
+    }
+    try {
+      SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
+      DaemonLogging.setup(cfg.slurmctldLogFile().map(Path::of).orElse(null), verbose);
+      System.Logger log = System.getLogger("slurmctld");
+      for (String w : cfg.warnings()) {
+        log.log(Level.WARNING, w);
+      }
+      Path pid = Path.of(cfg.slurmctldPidFile());
+      Controller controller = Controller.start(cfg, Clock.systemUTC(),
+          ignoreDamage ? RecoveryMode.IGNORE_DAMAGE : RecoveryMode.STRICT, clear, Duration.ofSeconds(10));
+      PidFile.write(pid);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        controller.close();
+        PidFile.remove(pid);
+      }));
+      log.log(Level.INFO, "slurmctld version " + org.corral.common.Version.NUMBER + " started on cluster " + cfg.clusterName());
+      controller.awaitShutdown();
+      System.exit(0);
+    } catch (ConfigException e) {
+      System.err.println("slurmctld: error: " + e.getMessage());
+      System.exit(1);
+    } catch (JournalCorruptException e) {
+      System.err.println("slurmctld: fatal: " + e.getMessage());
+      System.exit(1);
+    } catch (IOException e) {
+      System.err.println("slurmctld: fatal: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package org.corral.ctld.nodes;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import org.corral.protocol.Credentials;
+import org.corral.protocol.TcpChannel;
+import org.corral.protocol.msg.LaunchBatchRequest;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.SignalJobRequest;
+
+/**
+ * Sends the controller's orders to node daemons: launch a batch job, signal one. Runs on the
+ * caller's (virtual) thread and retries with backoff; node daemons treat repeats as no-ops
+ * (keyed by job id), so a retry after a lost reply does no harm.
+ */
+public final class NodeAgent {
+  private static final System.Logger LOG = System.getLogger("slurmctld");
+  private static final long[] BACKOFF_MS = {0, 200, 500, 1000, 2000, 4000};
+
+  private final Credentials credentials;
+  private final Duration timeout;
+
+  public NodeAgent(Credentials credentials, Duration timeout) {
+    this.credentials = credentials;
+    this.timeout = timeout;
+  }
+
+  /** Launches a batch job; returns false if the node could not be reached or refused it. */
+  public boolean launch(NodeInfo node, LaunchBatchRequest launch) {
+    return send(node, Request.newBuilder().setLaunchBatch(launch).build(),
+        "launch job " + launch.getJob().getJobId());
+  }
+
+  public boolean signal(NodeInfo node, SignalJobRequest signal) {
+    return send(node, Request.newBuilder().setSignalJob(signal).build(),
+        "signal job " + signal.getJobId());
+  }
+
+  private boolean send(NodeInfo node, Request request, String what) {
+    String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
+    String last = "";
+    for (long delay : BACKOFF_MS) {
+      try {
+        Thread.sleep(delay);
+        Response r = new TcpChannel(host, node.getPort(), credentials, timeout).call(request);
+        if (r.getErrorCode() == 0) {
+          return true;
+        }
+        LOG.log(Level.WARNING, what + " on " + node.getName() + " refused: " + r.getErrorMessage());
+        return false;
+      } catch (IOException e) {
+        last = e.getMessage();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    LOG.log(Level.WARNING, what + ": node " + node.getName() + " unreachable: " + last);
+    return false;
+  }
+}

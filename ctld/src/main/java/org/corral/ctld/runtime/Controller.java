@@ -1,0 +1,146 @@
+package org.corral.ctld.runtime;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import org.corral.common.config.SlurmConfig;
+import org.corral.ctld.journal.Journal;
+import org.corral.ctld.journal.JournalCorruptException;
+import org.corral.ctld.journal.RecoveryMode;
+import org.corral.ctld.nodes.NodeAgent;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.protocol.ClusterKey;
+import org.corral.protocol.ControllerAddress;
+import org.corral.protocol.Credentials;
+import org.corral.protocol.RpcServer;
+import org.corral.protocol.RpcServerConfig;
+import org.corral.protocol.UserDirectory;
+
+/**
+ * The running controller: recovers the state from StateSaveLocation, then wires the writer
+ * thread, the scheduler, the housekeeper and the RPC server (TCP for daemons, a Unix socket
+ * for local users) together.
+ */
+public final class Controller implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("slurmctld");
+
+  private final Journal journal;
+  private final StateWriter writer;
+  private final SchedulerLoop scheduler;
+  private final Housekeeper housekeeper;
+  private final RpcServer server;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean closed;
+
+  private Controller(Journal journal, StateWriter writer, SchedulerLoop scheduler,
+      Housekeeper housekeeper, RpcServer server) {
+    this.journal = journal;
+    this.writer = writer;
+    this.scheduler = scheduler;
+    this.housekeeper = housekeeper;
+    this.server = server;
+  }
+
+  public static Controller start(SlurmConfig cfg, Clock clock, RecoveryMode mode, boolean clearState,
+      Duration nodeTimeout) throws IOException, JournalCorruptException {
+    UserDirectory users = UserDirectory.system();
+    int slurmUid = users.uid(cfg.slurmUser()).orElse(0);
+    ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
+    Credentials creds = new Credentials(key, "slurmctld", clock);
+
+    Path stateDir = cfg.stateSaveLocation().resolve("journal");
+    if (clearState && Files.isDirectory(stateDir)) {
+      try (var files = Files.walk(stateDir)) {
+        for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    Journal journal = Journal.open(stateDir, mode);
+    journal.recovery().notes().forEach(n -> LOG.log(Level.WARNING, n));
+    ClusterState recovered = StateRecovery.recover(journal, (int) cfg.firstJobId());
+    LOG.log(Level.INFO, "Recovered state of " + recovered.jobs().size() + " jobs; next job id "
+        + recovered.nextJobId());
+
+    SchedulerLoop[] sched = new SchedulerLoop[1];
+    StateWriter writer = new StateWriter(recovered, journal, () -> {
+      if (sched[0] != null) {
+        sched[0].trigger();
+      }
+    });
+    long now = clock.instant().getEpochSecond();
+    await(writer.submit(s -> Decision.of(null, new Command.LoadConfig(
+        ConfiguredCluster.nodes(cfg), ConfiguredCluster.partitions(cfg), now))));
+
+    JobOrders orders = new JobOrders(new NodeAgent(creds, nodeTimeout), writer, cfg.clusterName(),
+        cfg.killWait(), clock);
+    sched[0] = new SchedulerLoop(writer, orders, clock);
+    Housekeeper housekeeper = new Housekeeper(writer, orders, clock, cfg.slurmdTimeout(), cfg.minJobAge());
+    Authorizer auth = new Authorizer(slurmUid);
+    JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), auth, users, clock, orders, cfg.maxJobId());
+    NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService());
+
+    Controller[] self = new Controller[1];
+    ControllerService service = new ControllerService(writer, jobs, nodes, auth,
+        cfg.controllerHost(), cfg.entries(), () -> self[0].close());
+    Path socket = ControllerAddress.unixSocket(cfg);
+    Files.createDirectories(socket.getParent());
+    RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
+        64 << 20, Duration.ofMinutes(5), 4096), creds, service);
+    self[0] = new Controller(journal, writer, sched[0], housekeeper, server);
+    sched[0].trigger();
+    return self[0];
+  }
+
+  private static void await(java.util.concurrent.Future<?> f) throws IOException {
+    try {
+      f.get();
+    } catch (ExecutionException e) {
+      throw new IOException("controller start-up failed: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted");
+    }
+  }
+
+  public ClusterState state() {
+    return writer.current();
+  }
+
+  public int tcpPort() {
+    return server.tcpPort();
+  }
+
+  public void awaitShutdown() {
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    LOG.log(Level.INFO, "slurmctld shutting down");
+    server.close();
+    scheduler.close();
+    housekeeper.close();
+    writer.close();
+    try {
+      journal.close();
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "closing journal: " + e);
+    }
+    stopped.countDown();
+  }
+}

@@ -1,0 +1,165 @@
+package org.corral.ctld.runtime;
+
+import java.lang.System.Logger.Level;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.corral.common.SlurmError;
+import org.corral.ctld.state.ClusterState;
+import org.corral.protocol.Peer;
+import org.corral.protocol.RequestHandler;
+import org.corral.protocol.msg.ConfigEntry;
+import org.corral.protocol.msg.ConfigReply;
+import org.corral.protocol.msg.JobInfoReply;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.NodeInfoReply;
+import org.corral.protocol.msg.PartitionInfo;
+import org.corral.protocol.msg.PartitionInfoReply;
+import org.corral.protocol.msg.PingReply;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.SubmitJobReply;
+
+/**
+ * The controller's RPC surface. Queries read the writer's latest published state and never
+ * wait for it; changes are decided on the writer thread and answered once durable.
+ */
+public final class ControllerService implements RequestHandler {
+  private static final System.Logger LOG = System.getLogger("slurmctld");
+
+  private final StateWriter writer;
+  private final JobRequests jobs;
+  private final NodeRequests nodes;
+  private final Authorizer auth;
+  private final String host;
+  private final Map<String, String> configEntries;
+  private final Runnable shutdown;
+
+  ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, Authorizer auth,
+      String host, Map<String, String> configEntries, Runnable shutdown) {
+    this.writer = writer;
+    this.jobs = jobs;
+    this.nodes = nodes;
+    this.auth = auth;
+    this.host = host;
+    this.configEntries = configEntries;
+    this.shutdown = shutdown;
+  }
+
+  @Override
+  public Response handle(Peer peer, Request req) {
+    try {
+      return switch (req.getBodyCase()) {
+        case SUBMIT_JOB -> {
+          int id = await(writer.submit(s -> jobs.submit(peer, req.getSubmitJob().getSpec(), s)));
+          LOG.log(Level.DEBUG, "_slurm_rpc_submit_batch_job: JobId=" + id + " uid=" + peer.uid());
+          yield Response.newBuilder().setSubmitJob(SubmitJobReply.newBuilder().setJobId(id)).build();
+        }
+        case CANCEL_JOBS -> Response.newBuilder().setJobResults(
+            await(writer.submit(s -> jobs.cancel(peer, req.getCancelJobs(), s)))).build();
+        case HOLD_JOBS -> Response.newBuilder().setJobResults(
+            await(writer.submit(s -> jobs.hold(peer, req.getHoldJobs(), s)))).build();
+        case JOB_INFO -> Response.newBuilder().setJobInfo(jobInfo(req, writer.current())).build();
+        case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
+        case PARTITION_INFO -> Response.newBuilder()
+            .setPartitionInfo(partitionInfo(req, writer.current())).build();
+        case PING -> Response.newBuilder()
+            .setPing(PingReply.newBuilder().setHost(host).setPrimary(true)).build();
+        case CONFIG -> Response.newBuilder().setConfig(config()).build();
+        case SHUTDOWN -> {
+          if (!auth.isAdmin(peer)) {
+            yield error(SlurmError.ACCESS_DENIED, "shutdown refused for uid " + peer.uid());
+          }
+          Thread.ofVirtual().start(shutdown);
+          yield Response.getDefaultInstance();
+        }
+        case REGISTER_NODE -> Response.newBuilder().setRegisterNode(
+            await(writer.submit(s -> nodes.register(peer, req.getRegisterNode(), s)))).build();
+        case JOB_FINISHED -> {
+          await(writer.submit(s -> nodes.finished(peer, req.getJobFinished(), s)));
+          yield Response.getDefaultInstance();
+        }
+        default -> error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
+      };
+    } catch (SlurmException e) {
+      if (e.error() == SlurmError.ACCESS_DENIED) {
+        LOG.log(Level.WARNING, "Access/permission denied: " + req.getBodyCase() + " from uid "
+            + peer.uid() + (peer.isDaemon() ? " (" + peer.daemon() + ")" : ""));
+      }
+      return error(e.error(), e.getMessage());
+    }
+  }
+
+  private static <T> T await(Future<T> f) {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof SlurmException se) {
+        throw se;
+      }
+      throw new SlurmException(SlurmError.UNEXPECTED, String.valueOf(e.getCause()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SlurmException(SlurmError.UNEXPECTED, "interrupted");
+    }
+  }
+
+  private static Response error(SlurmError e, String message) {
+    return Response.newBuilder().setErrorCode(e.code()).setErrorMessage(message).build();
+  }
+
+  private static JobInfoReply jobInfo(Request req, ClusterState s) {
+    JobInfoReply.Builder b = JobInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
+    var ids = req.getJobInfo().getJobIdsList();
+    if (ids.isEmpty()) {
+      for (JobRecord r : s.jobs().values()) {
+        b.addJobs(r.getInfo());
+      }
+    } else {
+      for (int id : ids) {
+        s.job(id).ifPresent(r -> b.addJobs(r.getInfo()));
+      }
+      if (b.getJobsCount() == 0) {
+        throw new SlurmException(SlurmError.INVALID_JOB_ID);
+      }
+    }
+    return b.build();
+  }
+
+  private static NodeInfoReply nodeInfo(Request req, ClusterState s) {
+    Set<String> names = new HashSet<>(req.getNodeInfo().getNamesList());
+    NodeInfoReply.Builder b = NodeInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
+    for (NodeInfo n : s.nodesInOrder()) {
+      if (names.isEmpty() || names.contains(n.getName())) {
+        b.addNodes(n);
+      }
+    }
+    if (!names.isEmpty() && b.getNodesCount() == 0) {
+      throw new SlurmException(SlurmError.INVALID_NODE_NAME);
+    }
+    return b.build();
+  }
+
+  private static PartitionInfoReply partitionInfo(Request req, ClusterState s) {
+    Set<String> names = new HashSet<>(req.getPartitionInfo().getNamesList());
+    PartitionInfoReply.Builder b = PartitionInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
+    for (PartitionInfo p : s.partitions()) {
+      if (names.isEmpty() || names.contains(p.getName())) {
+        b.addPartitions(p);
+      }
+    }
+    if (!names.isEmpty() && b.getPartitionsCount() == 0) {
+      throw new SlurmException(SlurmError.INVALID_PARTITION_NAME);
+    }
+    return b.build();
+  }
+
+  private ConfigReply config() {
+    ConfigReply.Builder b = ConfigReply.newBuilder();
+    configEntries.forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
+    return b.build();
+  }
+}

@@ -1,0 +1,79 @@
+package org.corral.ctld.runtime;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.ctld.state.JobStates;
+import org.corral.ctld.state.NodeReasons;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.NodeBaseState;
+import org.corral.protocol.msg.NodeInfo;
+
+/**
+ * Once a second: jobs past their time limit end TIMEOUT (their nodes are told to kill them),
+ * nodes silent for SlurmdTimeout go DOWN, and ended jobs older than MinJobAge are purged.
+ */
+final class Housekeeper implements AutoCloseable {
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+      r -> Thread.ofPlatform().name("housekeeper").daemon().unstarted(r));
+  private final StateWriter writer;
+  private final JobOrders orders;
+  private final Clock clock;
+  private final int slurmdTimeout;
+  private final int minJobAge;
+
+  Housekeeper(StateWriter writer, JobOrders orders, Clock clock, int slurmdTimeout, int minJobAge) {
+    this.writer = writer;
+    this.orders = orders;
+    this.clock = clock;
+    this.slurmdTimeout = slurmdTimeout;
+    this.minJobAge = minJobAge;
+    timer.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+  }
+
+  private void tick() {
+    long now = clock.instant().getEpochSecond();
+    if (needsWork(writer.current(), now)) {
+      writer.submit(s -> decide(s, now));
+    }
+  }
+
+  private boolean needsWork(ClusterState s, long now) {
+    return !decide(s, now).commands().isEmpty();
+  }
+
+  Decision<Void> decide(ClusterState s, long now) {
+    List<Command> cmds = new ArrayList<>();
+    List<Runnable> effects = new ArrayList<>();
+    for (JobRecord r : s.jobs().values()) {
+      JobInfo j = r.getInfo();
+      if (j.getState() == JobState.RUNNING && j.getEndTime() > 0 && j.getEndTime() <= now) {
+        cmds.add(new Command.TimeoutJob(j.getJobId(), now));
+        effects.addAll(orders.signal(j, 0));
+      } else if (minJobAge > 0 && JobStates.isFinished(j) && !j.getCompleting()
+          && j.getEndTime() + minJobAge <= now) {
+        cmds.add(new Command.PurgeJob(j.getJobId()));
+      }
+    }
+    if (slurmdTimeout > 0) {
+      for (NodeInfo n : s.nodesInOrder()) {
+        if (n.getBaseState() == NodeBaseState.NODE_IDLE && n.getLastHeard() + slurmdTimeout < now) {
+          cmds.add(new Command.NodeDown(n.getName(), now, NodeReasons.NOT_RESPONDING));
+        }
+      }
+    }
+    return new Decision<>(cmds, null, effects);
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}

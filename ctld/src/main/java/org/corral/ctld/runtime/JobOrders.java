@@ -1,0 +1,67 @@
+package org.corral.ctld.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.corral.ctld.nodes.NodeAgent;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.LaunchBatchRequest;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.SignalJobRequest;
+
+/**
+ * Effects that carry the controller's decisions to the nodes once they are durable: launching a
+ * started job on its batch host, signalling a job's nodes. A launch that cannot reach its node
+ * ends the job as a launch failure (through the writer, like every change).
+ */
+final class JobOrders {
+  private final NodeAgent agent;
+  private final StateWriter writer;
+  private final String clusterName;
+  private final int killWait;
+  private final java.time.Clock clock;
+
+  JobOrders(NodeAgent agent, StateWriter writer, String clusterName, int killWait, java.time.Clock clock) {
+    this.agent = agent;
+    this.writer = writer;
+    this.clusterName = clusterName;
+    this.killWait = killWait;
+    this.clock = clock;
+  }
+
+  /** The launch of a job that {@code state} shows running. */
+  Runnable launch(ClusterState state, int jobId) {
+    return () -> {
+      JobRecord rec = writer.current().job(jobId).orElse(state.job(jobId).orElse(null));
+      if (rec == null || rec.getInfo().getAllocationCount() == 0) {
+        return;
+      }
+      JobInfo j = rec.getInfo();
+      NodeAllocation first = j.getAllocation(0);
+      var node = writer.current().node(first.getNode()).orElse(null);
+      if (node == null) {
+        return;
+      }
+      LaunchBatchRequest req = LaunchBatchRequest.newBuilder()
+          .setJob(j).setSpec(rec.getSpec()).setClusterName(clusterName)
+          .setCpusOnNode(first.getCpus()).setMemOnNodeMb(first.getMemMb()).build();
+      if (!agent.launch(node, req)) {
+        writer.submit(s -> Decision.of(null, new Command.LaunchFailed(jobId,
+            clock.instant().getEpochSecond(), "cannot reach node " + node.getName())));
+      }
+    };
+  }
+
+  /** Signals (0 = terminate with SIGKILL after KillWait) every node of the job. */
+  List<Runnable> signal(JobInfo j, int signal) {
+    List<Runnable> out = new ArrayList<>();
+    for (NodeAllocation a : j.getAllocationList()) {
+      out.add(() -> writer.current().node(a.getNode()).ifPresent(node -> agent.signal(node,
+          SignalJobRequest.newBuilder().setJobId(j.getJobId()).setSignal(signal)
+              .setKillWaitS(killWait).build())));
+    }
+    return out;
+  }
+}

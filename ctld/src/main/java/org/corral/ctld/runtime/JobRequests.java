@@ -1,0 +1,158 @@
+package org.corral.ctld.runtime;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.corral.common.SlurmError;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.ctld.state.JobStates;
+import org.corral.protocol.Peer;
+import org.corral.protocol.UserDirectory;
+import org.corral.protocol.msg.CancelJobsRequest;
+import org.corral.protocol.msg.HoldJobsRequest;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobResult;
+import org.corral.protocol.msg.JobResultsReply;
+import org.corral.protocol.msg.JobSpec;
+import org.corral.protocol.msg.JobState;
+
+/** Users' job requests: submit, cancel/signal, hold/release. Each decides on the writer thread. */
+final class JobRequests {
+  private static final System.Logger LOG = System.getLogger("slurmctld");
+
+  private final SubmitPolicy policy;
+  private final Authorizer auth;
+  private final UserDirectory users;
+  private final Clock clock;
+  private final JobOrders orders;
+  private final long maxJobId;
+
+  JobRequests(SubmitPolicy policy, Authorizer auth, UserDirectory users, Clock clock,
+      JobOrders orders, long maxJobId) {
+    this.policy = policy;
+    this.auth = auth;
+    this.users = users;
+    this.clock = clock;
+    this.orders = orders;
+    this.maxJobId = maxJobId;
+  }
+
+  private long now() {
+    return clock.instant().getEpochSecond();
+  }
+
+  Decision<Integer> submit(Peer peer, JobSpec spec, ClusterState s) {
+    JobSpec normalized = policy.normalize(spec, s);
+    int id = s.nextJobId();
+    if (id >= maxJobId) {
+      throw new SlurmException(SlurmError.ERROR_ON_DESC_TO_RECORD_COPY,
+          "job ids exhausted (MaxJobId)");
+    }
+    String user = peer.userName() != null ? peer.userName() : String.valueOf(peer.uid());
+    String group = users.groupName(peer.gid()).orElse(String.valueOf(peer.gid()));
+    return Decision.of(id, new Command.SubmitJob(id, now(), peer.uid(), user, peer.gid(), group,
+        normalized));
+  }
+
+  Decision<JobResultsReply> cancel(Peer peer, CancelJobsRequest req, ClusterState s) {
+    List<Command> cmds = new ArrayList<>();
+    List<Runnable> effects = new ArrayList<>();
+    JobResultsReply.Builder reply = JobResultsReply.newBuilder();
+    for (JobInfo j : targets(req, s, reply)) {
+      SlurmError err = cancelOne(peer, j, req.getSignal(), cmds, effects);
+      if (err != SlurmError.SUCCESS) {
+        reply.addResults(result(j.getJobId(), err));
+      } else if (!req.getJobIdsList().isEmpty()) {
+        reply.addResults(result(j.getJobId(), SlurmError.SUCCESS));
+      }
+    }
+    return new Decision<>(cmds, reply.build(), effects);
+  }
+
+  private SlurmError cancelOne(Peer peer, JobInfo j, int signal, List<Command> cmds,
+      List<Runnable> effects) {
+    if (!auth.mayActOnJob(peer, j.getUserId())) {
+      LOG.log(System.Logger.Level.WARNING, "Security violation: uid " + peer.uid()
+          + " may not cancel job " + j.getJobId() + " of uid " + j.getUserId());
+      return SlurmError.ACCESS_DENIED;
+    }
+    if (JobStates.isFinished(j)) {
+      return SlurmError.ALREADY_DONE;
+    }
+    boolean kill = signal == 0 || signal == 9;
+    if (j.getState() == JobState.PENDING) {
+      if (!kill) {
+        return SlurmError.JOB_PENDING;
+      }
+      cmds.add(new Command.CancelJob(j.getJobId(), now(), peer.uid()));
+      return SlurmError.SUCCESS;
+    }
+    if (kill) {
+      cmds.add(new Command.CancelJob(j.getJobId(), now(), peer.uid()));
+    }
+    effects.addAll(orders.signal(j, signal == 9 ? 0 : signal));
+    return SlurmError.SUCCESS;
+  }
+
+  /** The listed jobs (unknown ids reported), or all jobs matching the filters. */
+  private static List<JobInfo> targets(CancelJobsRequest req, ClusterState s,
+      JobResultsReply.Builder reply) {
+    List<JobInfo> out = new ArrayList<>();
+    if (!req.getJobIdsList().isEmpty()) {
+      for (int id : req.getJobIdsList()) {
+        JobRecord r = s.jobs().get(id);
+        if (r == null) {
+          reply.addResults(result(id, SlurmError.INVALID_JOB_ID));
+        } else if (matches(r.getInfo(), req)) {
+          out.add(r.getInfo());
+        }
+      }
+      return out;
+    }
+    for (JobRecord r : s.jobs().values()) {
+      if (!JobStates.isFinished(r.getInfo()) && matches(r.getInfo(), req)) {
+        out.add(r.getInfo());
+      }
+    }
+    return out;
+  }
+
+  private static boolean matches(JobInfo j, CancelJobsRequest req) {
+    return (req.getUserName().isEmpty() || req.getUserName().equals(j.getUserName()))
+        && (req.getStatesList().isEmpty() || req.getStatesList().contains(j.getState()))
+        && (req.getPartition().isEmpty() || req.getPartition().equals(j.getPartition()))
+        && (req.getJobName().isEmpty() || req.getJobName().equals(j.getName()));
+  }
+
+  Decision<JobResultsReply> hold(Peer peer, HoldJobsRequest req, ClusterState s) {
+    List<Command> cmds = new ArrayList<>();
+    JobResultsReply.Builder reply = JobResultsReply.newBuilder();
+    boolean admin = auth.isAdmin(peer);
+    for (int id : req.getJobIdsList()) {
+      JobRecord r = s.jobs().get(id);
+      SlurmError err;
+      if (r == null) {
+        err = SlurmError.INVALID_JOB_ID;
+      } else if (!auth.mayActOnJob(peer, r.getInfo().getUserId())) {
+        err = SlurmError.ACCESS_DENIED;
+      } else if (!JobStates.isPending(r.getInfo())) {
+        err = SlurmError.JOB_NOT_PENDING;
+      } else if (req.getRelease() && !admin && r.getInfo().getPriority() == 0
+          && !r.getInfo().getUserHeld()) {
+        err = SlurmError.ACCESS_DENIED; // an admin's hold is an admin's to release
+      } else {
+        err = SlurmError.SUCCESS;
+        cmds.add(new Command.HoldJob(id, req.getRelease(), req.getUserHold() || !admin));
+      }
+      reply.addResults(result(id, err));
+    }
+    return new Decision<>(cmds, reply.build(), List.of());
+  }
+
+  static JobResult result(int id, SlurmError e) {
+    return JobResult.newBuilder().setJobId(id).setErrorCode(e.code())
+        .setErrorMessage(e == SlurmError.SUCCESS ? "" : e.message()).build();
+  }
+}

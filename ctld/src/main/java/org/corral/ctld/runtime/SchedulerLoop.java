@@ -1,0 +1,77 @@
+package org.corral.ctld.runtime;
+
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.corral.ctld.sched.Plan;
+import org.corral.ctld.sched.PlanCheck;
+import org.corral.ctld.sched.Planner;
+import org.corral.ctld.state.Command;
+
+/**
+ * Runs the planner off the writer thread whenever something changed (and every few seconds),
+ * then hands the plan to the writer, which re-checks it against the newest state and commits.
+ * Wake-ups that arrive while planning collapse into one more pass.
+ */
+final class SchedulerLoop implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("slurmctld");
+
+  private final Semaphore wake = new Semaphore(0);
+  private final StateWriter writer;
+  private final JobOrders orders;
+  private final Clock clock;
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  SchedulerLoop(StateWriter writer, JobOrders orders, Clock clock) {
+    this.writer = writer;
+    this.orders = orders;
+    this.clock = clock;
+    this.thread = Thread.ofPlatform().name("scheduler").daemon().start(this::loop);
+  }
+
+  void trigger() {
+    if (wake.availablePermits() == 0) {
+      wake.release();
+    }
+  }
+
+  private void loop() {
+    while (running) {
+      try {
+        wake.tryAcquire(5, TimeUnit.SECONDS);
+        wake.drainPermits();
+        if (!running) {
+          return;
+        }
+        long now = clock.instant().getEpochSecond();
+        Plan plan = Planner.plan(writer.current(), now);
+        writer.submit(s -> {
+          List<Command> cmds = PlanCheck.accept(s, plan, now);
+          List<Runnable> launches = new ArrayList<>();
+          for (Command c : cmds) {
+            if (c instanceof Command.StartJob start) {
+              launches.add(orders.launch(s, start.jobId()));
+            }
+          }
+          return new Decision<>(cmds, null, launches);
+        }).get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (Exception e) {
+        LOG.log(Level.ERROR, "scheduling pass failed: " + e, e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    wake.release();
+    thread.interrupt();
+  }
+}

@@ -1,0 +1,166 @@
+package org.corral.ctld.runtime;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Function;
+import org.corral.ctld.journal.Journal;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.ctld.state.CommandCodec;
+import org.corral.ctld.state.SnapshotCodec;
+import org.corral.ctld.state.StateMachine;
+
+/**
+ * The one thread that owns the controller's state. Requests hand it a decision function; it
+ * runs each against the newest state, applies the resulting commands, appends the durable ones
+ * to the journal, and syncs once for the whole batch (group commit) before anyone is answered
+ * or any effect (a message to a node) goes out. Readers take {@link #current()}: an immutable
+ * state that is always durable, so a query never waits for the writer nor sees unsynced data.
+ */
+public final class StateWriter implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("slurmctld");
+  private static final int MAX_BATCH = 4096;
+  private static final long SNAPSHOT_BYTES = 32L << 20;
+
+  private record Proposal<T>(Function<ClusterState, Decision<T>> decide, CompletableFuture<T> done) {}
+
+  private final BlockingQueue<Proposal<?>> queue = new LinkedBlockingQueue<>();
+  private final Journal journal;
+  private final Runnable onChange;
+  private final ExecutorService effects = Executors.newVirtualThreadPerTaskExecutor();
+  private final Thread thread;
+  private volatile ClusterState published;
+  private volatile boolean running = true;
+  private ClusterState state;
+
+  /**
+   * @param onChange called (on the writer thread, must be quick) after each batch that changed
+   *     jobs or nodes, e.g. to wake the scheduler
+   */
+  public StateWriter(ClusterState recovered, Journal journal, Runnable onChange) {
+    this.state = recovered;
+    this.published = recovered;
+    this.journal = journal;
+    this.onChange = onChange;
+    this.thread = Thread.ofPlatform().name("state-writer").start(this::loop);
+  }
+
+  public ClusterState current() {
+    return published;
+  }
+
+  /** Runs {@code decide} on the writer thread; completes once its commands are durable. */
+  public <T> CompletableFuture<T> submit(Function<ClusterState, Decision<T>> decide) {
+    CompletableFuture<T> f = new CompletableFuture<>();
+    if (!running) {
+      f.completeExceptionally(new IllegalStateException("controller is shutting down"));
+      return f;
+    }
+    queue.add(new Proposal<>(decide, f));
+    return f;
+  }
+
+  private void loop() {
+    List<Proposal<?>> batch = new ArrayList<>();
+    while (running || !queue.isEmpty()) {
+      try {
+        Proposal<?> first = queue.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        queue.drainTo(batch, MAX_BATCH - 1);
+        process(batch);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (IOException e) {
+        // Nothing may be acknowledged that is not durable: stop rather than go on.
+        LOG.log(Level.ERROR, "journal write failed, stopping: " + e);
+        for (Proposal<?> p : batch) {
+          p.done().completeExceptionally(e);
+        }
+        Runtime.getRuntime().halt(1);
+      } finally {
+        batch.clear();
+      }
+    }
+  }
+
+  private void process(List<Proposal<?>> batch) throws IOException {
+    List<Runnable> after = new ArrayList<>();
+    List<Object> replies = new ArrayList<>(batch.size());
+    boolean changed = false;
+    for (Proposal<?> p : batch) {
+      try {
+        Decision<?> d = p.decide().apply(state);
+        for (Command c : d.commands()) {
+          state = StateMachine.apply(state, c);
+          if (c.durable()) {
+            journal.append(CommandCodec.encode(c));
+          }
+          changed |= !(c instanceof Command.SetPendingReasons || c instanceof Command.NodeHeard);
+        }
+        after.addAll(d.effects());
+        replies.add(d.reply());
+      } catch (RuntimeException e) {
+        replies.add(e);
+      }
+    }
+    journal.sync();
+    published = state;
+    for (int i = 0; i < batch.size(); i++) {
+      complete(batch.get(i), replies.get(i));
+    }
+    for (Runnable r : after) {
+      effects.execute(r);
+    }
+    if (changed) {
+      onChange.run();
+    }
+    if (journal.bytesSinceSnapshot() > SNAPSHOT_BYTES) {
+      snapshot();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void complete(Proposal<T> p, Object reply) {
+    if (reply instanceof RuntimeException e) {
+      p.done().completeExceptionally(e);
+    } else {
+      p.done().complete((T) reply);
+    }
+  }
+
+  /** Writes a snapshot of the state as of the last journal entry (writer thread only). */
+  private void snapshot() throws IOException {
+    long index = journal.lastIndex();
+    journal.writeSnapshot(index, SnapshotCodec.encode(state, index));
+    LOG.log(Level.INFO, "snapshot written at journal index " + index);
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      if (!thread.isAlive()) {
+        snapshot();
+      }
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "final snapshot failed: " + e);
+    }
+    effects.shutdown();
+  }
+}

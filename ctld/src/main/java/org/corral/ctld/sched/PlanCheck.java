@@ -1,0 +1,68 @@
+package org.corral.ctld.sched;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.ctld.state.JobStates;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.NodeInfo;
+
+/**
+ * Re-checks a plan made on an older state against the newest one (on the writer thread), so a
+ * job that was cancelled or a node that went down meanwhile is never started or used.
+ */
+public final class PlanCheck {
+  private PlanCheck() {}
+
+  /** The plan's starts that still hold, and the reasons that differ from those recorded. */
+  public static List<Command> accept(ClusterState s, Plan plan, long now) {
+    List<Command> out = new ArrayList<>();
+    Map<String, long[]> used = new HashMap<>(); // node -> {cpus, mem, jobs} added by this plan
+    for (Command.StartJob start : plan.starts()) {
+      JobRecord r = s.jobs().get(start.jobId());
+      if (r == null || !JobStates.isPending(r.getInfo()) || r.getInfo().getPriority() == 0) {
+        continue;
+      }
+      boolean exclusive = r.getInfo().getExclusive();
+      if (start.allocation().stream().allMatch(a -> fits(s, a, used, exclusive))) {
+        for (NodeAllocation a : start.allocation()) {
+          long[] u = used.computeIfAbsent(a.getNode(), k -> new long[3]);
+          u[0] += a.getCpus();
+          u[1] += a.getMemMb();
+          u[2]++;
+        }
+        out.add(start);
+      }
+    }
+    Map<Integer, String> changed = new LinkedHashMap<>();
+    plan.reasons().forEach((id, reason) -> {
+      JobRecord r = s.jobs().get(id);
+      if (r != null && JobStates.isPending(r.getInfo()) && !r.getInfo().getStateReason().equals(reason)) {
+        changed.put(id, reason);
+      }
+    });
+    if (!changed.isEmpty()) {
+      out.add(new Command.SetPendingReasons(changed, now));
+    }
+    return out;
+  }
+
+  private static boolean fits(ClusterState s, NodeAllocation a, Map<String, long[]> used,
+      boolean exclusive) {
+    NodeInfo n = s.nodes().get(a.getNode());
+    if (n == null || !Planner.usable(n)) {
+      return false;
+    }
+    long[] u = used.getOrDefault(a.getNode(), new long[3]);
+    if (exclusive && (n.getRunningJobs() > 0 || u[2] > 0)) {
+      return false;
+    }
+    return n.getAllocCpus() + u[0] + a.getCpus() <= n.getCpus()
+        && n.getAllocMemMb() + u[1] + a.getMemMb() <= n.getRealMemoryMb();
+  }
+}

@@ -1,0 +1,73 @@
+package org.corral.ctld.state;
+
+import java.util.List;
+import java.util.Map;
+import org.corral.protocol.msg.JobSpec;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.PartitionInfo;
+
+/**
+ * Every change to the controller's state is one of these. Each carries everything
+ * {@link StateMachine#apply} needs (times, ids), chosen before it is logged, so replaying the
+ * journal through the same apply rebuilds the same state.
+ */
+public sealed interface Command {
+
+  /** Durable commands go to the journal; the others are derived again after a restart. */
+  default boolean durable() {
+    return true;
+  }
+
+  record SubmitJob(int jobId, long time, int userId, String userName, int groupId,
+      String groupName, JobSpec spec) implements Command {}
+
+  record StartJob(int jobId, long time, List<NodeAllocation> allocation) implements Command {}
+
+  record JobEnded(int jobId, long time, int exitStatus, String node) implements Command {}
+
+  record CancelJob(int jobId, long time, int byUid) implements Command {}
+
+  record HoldJob(int jobId, boolean release, boolean userHold) implements Command {}
+
+  record TimeoutJob(int jobId, long time) implements Command {}
+
+  record LaunchFailed(int jobId, long time, String message) implements Command {}
+
+  record PurgeJob(int jobId) implements Command {}
+
+  record NodeRegistered(String node, long time, int cpus, long realMemoryMb, long bootTime,
+      long slurmdStartTime, String version, String os) implements Command {}
+
+  record NodeDown(String node, long time, String reason) implements Command {}
+
+  // ---- transient: recomputed after a restart, never journaled
+
+  /** A node answered (heartbeat): only its last-heard time and load change. */
+  record NodeHeard(String node, long time, int cpuLoad, long freeMemMb) implements Command {
+    @Override
+    public boolean durable() {
+      return false;
+    }
+  }
+
+  /** The scheduler's verdict on why each pending job waits. */
+  record SetPendingReasons(Map<Integer, String> reasons, long time) implements Command {
+    @Override
+    public boolean durable() {
+      return false;
+    }
+  }
+
+  /**
+   * The configuration read at start-up (slurm.conf): node and partition definitions. Nodes keep
+   * their recovered state; new ones start UNKNOWN, removed ones go.
+   */
+  record LoadConfig(List<NodeInfo> nodes, List<PartitionInfo> partitions, long time)
+      implements Command {
+    @Override
+    public boolean durable() {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package org.corral.ctld.state;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import org.corral.protocol.msg.CancelJobCmd;
+import org.corral.protocol.msg.HoldJobCmd;
+import org.corral.protocol.msg.JobEndedCmd;
+import org.corral.protocol.msg.JournalEntry;
+import org.corral.protocol.msg.LaunchFailedCmd;
+import org.corral.protocol.msg.NodeDownCmd;
+import org.corral.protocol.msg.NodeRegisteredCmd;
+import org.corral.protocol.msg.PurgeJobCmd;
+import org.corral.protocol.msg.StartJobCmd;
+import org.corral.protocol.msg.SubmitJobCmd;
+import org.corral.protocol.msg.TimeoutJobCmd;
+
+/** Durable commands to and from their journal form (protobuf JournalEntry). */
+public final class CommandCodec {
+  private CommandCodec() {}
+
+  public static byte[] encode(Command c) {
+    JournalEntry.Builder e = JournalEntry.newBuilder();
+    switch (c) {
+      case Command.SubmitJob x -> e.setSubmitJob(SubmitJobCmd.newBuilder().setJobId(x.jobId())
+          .setTime(x.time()).setUserId(x.userId()).setUserName(x.userName())
+          .setGroupId(x.groupId()).setGroupName(x.groupName()).setSpec(x.spec()));
+      case Command.StartJob x -> e.setStartJob(StartJobCmd.newBuilder().setJobId(x.jobId())
+          .setTime(x.time()).addAllAllocation(x.allocation()));
+      case Command.JobEnded x -> e.setJobEnded(JobEndedCmd.newBuilder().setJobId(x.jobId())
+          .setTime(x.time()).setExitStatus(x.exitStatus()).setNode(x.node()));
+      case Command.CancelJob x -> e.setCancelJob(CancelJobCmd.newBuilder().setJobId(x.jobId())
+          .setTime(x.time()).setByUid(x.byUid()));
+      case Command.HoldJob x -> e.setHoldJob(HoldJobCmd.newBuilder().setJobId(x.jobId())
+          .setRelease(x.release()).setUserHold(x.userHold()));
+      case Command.TimeoutJob x -> e.setTimeoutJob(TimeoutJobCmd.newBuilder().setJobId(x.jobId())
+          .setTime(x.time()));
+      case Command.LaunchFailed x -> e.setLaunchFailed(LaunchFailedCmd.newBuilder()
+          .setJobId(x.jobId()).setTime(x.time()).setMessage(x.message()));
+      case Command.PurgeJob x -> e.setPurgeJob(PurgeJobCmd.newBuilder().setJobId(x.jobId()));
+      case Command.NodeRegistered x -> e.setNodeRegistered(NodeRegisteredCmd.newBuilder()
+          .setNode(x.node()).setTime(x.time()).setCpus(x.cpus()).setRealMemoryMb(x.realMemoryMb())
+          .setBootTime(x.bootTime()).setSlurmdStartTime(x.slurmdStartTime())
+          .setVersion(x.version()).setOs(x.os()));
+      case Command.NodeDown x -> e.setNodeDown(NodeDownCmd.newBuilder().setNode(x.node())
+          .setTime(x.time()).setReason(x.reason()));
+      case Command.NodeHeard x -> throw transientCommand(x);
+      case Command.SetPendingReasons x -> throw transientCommand(x);
+      case Command.LoadConfig x -> throw transientCommand(x);
+    }
+    return e.build().toByteArray();
+  }
+
+  public static Command decode(byte[] data) throws InvalidProtocolBufferException {
+    JournalEntry e = JournalEntry.parseFrom(data);
+    return switch (e.getCommandCase()) {
+      case SUBMIT_JOB -> {
+        SubmitJobCmd x = e.getSubmitJob();
+        yield new Command.SubmitJob(x.getJobId(), x.getTime(), x.getUserId(), x.getUserName(),
+            x.getGroupId(), x.getGroupName(), x.getSpec());
+      }
+      case START_JOB -> new Command.StartJob(e.getStartJob().getJobId(), e.getStartJob().getTime(),
+          e.getStartJob().getAllocationList());
+      case JOB_ENDED -> new Command.JobEnded(e.getJobEnded().getJobId(), e.getJobEnded().getTime(),
+          e.getJobEnded().getExitStatus(), e.getJobEnded().getNode());
+      case CANCEL_JOB -> new Command.CancelJob(e.getCancelJob().getJobId(),
+          e.getCancelJob().getTime(), e.getCancelJob().getByUid());
+      case HOLD_JOB -> new Command.HoldJob(e.getHoldJob().getJobId(), e.getHoldJob().getRelease(),
+          e.getHoldJob().getUserHold());
+      case TIMEOUT_JOB -> new Command.TimeoutJob(e.getTimeoutJob().getJobId(),
+          e.getTimeoutJob().getTime());
+      case LAUNCH_FAILED -> new Command.LaunchFailed(e.getLaunchFailed().getJobId(),
+          e.getLaunchFailed().getTime(), e.getLaunchFailed().getMessage());
+      case PURGE_JOB -> new Command.PurgeJob(e.getPurgeJob().getJobId());
+      case NODE_REGISTERED -> {
+        NodeRegisteredCmd x = e.getNodeRegistered();
+        yield new Command.NodeRegistered(x.getNode(), x.getTime(), x.getCpus(),
+            x.getRealMemoryMb(), x.getBootTime(), x.getSlurmdStartTime(), x.getVersion(), x.getOs());
+      }
+      case NODE_DOWN -> new Command.NodeDown(e.getNodeDown().getNode(), e.getNodeDown().getTime(),
+          e.getNodeDown().getReason());
+      case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException(
+          "journal entry holds no command (written by a newer Corral?)");
+    };
+  }
+
+  private static IllegalArgumentException transientCommand(Command c) {
+    return new IllegalArgumentException(c.getClass().getSimpleName() + " is not journaled");
+  }
+}

@@ -1,0 +1,27 @@
+package org.corral.ctld.state;
+
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobState;
+
+/** Questions about a job's state that several parts of the controller ask. */
+public final class JobStates {
+  private JobStates() {}
+
+  public static boolean isPending(JobInfo j) {
+    return j.getState() == JobState.PENDING;
+  }
+
+  /** Whether the job holds resources on its nodes: running, suspended or still completing. */
+  public static boolean holdsResources(JobInfo j) {
+    return j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED
+        || j.getCompleting();
+  }
+
+  /** Whether the job has ended (it may still be completing). */
+  public static boolean isFinished(JobInfo j) {
+    return switch (j.getState()) {
+      case PENDING, RUNNING, SUSPENDED, UNRECOGNIZED -> false;
+      default -> true;
+    };
+  }
+}

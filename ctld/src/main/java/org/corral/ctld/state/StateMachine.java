@@ -1,0 +1,330 @@
+package org.corral.ctld.state;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.corral.common.Hostlist;
+import org.corral.common.SlurmDuration;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobSpec;
+import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.NodeBaseState;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.PartitionInfo;
+import org.pcollections.HashTreePMap;
+import org.pcollections.PMap;
+import org.pcollections.TreePMap;
+
+/**
+ * The one transition function: {@code apply(state, command) -> state}. Pure: no clock, no I/O,
+ * no randomness; the same function serves live updates and recovery (journal replay).
+ * Commands were validated before they were logged, so apply is lenient about ones that no
+ * longer match (a duplicate completion, a job already purged): they change nothing.
+ */
+public final class StateMachine {
+  /** Priority of a job that is not held, until the scheduling issue brings real factors. */
+  public static final int DEFAULT_PRIORITY = 1;
+
+  private StateMachine() {}
+
+  public static ClusterState apply(ClusterState s, Command c) {
+    return switch (c) {
+      case Command.SubmitJob cmd -> submit(s, cmd);
+      case Command.StartJob cmd -> start(s, cmd);
+      case Command.JobEnded cmd -> ended(s, cmd);
+      case Command.CancelJob cmd -> endEarly(s, cmd.jobId(), cmd.time(), JobState.CANCELLED);
+      case Command.TimeoutJob cmd -> endEarly(s, cmd.jobId(), cmd.time(), JobState.TIMEOUT);
+      case Command.LaunchFailed cmd -> launchFailed(s, cmd);
+      case Command.HoldJob cmd -> hold(s, cmd);
+      case Command.PurgeJob cmd -> s.withJobs(s.jobs().minus(cmd.jobId()), s.lastUpdate());
+      case Command.NodeRegistered cmd -> registered(s, cmd);
+      case Command.NodeDown cmd -> nodeDown(s, cmd);
+      case Command.NodeHeard cmd -> heard(s, cmd);
+      case Command.SetPendingReasons cmd -> reasons(s, cmd);
+      case Command.LoadConfig cmd -> loadConfig(s, cmd);
+    };
+  }
+
+  private static ClusterState submit(ClusterState s, Command.SubmitJob c) {
+    if (s.jobs().containsKey(c.jobId())) {
+      return s;
+    }
+    JobSpec spec = c.spec();
+    boolean held = spec.getHold();
+    int tasks = spec.hasNumTasks() ? spec.getNumTasks() : 1;
+    int cpt = spec.hasCpusPerTask() ? spec.getCpusPerTask() : 1;
+    JobInfo.Builder info = JobInfo.newBuilder()
+        .setJobId(c.jobId())
+        .setName(spec.getName())
+        .setUserId(c.userId())
+        .setUserName(c.userName())
+        .setGroupId(c.groupId())
+        .setGroupName(c.groupName())
+        .setPartition(spec.getPartition())
+        .setAccount(spec.getAccount())
+        .setState(JobState.PENDING)
+        .setStateReason(held ? "JobHeldUser" : "None")
+        .setPriority(held ? 0 : DEFAULT_PRIORITY)
+        .setUserHeld(held)
+        .setSubmitTime(c.time())
+        .setEligibleTime(c.time())
+        .setTimeLimitMin(spec.hasTimeLimitMin() ? spec.getTimeLimitMin() : (int) SlurmDuration.INFINITE)
+        .setNumNodes(spec.hasMinNodes() ? spec.getMinNodes() : 1)
+        .setMinNodes(spec.hasMinNodes() ? spec.getMinNodes() : 1)
+        .setMaxNodes(spec.hasMaxNodes() ? spec.getMaxNodes() : 0)
+        .setNumTasks(tasks)
+        .setCpusPerTask(cpt)
+        .setNumCpus(tasks * cpt)
+        .setMemPerNodeMb(spec.hasMemPerNodeMb() ? spec.getMemPerNodeMb() : 0)
+        .setMemPerCpuMb(spec.hasMemPerCpuMb() ? spec.getMemPerCpuMb() : 0)
+        .setExclusive(spec.getExclusive())
+        .setWorkDir(spec.getWorkDir())
+        .setStdOut(OutputPaths.resolve(spec.getStdOut(), spec, c.jobId(), c.userName()))
+        .setStdErr(OutputPaths.resolve(spec.getStdErr().isEmpty() ? spec.getStdOut() : spec.getStdErr(),
+            spec, c.jobId(), c.userName()))
+        .setStdIn(spec.getStdIn().isEmpty() ? "/dev/null" : spec.getStdIn())
+        .setCommand(spec.getCommand())
+        .setRequeue(spec.hasRequeue() && spec.getRequeue())
+        .setDependency(spec.getDependency())
+        .setSubmitHost(spec.getSubmitHost())
+        .setComment(spec.getComment())
+        .setNtasksPerNode(spec.hasNtasksPerNode() ? spec.getNtasksPerNode() : 0)
+        .setNice(spec.getNice());
+    JobRecord rec = JobRecord.newBuilder().setInfo(info).setSpec(spec).build();
+    ClusterState next = s.withJobs(s.jobs().plus(c.jobId(), rec), c.time());
+    return new ClusterState(next.jobs(), next.nodes(), next.nodeOrder(), next.partitions(),
+        Math.max(s.nextJobId(), c.jobId() + 1), next.lastUpdate());
+  }
+
+  private static ClusterState start(ClusterState s, Command.StartJob c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null || rec.getInfo().getState() != JobState.PENDING || c.allocation().isEmpty()) {
+      return s;
+    }
+    JobInfo j = rec.getInfo();
+    List<String> names = c.allocation().stream().map(NodeAllocation::getNode).toList();
+    int cpus = c.allocation().stream().mapToInt(NodeAllocation::getCpus).sum();
+    long limit = Integer.toUnsignedLong(j.getTimeLimitMin());
+    JobInfo started = j.toBuilder()
+        .setState(JobState.RUNNING)
+        .setStateReason("None")
+        .setStartTime(c.time())
+        .setEndTime(limit == SlurmDuration.INFINITE ? 0 : c.time() + limit * 60)
+        .setNodes(Hostlist.compress(names))
+        .setNumNodes(names.size())
+        .setNumCpus(cpus)
+        .setBatchHost(names.get(0))
+        .clearAllocation()
+        .addAllAllocation(c.allocation())
+        .build();
+    PMap<String, NodeInfo> nodes = adjust(s.nodes(), c.allocation(), +1, c.time());
+    return s.withNodes(nodes, c.time()).withJobs(s.jobs().plus(c.jobId(), with(rec, started)), c.time());
+  }
+
+  private static ClusterState ended(ClusterState s, Command.JobEnded c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null || !JobStates.holdsResources(rec.getInfo())) {
+      return s;
+    }
+    JobInfo j = rec.getInfo();
+    JobInfo.Builder b = j.toBuilder().setCompleting(false).setExitStatus(c.exitStatus());
+    if (j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED) {
+      b.setState(c.exitStatus() == 0 ? JobState.COMPLETED : JobState.FAILED)
+          .setStateReason(c.exitStatus() == 0 ? "None" : "NonZeroExitCode")
+          .setEndTime(c.time());
+    }
+    ClusterState freed = release(s, j, c.time());
+    return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, b.build())), c.time());
+  }
+
+  /** Cancel or time limit: pending jobs end at once; running ones complete when their node says so. */
+  private static ClusterState endEarly(ClusterState s, int jobId, long time, JobState state) {
+    JobRecord rec = s.jobs().get(jobId);
+    if (rec == null || JobStates.isFinished(rec.getInfo())) {
+      return s;
+    }
+    JobInfo j = rec.getInfo();
+    boolean running = JobStates.holdsResources(j);
+    JobInfo.Builder b = j.toBuilder().setState(state).setEndTime(time).setCompleting(running);
+    if (!running) {
+      b.setStartTime(time).setStateReason(j.getStateReason());
+    }
+    return s.withJobs(s.jobs().plus(jobId, with(rec, b.build())), time);
+  }
+
+  private static ClusterState launchFailed(ClusterState s, Command.LaunchFailed c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null || !JobStates.holdsResources(rec.getInfo())) {
+      return s;
+    }
+    JobInfo j = rec.getInfo();
+    JobInfo failed = j.toBuilder().setState(JobState.FAILED).setCompleting(false)
+        .setStateReason("JobLaunchFailure").setEndTime(c.time()).setExitStatus(1 << 8).build();
+    ClusterState freed = release(s, j, c.time());
+    return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, failed)), c.time());
+  }
+
+  private static ClusterState hold(ClusterState s, Command.HoldJob c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null || !JobStates.isPending(rec.getInfo())) {
+      return s;
+    }
+    JobInfo.Builder b = rec.getInfo().toBuilder();
+    if (c.release()) {
+      b.setPriority(DEFAULT_PRIORITY).setUserHeld(false).setStateReason("None");
+    } else {
+      b.setPriority(0).setUserHeld(c.userHold())
+          .setStateReason(c.userHold() ? "JobHeldUser" : "JobHeldAdmin");
+    }
+    return s.withJobs(s.jobs().plus(c.jobId(), with(rec, b.build())), s.lastUpdate());
+  }
+
+  private static ClusterState registered(ClusterState s, Command.NodeRegistered c) {
+    NodeInfo n = s.nodes().get(c.node());
+    if (n == null) {
+      return s;
+    }
+    NodeInfo up = n.toBuilder()
+        .setBaseState(NodeBaseState.NODE_IDLE)
+        .setNotResponding(false)
+        .setReason(n.getDrain() ? n.getReason() : "")
+        .setReasonTime(n.getDrain() ? n.getReasonTime() : 0)
+        .setBootTime(c.bootTime())
+        .setSlurmdStartTime(c.slurmdStartTime())
+        .setVersion(c.version())
+        .setOs(c.os())
+        .setLastHeard(c.time())
+        .build();
+    return s.withNodes(s.nodes().plus(c.node(), up), c.time());
+  }
+
+  private static ClusterState heard(ClusterState s, Command.NodeHeard c) {
+    NodeInfo n = s.nodes().get(c.node());
+    if (n == null) {
+      return s;
+    }
+    NodeInfo.Builder b = n.toBuilder().setLastHeard(c.time()).setCpuLoad(c.cpuLoad())
+        .setFreeMemMb(c.freeMemMb());
+    if (n.getBaseState() != NodeBaseState.NODE_DOWN) {
+      b.setNotResponding(false);
+    }
+    return s.withNodes(s.nodes().plus(c.node(), b.build()), s.lastUpdate());
+  }
+
+  /** A node is gone: it goes DOWN and its jobs end NODE_FAIL, or return to the queue if allowed. */
+  private static ClusterState nodeDown(ClusterState s, Command.NodeDown c) {
+    NodeInfo n = s.nodes().get(c.node());
+    if (n == null) {
+      return s;
+    }
+    ClusterState out = s.withNodes(s.nodes().plus(c.node(), n.toBuilder()
+        .setBaseState(NodeBaseState.NODE_DOWN)
+        .setNotResponding(c.reason().equals(NodeReasons.NOT_RESPONDING))
+        .setReason(c.reason())
+        .setReasonTime(c.time())
+        .build()), c.time());
+    for (JobRecord rec : s.jobs().values()) {
+      JobInfo j = rec.getInfo();
+      if (!JobStates.holdsResources(j) || !runsOn(j, c.node())) {
+        continue;
+      }
+      out = release(out, j, c.time());
+      JobInfo.Builder b = j.toBuilder().setCompleting(false).clearAllocation();
+      if (j.getRequeue() && !j.getCompleting()) {
+        b.setState(JobState.PENDING).setRestartCount(j.getRestartCount() + 1)
+            .setStartTime(0).setEndTime(0).setNodes("").setBatchHost("")
+            .setNumNodes(j.getMinNodes()).setStateReason("None").setEligibleTime(c.time());
+      } else if (!JobStates.isFinished(j)) {
+        b.setState(JobState.NODE_FAIL).setEndTime(c.time()).setExitStatus(0);
+      }
+      out = out.withJobs(out.jobs().plus(j.getJobId(), with(rec, b.build())), c.time());
+    }
+    return out;
+  }
+
+  private static ClusterState reasons(ClusterState s, Command.SetPendingReasons c) {
+    TreePMap<Integer, JobRecord> jobs = s.jobs();
+    for (Map.Entry<Integer, String> e : c.reasons().entrySet()) {
+      JobRecord rec = jobs.get(e.getKey());
+      if (rec != null && JobStates.isPending(rec.getInfo())) {
+        jobs = jobs.plus(e.getKey(), with(rec, rec.getInfo().toBuilder()
+            .setStateReason(e.getValue()).setLastSchedEval(c.time()).build()));
+      }
+    }
+    return s.withJobs(jobs, s.lastUpdate());
+  }
+
+  private static ClusterState loadConfig(ClusterState s, Command.LoadConfig c) {
+    Map<String, NodeInfo> nodes = new LinkedHashMap<>();
+    List<String> order = new ArrayList<>();
+    for (NodeInfo configured : c.nodes()) {
+      NodeInfo old = s.nodes().get(configured.getName());
+      NodeInfo.Builder b = configured.toBuilder();
+      if (old != null) { // keep what the node's life so far established
+        b.setBaseState(old.getBaseState()).setDrain(old.getDrain() || configured.getDrain())
+            .setNotResponding(old.getNotResponding()).setReason(old.getReason())
+            .setReasonTime(old.getReasonTime()).setReasonUid(old.getReasonUid())
+            .setBootTime(old.getBootTime()).setSlurmdStartTime(old.getSlurmdStartTime())
+            .setVersion(old.getVersion()).setOs(old.getOs())
+            .setLastHeard(Math.max(old.getLastHeard(), c.time()));
+      } else {
+        b.setLastHeard(c.time());
+      }
+      nodes.put(configured.getName(), b.setAllocCpus(0).setAllocMemMb(0).setRunningJobs(0).build());
+      order.add(configured.getName());
+    }
+    PMap<String, NodeInfo> pnodes = HashTreePMap.from(nodes);
+    ClusterState out = new ClusterState(s.jobs(), pnodes, List.copyOf(order),
+        List.copyOf(c.partitions()), s.nextJobId(), Math.max(s.lastUpdate(), c.time()));
+    // Allocations are derived from the jobs holding resources, so they survive a restart.
+    for (JobRecord rec : s.jobs().values()) {
+      if (JobStates.holdsResources(rec.getInfo())) {
+        out = out.withNodes(adjust(out.nodes(), rec.getInfo().getAllocationList(), +1, 0), 0);
+      }
+    }
+    return out;
+  }
+
+  // ---- helpers
+
+  private static boolean runsOn(JobInfo j, String node) {
+    return j.getAllocationList().stream().anyMatch(a -> a.getNode().equals(node));
+  }
+
+  private static ClusterState release(ClusterState s, JobInfo j, long time) {
+    return s.withNodes(adjust(s.nodes(), j.getAllocationList(), -1, time), time);
+  }
+
+  private static PMap<String, NodeInfo> adjust(PMap<String, NodeInfo> nodes,
+      List<NodeAllocation> alloc, int sign, long time) {
+    Set<String> seen = new HashSet<>();
+    Map<String, NodeInfo> changed = new HashMap<>();
+    for (NodeAllocation a : alloc) {
+      NodeInfo n = changed.getOrDefault(a.getNode(), nodes.get(a.getNode()));
+      if (n == null) {
+        continue;
+      }
+      NodeInfo.Builder b = n.toBuilder()
+          .setAllocCpus(Math.max(0, n.getAllocCpus() + sign * a.getCpus()))
+          .setAllocMemMb(Math.max(0, n.getAllocMemMb() + sign * a.getMemMb()));
+      if (seen.add(a.getNode())) {
+        b.setRunningJobs(Math.max(0, n.getRunningJobs() + sign));
+      }
+      if (sign < 0 && time > 0) {
+        b.setLastBusy(time);
+      }
+      changed.put(a.getNode(), b.build());
+    }
+    return nodes.plusAll(changed);
+  }
+
+  private static JobRecord with(JobRecord rec, JobInfo info) {
+    return rec.toBuilder().setInfo(info).build();
+  }
+}

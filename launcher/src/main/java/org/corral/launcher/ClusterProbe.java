@@ -1,0 +1,64 @@
+package org.corral.launcher;
+
+import java.io.IOException;
+import org.corral.common.config.SlurmConfig;
+import org.corral.protocol.ControllerAddress;
+import org.corral.protocol.UnixSocketChannel;
+import org.corral.protocol.msg.NodeBaseState;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.NodeInfoRequest;
+import org.corral.protocol.msg.PingRequest;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+
+/** Asks a starting cluster whether it is ready, over the controller's local socket. */
+final class ClusterProbe {
+  private ClusterProbe() {}
+
+  /** Waits until the controller answers a ping; false if it died or time ran out. */
+  static boolean awaitController(SlurmConfig cfg, Daemon ctld, long timeoutMs) throws InterruptedException {
+    UnixSocketChannel ch = new UnixSocketChannel(ControllerAddress.unixSocket(cfg));
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    boolean seenRunning = false;
+    while (System.currentTimeMillis() < deadline) {
+      try {
+        if (ch.call(Request.newBuilder().setPing(PingRequest.getDefaultInstance()).build())
+            .getErrorCode() == 0) {
+          return true;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      boolean running = ctld.running().isPresent();
+      if (seenRunning && !running) {
+        return false;
+      }
+      seenRunning |= running;
+      Thread.sleep(200);
+    }
+    return false;
+  }
+
+  /** Waits until every configured node is registered and answering. */
+  static boolean awaitNodesUp(SlurmConfig cfg, long timeoutMs) throws InterruptedException {
+    UnixSocketChannel ch = new UnixSocketChannel(ControllerAddress.unixSocket(cfg));
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    while (System.currentTimeMillis() < deadline) {
+      try {
+        Response r = ch.call(Request.newBuilder().setNodeInfo(NodeInfoRequest.getDefaultInstance()).build());
+        if (r.getErrorCode() == 0 && r.getNodeInfo().getNodesList().stream().allMatch(ClusterProbe::up)) {
+          return true;
+        }
+      } catch (IOException e) {
+        // controller restarting
+      }
+      Thread.sleep(250);
+    }
+    return false;
+  }
+
+  private static boolean up(NodeInfo n) {
+    return n.getBaseState() == NodeBaseState.NODE_IDLE && !n.getNotResponding()
+        || n.getBaseState() == NodeBaseState.NODE_FUTURE;
+  }
+}

@@ -1,0 +1,176 @@
+package org.corral.launcher;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import org.corral.common.config.ConfigException;
+import org.corral.common.config.NodeConfig;
+import org.corral.common.config.SlurmConfig;
+import org.corral.protocol.ClusterKey;
+
+/**
+ * {@code corral up|down|status [options]}: a whole Corral cluster on this host, for trying it
+ * out, development and tests. Everything lives in one directory (default .corral): the
+ * slurm.conf, the key, state, spools, logs and pid files.
+ */
+public final class Corral {
+  private final Path home;
+  private final PrintStream out;
+
+  Corral(Path home, PrintStream out) {
+    this.home = home;
+    this.out = out;
+  }
+
+  public static void main(String[] args) {
+    Path home = Path.of(System.getProperty("corral.home", ".")).toAbsolutePath().normalize();
+    Corral corral = new Corral(home, System.out);
+    String cmd = args.length == 0 ? "help" : args[0];
+    List<String> rest = List.of(args).subList(Math.min(1, args.length), args.length);
+    try {
+      int rc = switch (cmd) {
+        case "up" -> corral.up(ClusterOptions.parse(rest));
+        case "down" -> corral.down(ClusterOptions.parse(rest));
+        case "status" -> corral.status(ClusterOptions.parse(rest));
+        default -> {
+          System.out.println("""
+              usage: corral up [--nodes N] [--cpus C] [--memory MB] [--dir DIR] [--port-base P] [--config FILE]
+                     corral down [--dir DIR]
+                     corral status [--dir DIR]""");
+          yield cmd.equals("help") || cmd.equals("--help") ? 0 : 2;
+        }
+      };
+      System.exit(rc);
+    } catch (IllegalArgumentException | ConfigException | IOException e) {
+      System.err.println("corral: " + e.getMessage());
+      System.exit(1);
+    } catch (InterruptedException e) {
+      System.exit(130);
+    }
+  }
+
+  int up(ClusterOptions o) throws IOException, ConfigException, InterruptedException {
+    Path dir = o.dir();
+    Files.createDirectories(dir.resolve("log"));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path conf = dir.resolve("slurm.conf");
+    if (o.config() != null) {
+      Files.writeString(conf, LocalConfigWriter.fromFile(o));
+    } else if (!Files.exists(conf)) {
+      Files.writeString(conf, LocalConfigWriter.defaultConfig(o));
+    }
+    Path key = dir.resolve("slurm.key");
+    if (!Files.exists(key)) {
+      ClusterKey.generate(key);
+    }
+    Files.writeString(dir.resolve("env"), """
+        # source this file to use the Corral cluster in %s
+        export PATH="%s/bin:$PATH"
+        export SLURM_CONF="%s"
+        """.formatted(dir, home, conf));
+    SlurmConfig cfg = SlurmConfig.load(conf);
+    List<Daemon> daemons = daemons(cfg);
+    int started = 0;
+    Daemon ctld = daemons.get(0);
+    if (ctld.running().isEmpty()) {
+      ctld.start();
+      started++;
+      if (!ClusterProbe.awaitController(cfg, ctld, 60_000)) {
+        return failed(ctld);
+      }
+    }
+    for (Daemon d : daemons.subList(1, daemons.size())) {
+      if (d.running().isEmpty()) {
+        d.start();
+        started++;
+      }
+    }
+    if (started > 0 && !ClusterProbe.awaitNodesUp(cfg, 90_000)) {
+      out.println("corral: not every node came up within 90 s; see " + dir.resolve("log"));
+      status(cfg, daemons);
+      return 1;
+    }
+    out.println(started == 0 ? "Corral cluster in " + dir + " is already running."
+        : "Corral cluster \"" + cfg.clusterName() + "\" is up in " + dir + ":");
+    status(cfg, daemons);
+    out.println("""
+
+        Use it:
+          source %s/env
+          sbatch --wrap 'hostname'
+          squeue
+        Stop it: %s/corral down%s""".formatted(dir, home,
+        dir.equals(Path.of(".corral").toAbsolutePath().normalize()) ? "" : " --dir " + dir));
+    return 0;
+  }
+
+  int down(ClusterOptions o) throws IOException, ConfigException, InterruptedException {
+    Path conf = o.dir().resolve("slurm.conf");
+    if (!Files.exists(conf)) {
+      out.println("No Corral cluster in " + o.dir());
+      return 0;
+    }
+    List<Daemon> daemons = daemons(SlurmConfig.load(conf));
+    int stopped = 0;
+    for (Daemon d : daemons.reversed()) {
+      if (d.stop(15_000)) {
+        out.println("stopped " + d.label());
+        stopped++;
+      }
+    }
+    if (stopped == 0) {
+      out.println("Corral cluster in " + o.dir() + " was not running.");
+    }
+    return 0;
+  }
+
+  int status(ClusterOptions o) throws IOException, ConfigException {
+    Path conf = o.dir().resolve("slurm.conf");
+    if (!Files.exists(conf)) {
+      out.println("No Corral cluster in " + o.dir());
+      return 1;
+    }
+    SlurmConfig cfg = SlurmConfig.load(conf);
+    List<Daemon> daemons = daemons(cfg);
+    status(cfg, daemons);
+    return daemons.stream().allMatch(d -> d.running().isPresent()) ? 0 : 3;
+  }
+
+  private void status(SlurmConfig cfg, List<Daemon> daemons) {
+    for (int i = 0; i < daemons.size(); i++) {
+      Daemon d = daemons.get(i);
+      int port = i == 0 ? cfg.slurmctldPort() : cfg.nodes().get(i - 1).port();
+      out.printf("  %-14s %-10s port %-6d log %s%n", d.label(),
+          d.running().map(p -> "pid " + p.pid()).orElse("stopped"), port, d.output());
+    }
+  }
+
+  private int failed(Daemon d) throws IOException {
+    out.println("corral: " + d.label() + " did not start; the end of " + d.output() + ":");
+    List<String> lines = Files.exists(d.output()) ? Files.readAllLines(d.output()) : List.of();
+    lines.subList(Math.max(0, lines.size() - 20), lines.size()).forEach(l -> out.println("  " + l));
+    return 1;
+  }
+
+  /** The controller first, then one slurmd per node. */
+  private List<Daemon> daemons(SlurmConfig cfg) {
+    String bin = home.resolve("bin").toString();
+    String conf = cfg.path().toString();
+    Path log = cfg.path().getParent().resolve("log");
+    List<Daemon> out = new ArrayList<>();
+    out.add(new Daemon("slurmctld", List.of(bin + "/slurmctld", "-D", "-f", conf),
+        Path.of(cfg.slurmctldPidFile()), log.resolve("slurmctld.out"), "org.corral.ctld.Slurmctld"));
+    String host = LocalConfigWriter.hostName();
+    for (NodeConfig n : cfg.nodes()) {
+      out.add(new Daemon("slurmd " + n.name(),
+          List.of(bin + "/slurmd", "-D", "-N", n.name(), "-f", conf),
+          Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdPidFile(), n.name(), host)),
+          log.resolve("slurmd-" + n.name() + ".out"), "-N " + n.name() + " "));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,134 @@
+package org.corral.slurmd;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.corral.common.Version;
+import org.corral.common.config.NodeConfig;
+import org.corral.protocol.RpcChannel;
+import org.corral.protocol.msg.JobFinishedRequest;
+import org.corral.protocol.msg.RegisterNodeReply;
+import org.corral.protocol.msg.RegisterNodeRequest;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+import org.corral.slurmd.launch.JobListener;
+import org.corral.slurmd.launch.JobSupervisor;
+
+/**
+ * The node daemon's side of the conversation with the controller: registration at start,
+ * heartbeats, and reports of ended jobs, each retried until the controller acknowledges it
+ * (only then is the job's spool forgotten), so a controller restart loses nothing.
+ */
+final class ControllerLink implements JobListener, AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("slurmd");
+
+  private final RpcChannel controller;
+  private final NodeConfig node;
+  private final Clock clock;
+  private final long startTime;
+  private final int killWait;
+  private final Duration heartbeat;
+  private final Map<Integer, JobFinishedRequest> unacknowledged = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+      r -> Thread.ofPlatform().name("heartbeat").daemon().unstarted(r));
+  private volatile JobSupervisor supervisor;
+  private volatile boolean closed;
+
+  ControllerLink(RpcChannel controller, NodeConfig node, Clock clock, int killWait, Duration heartbeat) {
+    this.controller = controller;
+    this.node = node;
+    this.clock = clock;
+    this.startTime = clock.instant().getEpochSecond();
+    this.killWait = killWait;
+    this.heartbeat = heartbeat;
+  }
+
+  void start(JobSupervisor jobs) {
+    this.supervisor = jobs;
+    timer.scheduleWithFixedDelay(this::register, 0, heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private boolean registered;
+
+  private void register() {
+    JobSupervisor jobs = supervisor;
+    Set<Integer> known = new HashSet<>(jobs.runningJobs());
+    known.addAll(unacknowledged.keySet());
+    RegisterNodeRequest req = RegisterNodeRequest.newBuilder()
+        .setNodeName(node.name()).setCpus(node.cpus()).setRealMemoryMb(node.realMemoryMb())
+        .setBootTime(HostFacts.bootTime()).setSlurmdStartTime(startTime)
+        .addAllRunningJobIds(known).setVersion(Version.NUMBER).setOs(HostFacts.os())
+        .setCpuLoad(HostFacts.cpuLoad()).setFreeMemMb(HostFacts.freeMemMb())
+        .setHeartbeat(registered).build();
+    try {
+      Response r = controller.call(Request.newBuilder().setRegisterNode(req).build());
+      if (r.getErrorCode() != 0) {
+        LOG.log(Level.ERROR, "registration refused: " + r.getErrorMessage());
+        return;
+      }
+      if (!registered) {
+        LOG.log(Level.INFO, "registered with slurmctld as " + node.name());
+      }
+      registered = true;
+      RegisterNodeReply reply = r.getRegisterNode();
+      for (int id : reply.getCancelJobIdsList()) {
+        if (!unacknowledged.containsKey(id)) {
+          LOG.log(Level.INFO, "killing job " + id + ": the controller no longer runs it here");
+          jobs.signal(id, 0, killWait);
+        }
+      }
+    } catch (IOException e) {
+      LOG.log(registered ? Level.WARNING : Level.DEBUG, "cannot reach slurmctld: " + e.getMessage());
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "registration failed: " + e, e);
+    }
+  }
+
+  @Override
+  public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message) {
+    JobFinishedRequest req = JobFinishedRequest.newBuilder().setJobId(jobId)
+        .setNodeName(node.name()).setExitStatus(exitStatus).setEndTime(endTime)
+        .setLaunchFailed(launchFailed).setMessage(message == null ? "" : message).build();
+    if (unacknowledged.putIfAbsent(jobId, req) == null) {
+      Thread.ofVirtual().name("report-" + jobId).start(() -> report(req));
+    }
+  }
+
+  /** Sends an end report until acknowledged, backing off up to 10 s between tries. */
+  private void report(JobFinishedRequest req) {
+    long delay = 100;
+    while (!closed) {
+      try {
+        Response r = controller.call(Request.newBuilder().setJobFinished(req).build());
+        if (r.getErrorCode() == 0) {
+          unacknowledged.remove(req.getJobId());
+          supervisor.forget(req.getJobId());
+          return;
+        }
+        LOG.log(Level.WARNING, "job " + req.getJobId() + " end report refused: " + r.getErrorMessage());
+      } catch (IOException e) {
+        LOG.log(Level.DEBUG, "job " + req.getJobId() + " end report not delivered yet: " + e.getMessage());
+      }
+      try {
+        Thread.sleep(delay);
+      } catch (InterruptedException e) {
+        return;
+      }
+      delay = Math.min(10_000, delay * 2);
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    timer.shutdownNow();
+  }
+}

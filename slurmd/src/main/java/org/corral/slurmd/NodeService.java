@@ -1,0 +1,48 @@
+package org.corral.slurmd;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import org.corral.common.SlurmError;
+import org.corral.protocol.Peer;
+import org.corral.protocol.RequestHandler;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+import org.corral.slurmd.launch.JobSupervisor;
+
+/** What the node daemon serves: the controller's launch and signal orders, nobody else's. */
+final class NodeService implements RequestHandler {
+  private static final System.Logger LOG = System.getLogger("slurmd");
+
+  private final JobSupervisor jobs;
+
+  NodeService(JobSupervisor jobs) {
+    this.jobs = jobs;
+  }
+
+  @Override
+  public Response handle(Peer peer, Request req) {
+    if (!peer.isDaemon() || !"slurmctld".equals(peer.daemon())) {
+      LOG.log(Level.WARNING, "Access/permission denied: " + req.getBodyCase() + " from uid "
+          + peer.uid() + (peer.isDaemon() ? " (" + peer.daemon() + ")" : ""));
+      return error(SlurmError.ACCESS_DENIED, SlurmError.ACCESS_DENIED.message());
+    }
+    try {
+      switch (req.getBodyCase()) {
+        case LAUNCH_BATCH -> jobs.launch(req.getLaunchBatch());
+        case SIGNAL_JOB -> jobs.signal(req.getSignalJob().getJobId(), req.getSignalJob().getSignal(),
+            req.getSignalJob().getKillWaitS());
+        default -> {
+          return error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
+        }
+      }
+      return Response.getDefaultInstance();
+    } catch (IOException e) {
+      LOG.log(Level.ERROR, req.getBodyCase() + " failed: " + e.getMessage());
+      return error(SlurmError.UNEXPECTED, e.getMessage());
+    }
+  }
+
+  private static Response error(SlurmError e, String message) {
+    return Response.newBuilder().setErrorCode(e.code()).setErrorMessage(message).build();
+  }
+}

@@ -1,0 +1,109 @@
+package org.corral.slurmd;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.corral.common.Version;
+import org.corral.common.config.ConfigException;
+import org.corral.common.config.NodeConfig;
+import org.corral.common.config.SlurmConfig;
+import org.corral.common.logging.DaemonLogging;
+import org.corral.common.logging.PidFile;
+import org.corral.protocol.ClusterKey;
+import org.corral.protocol.Credentials;
+import org.corral.protocol.RpcServer;
+import org.corral.protocol.RpcServerConfig;
+import org.corral.protocol.TcpChannel;
+import org.corral.protocol.UserDirectory;
+import org.corral.slurmd.launch.JobSupervisor;
+
+/**
+ * {@code slurmd [-D] [-N NAME] [-f slurm.conf] [-v]}: the node daemon. {@code -N} lets several
+ * run on one host, each a node of its own (how local clusters and tests fake many nodes).
+ */
+public final class Slurmd {
+  private Slurmd() {}
+
+  public static void main(String[] args) {
+    String name = null;
+    Path conf = null;
+    boolean verbose = false;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "-D" -> { }
+        case "-N" -> name = args[++i];
+        case "-f" -> conf = Path.of(args[++i]);
+        case "-v", "-vv", "-vvv" -> verbose = true;
+        case "-V" -> {
+          System.out.println(Version.TEXT);
+          return;
+        }
+        default -> {
+          System.err.println("slurmd: unrecognized option '" + args[i] + "'");
+          System.exit(1);
+        }
+      }
+    }
+    try {
+      SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
+      String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
+      String nodeName = name != null ? name : host;
+      NodeConfig node = cfg.node(nodeName).orElse(null);
+      if (node == null) {
+        System.err.println("slurmd: fatal: Unable to determine this slurmd's NodeName (" + nodeName
+            + " is not in " + cfg.path() + ")");
+        System.exit(1);
+      }
+      DaemonLogging.setup(cfg.slurmdLogFile()
+          .map(t -> Path.of(SlurmConfig.expandNodeTemplate(t, nodeName, host))).orElse(null), verbose);
+      System.Logger log = System.getLogger("slurmd");
+      if (node.cpus() > HostFacts.onlineCpus()) {
+        log.log(Level.INFO, "node " + nodeName + " is configured with " + node.cpus()
+            + " CPUs; this host has " + HostFacts.onlineCpus() + " (configured values are used)");
+      }
+      Clock clock = Clock.systemUTC();
+      int slurmUid = UserDirectory.system().uid(cfg.slurmUser()).orElse(0);
+      Credentials creds = new Credentials(
+          ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid), nodeName, clock);
+      int beat = Math.max(1, Math.min(30, cfg.slurmdTimeout() / 3));
+      ControllerLink link = new ControllerLink(
+          new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(10)),
+          node, clock, cfg.killWait(), Duration.ofSeconds(beat));
+      Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
+      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link);
+      RpcServer server = RpcServer.start(new RpcServerConfig(
+          node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
+          Duration.ofMinutes(1), 256), creds, new NodeService(jobs));
+      link.start(jobs);
+      jobs.recover();
+      Path pid = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdPidFile(), nodeName, host));
+      PidFile.write(pid);
+      Object done = new Object();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        server.close();
+        link.close();
+        jobs.close();
+        PidFile.remove(pid);
+        synchronized (done) {
+          done.notifyAll();
+        }
+      }));
+      log.log(Level.INFO, "slurmd version " + Version.NUMBER + " started as node " + nodeName
+          + " on port " + node.port());
+      synchronized (done) {
+        done.wait();
+      }
+    } catch (ConfigException e) {
+      System.err.println("slurmd: error: " + e.getMessage());
+      System.exit(1);
+    } catch (IOException e) {
+      System.err.println("slurmd: fatal: " + e.getMessage());
+      System.exit(1);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
