@@ -1,0 +1,91 @@
+package org.corral.ctld.sched;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.ctld.state.StateMachine;
+import org.corral.ctld.state.TestStates;
+import org.corral.protocol.msg.NodeAllocation;
+import org.junit.jupiter.api.Test;
+
+class PlannerTest {
+  private static ClusterState applyAll(ClusterState s, Plan p) {
+    for (Command c : PlanCheck.accept(s, p, 2000)) {
+      s = StateMachine.apply(s, c);
+    }
+    return s;
+  }
+
+  @Test
+  void packsSeveralJobsOnANodeByCpusAndMemory() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    for (int i = 1; i <= 5; i++) {
+      s = TestStates.submit(s, i, TestStates.spec().setCpusPerTask(2).build(), 1000 + i);
+    }
+    Plan p = Planner.plan(s, 2000);
+    assertThat(p.starts()).extracting(Command.StartJob::jobId).containsExactly(1, 2, 3, 4);
+    assertThat(p.starts().get(0).allocation()).containsExactly(
+        NodeAllocation.newBuilder().setNode("n1").setCpus(2).setMemMb(200).build());
+    assertThat(p.reasons()).containsEntry(5, "Resources");
+  }
+
+  @Test
+  void firstBlockedJobHoldsBackLaterOnesInItsPartition() {
+    ClusterState s = TestStates.cluster(2, 4, 4000);
+    s = TestStates.submit(s, 1, TestStates.spec().setNumTasks(4).build(), 1000);
+    s = TestStates.submit(s, 2, TestStates.spec().setMinNodes(2).setNumTasks(8).build(), 1001);
+    s = TestStates.submit(s, 3, TestStates.spec().build(), 1002);
+    s = applyAll(s, Planner.plan(s, 2000));
+    assertThat(s.job(1).orElseThrow().getInfo().getNodes()).isEqualTo("n1");
+    assertThat(s.job(2).orElseThrow().getInfo().getStateReason()).isEqualTo("Resources");
+    assertThat(s.job(3).orElseThrow().getInfo().getStateReason()).isEqualTo("Priority");
+  }
+
+  @Test
+  void exclusiveJobTakesAWholeIdleNode() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = TestStates.submit(s, 1, TestStates.spec().build(), 1000);
+    s = TestStates.submit(s, 2, TestStates.spec().setExclusive(true).build(), 1001);
+    s = applyAll(s, Planner.plan(s, 2000));
+    assertThat(s.job(1).orElseThrow().getInfo().getNodes()).isEqualTo("n1");
+    assertThat(s.job(2).orElseThrow().getInfo().getNodes()).isEqualTo("n2");
+    assertThat(s.node("n2").orElseThrow().getAllocCpus()).isEqualTo(8);
+  }
+
+  @Test
+  void dependenciesWaitThenRunOrNeverRun() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    s = TestStates.submit(s, 1, TestStates.spec().build(), 1000);
+    s = TestStates.submit(s, 2, TestStates.spec().setDependency("afterok:1").build(), 1001);
+    s = TestStates.submit(s, 3, TestStates.spec().setDependency("afternotok:1").build(), 1002);
+    s = applyAll(s, Planner.plan(s, 2000));
+    assertThat(s.job(2).orElseThrow().getInfo().getStateReason()).isEqualTo("Dependency");
+    s = StateMachine.apply(s, new Command.JobEnded(1, 2001, 0, "n1"));
+    s = applyAll(s, Planner.plan(s, 2002));
+    assertThat(s.job(2).orElseThrow().getInfo().getNodes()).isEqualTo("n1");
+    assertThat(s.job(3).orElseThrow().getInfo().getStateReason()).isEqualTo("DependencyNeverSatisfied");
+  }
+
+  @Test
+  void downNodesAndPartitionTimeLimitGiveSlurmsReasons() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    s = StateMachine.apply(s, new Command.NodeDown("n1", 1500, "Not responding"));
+    s = TestStates.submit(s, 1, TestStates.spec().build(), 1000);
+    Plan p = Planner.plan(s, 2000);
+    assertThat(p.starts()).isEmpty();
+    assertThat(p.reasons().get(1)).isEqualTo(Planner.NODES_UNAVAILABLE);
+  }
+
+  @Test
+  void planCheckDropsStartsThatNoLongerFit() {
+    ClusterState s = TestStates.cluster(1, 2, 4000);
+    s = TestStates.submit(s, 1, TestStates.spec().setCpusPerTask(2).build(), 1000);
+    Plan p = Planner.plan(s, 2000);
+    s = TestStates.submit(s, 2, TestStates.spec().setCpusPerTask(2).build(), 1001);
+    s = StateMachine.apply(s, new Command.StartJob(2, 2000, p.starts().get(0).allocation()));
+    assertThat(PlanCheck.accept(s, p, 2001)).noneMatch(c -> c instanceof Command.StartJob);
+    assertThat(List.of(s.node("n1").orElseThrow().getAllocCpus())).containsExactly(2);
+  }
+}
