@@ -1,0 +1,98 @@
+package org.corral.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.corral.testkit.TestUsers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** A real cluster from `corral up`; jobs submitted by two unprivileged users run for real. */
+class BatchJobsTest {
+  private static LocalCluster cluster;
+  private static TestUsers.User alice;
+  private static TestUsers.User bob;
+
+  @BeforeAll
+  static void up() throws Exception {
+    assumeTrue(TestUsers.canCreate(), "needs root to create test users and run jobs as them");
+    alice = TestUsers.ensure(TestUsers.ALICE);
+    bob = TestUsers.ensure(TestUsers.BOB);
+    cluster = LocalCluster.up(2, 4, 2000);
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+      assertThat(cluster.dir.resolve("slurmctld.pid")).doesNotExist();
+    }
+  }
+
+  @Test
+  void jobRunsAsItsUserInItsDirectoryAndWritesItsOutputFile() throws Exception {
+    Path work = cluster.workDir(alice);
+    Files.writeString(work.resolve("job.sh"), """
+        #!/bin/sh
+        #SBATCH --job-name=hello
+        #SBATCH --output=hello-%j.out
+        echo "user=$(id -un) dir=$(pwd) job=$SLURM_JOB_ID name=$SLURM_JOB_NAME nodes=$SLURM_JOB_NODELIST"
+        echo "greeting=$GREETING"
+        """);
+    LocalCluster.Result r = cluster.as(alice, work, java.util.Map.of("GREETING", "hi there"), "sbatch", "job.sh");
+    int id = LocalCluster.jobId(r);
+    assertThat(r.err()).isEmpty();
+    assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
+    Path out = work.resolve("hello-" + id + ".out");
+    assertThat(Files.readString(out)).contains(
+        "user=" + TestUsers.ALICE + " dir=" + work + " job=" + id + " name=hello nodes=n",
+        "greeting=hi there");
+    assertThat(Files.getOwner(out).getName()).isEqualTo(TestUsers.ALICE);
+  }
+
+  @Test
+  void usersCancelOnlyTheirOwnJobs() throws Exception {
+    Path work = cluster.workDir(bob);
+    int id = LocalCluster.jobId(cluster.as(bob, work, "sbatch", "--wrap", "sleep 300"));
+    assertThat(cluster.awaitState(id, "RUNNING", 30)).isEqualTo("RUNNING");
+
+    LocalCluster.Result denied = cluster.as(alice, "scancel", String.valueOf(id));
+    assertThat(denied.exitCode()).isNotZero();
+    assertThat(denied.err()).contains("Access/permission denied");
+    assertThat(cluster.state(id)).isEqualTo("RUNNING");
+
+    LocalCluster.Result ok = cluster.as(bob, "scancel", String.valueOf(id));
+    assertThat(ok.exitCode()).isZero();
+    assertThat(cluster.awaitState(id, "CANCELLED", 30)).isEqualTo("CANCELLED");
+    String show = cluster.as(null, "scontrol", "show", "job", String.valueOf(id)).out();
+    assertThat(show).contains("JobState=CANCELLED").contains("ExitCode=0:15");
+  }
+
+  @Test
+  void failingScriptEndsFailedWithItsExitCode() throws Exception {
+    Path work = cluster.workDir(alice);
+    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "--wrap", "exit 3"));
+    assertThat(cluster.awaitState(id, "FAILED", 60)).isEqualTo("FAILED");
+    assertThat(cluster.as(null, "scontrol", "show", "job", String.valueOf(id)).out())
+        .contains("ExitCode=3:0");
+  }
+
+  @Test
+  void timeLimitEndsTheJobTimeout() throws Exception {
+    Path work = cluster.workDir(alice);
+    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "--time=1", "--wrap", "sleep 600"));
+    assertThat(cluster.awaitState(id, "RUNNING", 30)).isEqualTo("RUNNING");
+    assertThat(cluster.awaitState(id, "TIMEOUT", 120)).isEqualTo("TIMEOUT");
+  }
+
+  @Test
+  void sinfoShowsTheNodesAndPingAnswers() throws Exception {
+    assertThat(cluster.as(alice, "sinfo", "-h", "-o", "%P %D").out().trim()).isEqualTo("debug* 2");
+    LocalCluster.Result ping = cluster.as(alice, "scontrol", "ping");
+    assertThat(ping.exitCode()).isZero();
+    assertThat(ping.out()).contains("is UP");
+  }
+}

@@ -1,0 +1,182 @@
+package org.corral.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.corral.testkit.FreePorts;
+import org.corral.testkit.TestUsers;
+
+/**
+ * A real local cluster started with {@code corral up} in a temporary directory, on free ports,
+ * and commands run against it as real users. Corral's built files are copied to a directory
+ * every user can read, so unprivileged users can run the commands wherever the checkout is.
+ */
+final class LocalCluster implements AutoCloseable {
+  /** What a command printed and returned. */
+  record Result(int exitCode, String out, String err) {}
+
+  final Path root;
+  final Path home;
+  final Path dir;
+  final int portBase;
+
+  private LocalCluster(Path root, Path home, Path dir, int portBase) {
+    this.root = root;
+    this.home = home;
+    this.dir = dir;
+    this.portBase = portBase;
+  }
+
+  static LocalCluster up(int nodes, int cpus, long memMb) throws IOException, InterruptedException {
+    Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path home = root.resolve("home");
+    copyInstallation(Path.of(System.getProperty("corral.home")), home);
+    int port = FreePorts.block(10 + nodes + 1);
+    LocalCluster c = new LocalCluster(root, home, root.resolve("cluster"), port);
+    Result r = c.corral("up", "--dir", c.dir.toString(), "--port-base", String.valueOf(port),
+        "--nodes", String.valueOf(nodes), "--cpus", String.valueOf(cpus), "--memory", String.valueOf(memMb));
+    if (r.exitCode() != 0) {
+      c.close();
+      throw new IllegalStateException("corral up failed: " + r);
+    }
+    return c;
+  }
+
+  private static void copyInstallation(Path from, Path to) throws IOException {
+    for (String sub : List.of("bin", "libexec", "build/lib")) {
+      Path src = from.resolve(sub);
+      try (var files = Files.walk(src)) {
+        for (Path p : files.toList()) {
+          Path dst = to.resolve(sub).resolve(src.relativize(p).toString());
+          if (Files.isSymbolicLink(p)) {
+            Files.createSymbolicLink(dst, Files.readSymbolicLink(p));
+          } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createDirectories(dst);
+          } else {
+            Files.copy(p, dst, StandardCopyOption.COPY_ATTRIBUTES);
+          }
+        }
+      }
+    }
+    Files.copy(from.resolve("corral"), to.resolve("corral"), StandardCopyOption.COPY_ATTRIBUTES);
+    try (var files = Files.walk(to)) {
+      for (Path p : files.toList()) {
+        if (!Files.isSymbolicLink(p)) {
+          Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(
+              Files.isDirectory(p) || Files.isExecutable(p) ? "rwxr-xr-x" : "rw-r--r--"));
+        }
+      }
+    }
+  }
+
+  Result corral(String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(home.resolve("corral").toString()));
+    cmd.addAll(List.of(args));
+    return run(cmd, Map.of("CORRAL_SKIP_BUILD", "1"), null, 180);
+  }
+
+  /** A command from Corral's bin/, as the given user (null = root), in the given directory. */
+  Result as(TestUsers.User user, Path cwd, String... args) throws IOException, InterruptedException {
+    return as(user, cwd, Map.of(), args);
+  }
+
+  /** As {@link #as(TestUsers.User, Path, String...)}, with more environment variables. */
+  Result as(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String... args)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    if (user != null) {
+      cmd.addAll(List.of("setpriv", "--reuid=" + user.uid(), "--regid=" + user.gid(), "--init-groups"));
+    }
+    cmd.add(home.resolve("bin").resolve(args[0]).toString());
+    cmd.addAll(List.of(args).subList(1, args.length));
+    Map<String, String> env = new java.util.HashMap<>(extraEnv);
+    env.put("SLURM_CONF", dir.resolve("slurm.conf").toString());
+    env.put("HOME", user == null ? "/root" : "/home/" + user.name());
+    env.put("USER", user == null ? "root" : user.name());
+    env.put("PWD", cwd == null ? root.toString() : cwd.toString());
+    return run(cmd, env, cwd, 60);
+  }
+
+  Result as(TestUsers.User user, String... args) throws IOException, InterruptedException {
+    return as(user, null, args);
+  }
+
+  private Result run(List<String> cmd, Map<String, String> env, Path cwd, int timeoutS)
+      throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().putAll(env);
+    pb.directory((cwd == null ? root : cwd).toFile());
+    Path out = Files.createTempFile("e2e", ".out");
+    Path err = Files.createTempFile("e2e", ".err");
+    try {
+      Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("timed out: " + cmd);
+      }
+      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  /** A directory owned by the user, for job scripts and outputs. */
+  Path workDir(TestUsers.User user) throws IOException, InterruptedException {
+    Path d = root.resolve("work-" + user.name());
+    Files.createDirectories(d);
+    new ProcessBuilder("chown", user.uid() + ":" + user.gid(), d.toString()).start().waitFor();
+    return d;
+  }
+
+  /** The job's state as squeue prints it (%T), "" once it is gone. */
+  String state(int jobId) throws IOException, InterruptedException {
+    return as(null, "squeue", "-h", "-t", "all", "-j", String.valueOf(jobId), "-o", "%T").out().trim();
+  }
+
+  /** Waits until the job reaches the state; returns the last state seen. */
+  String awaitState(int jobId, String wanted, int timeoutS) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
+    String s = "";
+    while (System.nanoTime() < deadline) {
+      s = state(jobId);
+      if (s.equals(wanted)) {
+        return s;
+      }
+      Thread.sleep(250);
+    }
+    return s;
+  }
+
+  long pid(String pidFile) throws IOException {
+    return Long.parseLong(Files.readString(dir.resolve(pidFile)).trim());
+  }
+
+  static int jobId(Result submitted) {
+    String s = submitted.out().trim();
+    if (!s.startsWith("Submitted batch job ")) {
+      throw new IllegalStateException("sbatch did not submit: " + submitted);
+    }
+    return Integer.parseInt(s.substring("Submitted batch job ".length()));
+  }
+
+  @Override
+  public void close() throws IOException, InterruptedException {
+    for (String u : List.of("root", TestUsers.ALICE, TestUsers.BOB)) {
+      as(null, "scancel", "-u", u);
+    }
+    corral("down", "--dir", dir.toString());
+    new ProcessBuilder("rm", "-rf", root.toString()).start().waitFor();
+  }
+}
