@@ -13,6 +13,8 @@ import org.corral.protocol.RequestHandler;
 import org.corral.protocol.msg.ConfigEntry;
 import org.corral.protocol.msg.ConfigReply;
 import org.corral.protocol.msg.JobInfoReply;
+import org.corral.protocol.msg.JobResultsReply;
+import org.corral.protocol.msg.RegisterNodeReply;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.NodeInfoReply;
@@ -58,10 +60,14 @@ public final class ControllerService implements RequestHandler {
           LOG.log(Level.DEBUG, "_slurm_rpc_submit_batch_job: JobId=" + id + " uid=" + peer.uid());
           yield Response.newBuilder().setSubmitJob(SubmitJobReply.newBuilder().setJobId(id)).build();
         }
-        case CANCEL_JOBS -> Response.newBuilder().setJobResults(
-            await(writer.submit(s -> jobs.cancel(peer, req.getCancelJobs(), s)))).build();
-        case HOLD_JOBS -> Response.newBuilder().setJobResults(
-            await(writer.submit(s -> jobs.hold(peer, req.getHoldJobs(), s)))).build();
+        case CANCEL_JOBS -> {
+          JobResultsReply r = await(writer.submit(s -> jobs.cancel(peer, req.getCancelJobs(), s)));
+          yield Response.newBuilder().setJobResults(r).build();
+        }
+        case HOLD_JOBS -> {
+          JobResultsReply r = await(writer.submit(s -> jobs.hold(peer, req.getHoldJobs(), s)));
+          yield Response.newBuilder().setJobResults(r).build();
+        }
         case JOB_INFO -> Response.newBuilder().setJobInfo(jobInfo(req, writer.current())).build();
         case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
         case PARTITION_INFO -> Response.newBuilder()
@@ -76,8 +82,10 @@ public final class ControllerService implements RequestHandler {
           Thread.ofVirtual().start(shutdown);
           yield Response.getDefaultInstance();
         }
-        case REGISTER_NODE -> Response.newBuilder().setRegisterNode(
-            await(writer.submit(s -> nodes.register(peer, req.getRegisterNode(), s)))).build();
+        case REGISTER_NODE -> {
+          RegisterNodeReply r = await(writer.submit(s -> nodes.register(peer, req.getRegisterNode(), s)));
+          yield Response.newBuilder().setRegisterNode(r).build();
+        }
         case JOB_FINISHED -> {
           await(writer.submit(s -> nodes.finished(peer, req.getJobFinished(), s)));
           yield Response.getDefaultInstance();
