@@ -133,7 +133,8 @@ class RpcServerTest {
       }
       assertThatThrownBy(() -> f.tcpChannel().call(ServerFixture.PING))
           .isInstanceOf(TransportException.class)
-          .hasMessageContaining("closed the connection without answering");
+          .extracting(e -> ((TransportException) e).error())
+          .isEqualTo(SlurmError.CONNECTION_ERROR);
       a.close();
       b.close();
       awaitServing(f);
