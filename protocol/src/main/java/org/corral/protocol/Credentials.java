@@ -14,9 +14,13 @@ import org.corral.protocol.msg.Envelope;
 
 /**
  * Signs and verifies daemon-to-daemon envelopes with HMAC-SHA256 over the cluster key. The MAC
- * covers the message type, body, timestamp, nonce and sender name, so none can be changed in
- * flight; the timestamp bounds how long a captured message stays usable and the nonce cache
- * refuses a second delivery within that time.
+ * covers the direction (request or reply), message type, body, timestamp, nonce and sender name,
+ * so none can be changed in flight; the timestamp bounds how long a captured message stays usable
+ * and the nonce cache refuses a second delivery within that time.
+ *
+ * <p>Requests and replies are signed apart because their type numbers overlap (a ping request and
+ * a ping reply are both type 16): without that, a signed reply could be sent back to a daemon as
+ * a request it would accept.
  */
 public final class Credentials {
   public static final Duration DEFAULT_TTL = Duration.ofSeconds(300);
@@ -55,12 +59,42 @@ public final class Credentials {
     return self;
   }
 
-  /** An envelope carrying {@code body} with a fresh credential from this side. */
+  /** The two kinds of signed message, kept apart in the MAC. */
+  private enum Direction {
+    REQUEST, REPLY
+  }
+
+  /** A request envelope carrying {@code body} with a fresh credential from this side. */
   public Envelope seal(int type, byte[] body) {
+    return seal(Direction.REQUEST, type, body);
+  }
+
+  /** A reply envelope carrying {@code body} with a fresh credential from this side. */
+  public Envelope sealReply(int type, byte[] body) {
+    return seal(Direction.REPLY, type, body);
+  }
+
+  /**
+   * Checks a request envelope's credential and returns who sent it.
+   *
+   * @throws AuthException if the credential is missing, its MAC is wrong (including a signed
+   *     reply passed off as a request), it has expired, it is dated too far in the future, or
+   *     its nonce was already accepted
+   */
+  public String verify(Envelope e) throws AuthException {
+    return verify(Direction.REQUEST, e);
+  }
+
+  /** Checks a reply envelope's credential, as {@link #verify} does requests. */
+  public String verifyReply(Envelope e) throws AuthException {
+    return verify(Direction.REPLY, e);
+  }
+
+  private Envelope seal(Direction direction, int type, byte[] body) {
     byte[] nonce = new byte[NONCE_BYTES];
     random.nextBytes(nonce);
     long now = clock.millis();
-    byte[] mac = mac(type, body, now, nonce, self);
+    byte[] mac = mac(direction, type, body, now, nonce, self);
     Credential credential = Credential.newBuilder()
         .setSender(self)
         .setTimestampMs(now)
@@ -74,13 +108,7 @@ public final class Credentials {
         .build();
   }
 
-  /**
-   * Checks an envelope's credential and returns who sent it.
-   *
-   * @throws AuthException if the credential is missing, its MAC is wrong, it has expired, it is
-   *     dated too far in the future, or its nonce was already accepted
-   */
-  public String verify(Envelope e) throws AuthException {
+  private String verify(Direction direction, Envelope e) throws AuthException {
     if (!e.hasCredential()) {
       throw new AuthException("message carries no credential");
     }
@@ -90,7 +118,7 @@ public final class Credentials {
       throw new AuthException("credential is malformed");
     }
     byte[] nonce = c.getNonce().toByteArray();
-    byte[] expected = mac(e.getType(), e.getBody().toByteArray(), c.getTimestampMs(), nonce,
+    byte[] expected = mac(direction, e.getType(), e.getBody().toByteArray(), c.getTimestampMs(), nonce,
         c.getSender());
     // Constant time, so response timing reveals nothing about how much of a forged MAC matched.
     if (!MessageDigest.isEqual(expected, c.getMac().toByteArray())) {
@@ -113,8 +141,10 @@ public final class Credentials {
     return c.getSender();
   }
 
-  private byte[] mac(int type, byte[] body, long timestampMs, byte[] nonce, String sender) {
+  private byte[] mac(Direction direction, int type, byte[] body, long timestampMs, byte[] nonce,
+      String sender) {
     Mac mac = key.newMac();
+    mac.update((byte) direction.ordinal());
     mac.update(ByteBuffer.allocate(Integer.BYTES).putInt(type).array());
     mac.update(body);
     mac.update(ByteBuffer.allocate(Long.BYTES).putLong(timestampMs).array());

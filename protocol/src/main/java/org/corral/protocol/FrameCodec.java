@@ -1,11 +1,12 @@
 package org.corral.protocol;
 
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.Envelope;
 
@@ -19,17 +20,21 @@ public final class FrameCodec {
 
   /** Bytes of the version field, counted in the length. */
   static final int VERSION_BYTES = 2;
+  /** Length and version. */
+  static final int HEADER_BYTES = 4 + VERSION_BYTES;
 
   private FrameCodec() {}
 
-  /** Writes one frame and flushes. */
+  /** Writes one frame, in a single write, and flushes. */
   public static void write(OutputStream out, Envelope e) throws IOException {
-    byte[] body = e.toByteArray();
-    DataOutputStream data = new DataOutputStream(out);
-    data.writeInt(VERSION_BYTES + body.length);
-    data.writeShort(PROTOCOL_VERSION);
-    data.write(body);
-    data.flush();
+    int size = e.getSerializedSize();
+    ByteBuffer frame = ByteBuffer.allocate(HEADER_BYTES + size);
+    frame.putInt(VERSION_BYTES + size).putShort((short) PROTOCOL_VERSION);
+    CodedOutputStream coded = CodedOutputStream.newInstance(frame.array(), HEADER_BYTES, size);
+    e.writeTo(coded);
+    coded.checkNoSpaceLeft();
+    out.write(frame.array());
+    out.flush();
   }
 
   /**

@@ -46,7 +46,15 @@ final class ServerConnection implements Runnable {
   @Override
   public void run() {
     try (connection) {
-      Peer local = tcp ? null : LocalPeers.of(connection.channel(), users);
+      Peer local = null;
+      if (!tcp) {
+        try {
+          local = LocalPeers.of(connection.channel(), users);
+        } catch (IOException e) {
+          refuse(SlurmError.USER_ID_MISSING, "cannot identify the local client: " + e.getMessage());
+          return;
+        }
+      }
       serve(local);
     } catch (SocketTimeoutException e) {
       LOG.log(Level.DEBUG, "closed idle connection from {0}: {1}", remote, e.getMessage());
@@ -143,7 +151,7 @@ final class ServerConnection implements Runnable {
   private Envelope seal(Response response) {
     int type = response.getBodyCase().getNumber();
     if (tcp) {
-      return credentials.seal(type, response.toByteArray());
+      return credentials.sealReply(type, response.toByteArray());
     }
     return Envelope.newBuilder().setType(type).setBody(response.toByteString()).build();
   }

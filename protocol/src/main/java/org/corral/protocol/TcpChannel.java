@@ -42,7 +42,7 @@ public final class TcpChannel implements RpcChannel {
         ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET, address, target, sealed,
         timeout);
     try {
-      credentials.verify(reply);
+      credentials.verifyReply(reply);
     } catch (AuthException e) {
       throw unverified(reply, target, e);
     }

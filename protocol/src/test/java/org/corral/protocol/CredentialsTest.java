@@ -28,6 +28,15 @@ class CredentialsTest {
   }
 
   @Test
+  void repliesAndRequestsAreSignedApart() throws AuthException {
+    Envelope reply = ctld.sealReply(16, body);
+    assertRefused(reply, "MAC does not match");
+    assertThat(node.verifyReply(reply)).isEqualTo("slurmctld");
+    Envelope request = node.seal(16, body);
+    assertThatThrownBy(() -> ctld.verifyReply(request)).isInstanceOf(AuthException.class);
+  }
+
+  @Test
   void everySealGetsAFreshNonce() {
     assertThat(node.seal(16, body).getCredential().getNonce())
         .isNotEqualTo(node.seal(16, body).getCredential().getNonce());

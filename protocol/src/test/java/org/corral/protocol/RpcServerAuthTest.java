@@ -49,8 +49,19 @@ class RpcServerAuthTest {
     try (RawConnection c = fixture.raw(ServerFixture.Transport.TCP)) {
       c.send(sealedPing(fixture.nodeCredentials));
       Envelope reply = c.receive();
-      assertThat(fixture.nodeCredentials.verify(reply)).isEqualTo("slurmctld");
+      assertThat(fixture.nodeCredentials.verifyReply(reply)).isEqualTo("slurmctld");
     }
+  }
+
+  @Test
+  void refusesTheServersOwnSignedReplySentBackAsARequest() throws Exception {
+    Envelope reply;
+    try (RawConnection c = fixture.raw(ServerFixture.Transport.TCP)) {
+      reply = c.send(sealedPing(fixture.nodeCredentials)).receive();
+    }
+    assertThat(reply.getType()).as("a ping reply has the ping request's type").isEqualTo(16);
+    fixture.handler.lastPeer.set(null);
+    assertRefused(reply, "MAC does not match");
   }
 
   @Test
