@@ -64,7 +64,8 @@ final class FramedConnection implements AutoCloseable {
    * what is read is discarded, never kept.
    */
   void finishAfterError(long maxBytes, Duration timeout) {
-    try (Deadline ignored = Deadline.after(timeout, channel)) {
+    Deadline deadline = Deadline.after(timeout, channel);
+    try (deadline) {
       channel.shutdownOutput();
       byte[] sink = new byte[BUFFER_BYTES];
       long left = maxBytes;

@@ -116,14 +116,18 @@ public final class RpcServer implements AutoCloseable {
     if ((mode & S_IFMT) != S_IFSOCK) {
       throw new IOException("cannot listen on " + path + ": it exists and is not a socket");
     }
-    try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
+    if (someoneListens(path)) {
       throw new IOException("cannot listen on " + path + ": another server is listening there");
-    } catch (IOException refused) {
-      if (refused.getMessage() != null && refused.getMessage().contains("another server")) {
-        throw refused;
-      }
     }
     Files.delete(path);
+  }
+
+  private static boolean someoneListens(Path socket) {
+    try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      return probe.connect(UnixDomainSocketAddress.of(socket));
+    } catch (IOException refused) {
+      return false;
+    }
   }
 
   private void startAcceptor(ServerSocketChannel listener, boolean isTcp, String name) {
