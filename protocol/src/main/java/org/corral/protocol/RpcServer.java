@@ -1,0 +1,226 @@
+package org.corral.protocol;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Serves requests on a TCP address (daemons, every request signed) and/or a Unix domain socket
+ * (local users, identified by the kernel). One virtual thread per connection; a bad connection
+ * is answered with an error and closed without disturbing the others.
+ */
+public final class RpcServer implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(RpcServer.class.getName());
+  private static final int BACKLOG = 512;
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFSOCK = 0140000;
+
+  private final RpcServerConfig config;
+  private final Credentials credentials;
+  private final RequestHandler handler;
+  private final UserDirectory users;
+  private final Semaphore slots;
+  private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
+  private final List<Thread> acceptors = new ArrayList<>();
+  private ServerSocketChannel tcp;
+  private ServerSocketChannel unix;
+  private volatile boolean closed;
+
+  private RpcServer(RpcServerConfig config, Credentials credentials, RequestHandler handler,
+      UserDirectory users) {
+    this.config = config;
+    this.credentials = credentials;
+    this.handler = handler;
+    this.users = users;
+    this.slots = new Semaphore(config.maxConnections());
+  }
+
+  /**
+   * Binds the configured listeners and starts serving.
+   *
+   * @param credentials signs TCP replies and verifies credentials; may be null only without TCP
+   */
+  public static RpcServer start(RpcServerConfig config, Credentials credentials,
+      RequestHandler handler) throws IOException {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(handler, "handler");
+    if (config.tcpPort() != RpcServerConfig.NO_TCP && credentials == null) {
+      throw new IllegalArgumentException("a TCP listener needs credentials");
+    }
+    RpcServer server = new RpcServer(config, credentials, handler, UserDirectory.system());
+    try {
+      server.bind();
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  /** The bound TCP port, or -1 without TCP. */
+  public int tcpPort() {
+    return tcp == null ? RpcServerConfig.NO_TCP
+        : ((InetSocketAddress) tcp.socket().getLocalSocketAddress()).getPort();
+  }
+
+  private void bind() throws IOException {
+    if (config.tcpPort() != RpcServerConfig.NO_TCP) {
+      InetSocketAddress address = config.tcpHost() == null
+          ? new InetSocketAddress(config.tcpPort())
+          : new InetSocketAddress(config.tcpHost(), config.tcpPort());
+      tcp = ServerSocketChannel.open();
+      tcp.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+      try {
+        tcp.bind(address, BACKLOG);
+      } catch (IOException e) {
+        throw new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
+      }
+      startAcceptor(tcp, true, "rpc-tcp-" + tcpPort());
+    }
+    if (config.unixSocket() != null) {
+      Path path = config.unixSocket();
+      clearStaleSocket(path);
+      unix = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+      try {
+        unix.bind(UnixDomainSocketAddress.of(path), BACKLOG);
+      } catch (IOException e) {
+        throw new IOException("cannot listen on unix socket " + path + ": " + e.getMessage(), e);
+      }
+      // Every local user may connect; who they are comes from the kernel, not from this mode.
+      Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-rw-rw-"));
+      startAcceptor(unix, false, "rpc-unix");
+    }
+  }
+
+  /** Removes a socket left by a dead server; refuses to touch anything else. */
+  private static void clearStaleSocket(Path path) throws IOException {
+    if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+    if ((mode & S_IFMT) != S_IFSOCK) {
+      throw new IOException("cannot listen on " + path + ": it exists and is not a socket");
+    }
+    if (someoneListens(path)) {
+      throw new IOException("cannot listen on " + path + ": another server is listening there");
+    }
+    Files.delete(path);
+  }
+
+  private static boolean someoneListens(Path socket) {
+    try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      return probe.connect(UnixDomainSocketAddress.of(socket));
+    } catch (IOException refused) {
+      return false;
+    }
+  }
+
+  private void startAcceptor(ServerSocketChannel listener, boolean isTcp, String name) {
+    acceptors.add(Thread.ofVirtual().name(name).start(() -> acceptLoop(listener, isTcp)));
+  }
+
+  private void acceptLoop(ServerSocketChannel listener, boolean isTcp) {
+    while (!closed) {
+      SocketChannel channel;
+      try {
+        channel = listener.accept();
+      } catch (IOException e) {
+        if (!closed) {
+          LOG.log(Level.ERROR, "accept failed, listener stops: {0}", e.toString());
+        }
+        return;
+      }
+      String remote = describe(channel, isTcp);
+      if (!slots.tryAcquire()) {
+        LOG.log(Level.WARNING, "refused connection from {0}: {1} connections already open",
+            remote, config.maxConnections());
+        closeQuietly(channel);
+        continue;
+      }
+      open.add(channel);
+      try {
+        if (isTcp) {
+          channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        }
+        ServerConnection connection = new ServerConnection(new FramedConnection(channel), isTcp,
+            remote, config, credentials, handler, users);
+        Thread.ofVirtual().name("rpc-conn").start(() -> {
+          try {
+            connection.run();
+          } finally {
+            open.remove(channel);
+            slots.release();
+          }
+        });
+      } catch (IOException | RuntimeException e) {
+        LOG.log(Level.WARNING, "could not serve connection from {0}: {1}", remote, e.toString());
+        open.remove(channel);
+        slots.release();
+        closeQuietly(channel);
+      }
+    }
+  }
+
+  private static String describe(SocketChannel channel, boolean isTcp) {
+    if (!isTcp) {
+      return "unix socket client";
+    }
+    try {
+      return String.valueOf(channel.getRemoteAddress());
+    } catch (IOException e) {
+      return "unknown TCP peer";
+    }
+  }
+
+  /** Stops listening, closes every connection and removes the Unix socket file. */
+  @Override
+  public void close() {
+    closed = true;
+    closeQuietly(tcp);
+    closeQuietly(unix);
+    for (SocketChannel channel : open) {
+      closeQuietly(channel);
+    }
+    for (Thread acceptor : acceptors) {
+      try {
+        acceptor.join(1000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    if (unix != null) {
+      try {
+        Files.deleteIfExists(config.unixSocket());
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "could not remove {0}: {1}", config.unixSocket(), e.toString());
+      }
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // Closing on the way out: nothing useful to do about a failure.
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package org.corral.protocol;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import org.corral.common.SlurmError;
+import org.corral.protocol.msg.Envelope;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+
+/**
+ * Serves one accepted connection: reads requests, authenticates them, answers them, and closes
+ * the connection at the first thing that is wrong with it.
+ */
+final class ServerConnection implements Runnable {
+  private static final System.Logger LOG = System.getLogger(RpcServer.class.getName());
+  /** How much of a refused request's remainder we read away so our error reply arrives. */
+  private static final long DRAIN_BYTES = 1024 * 1024;
+  private static final Duration DRAIN_TIME = Duration.ofSeconds(1);
+
+  private final FramedConnection connection;
+  private final boolean tcp;
+  private final String remote;
+  private final RpcServerConfig config;
+  private final Credentials credentials;
+  private final RequestHandler handler;
+  private final UserDirectory users;
+
+  /** A reply, and whether the connection ends after it. */
+  private record Outcome(Response response, boolean close) {}
+
+  ServerConnection(FramedConnection connection, boolean tcp, String remote,
+      RpcServerConfig config, Credentials credentials, RequestHandler handler,
+      UserDirectory users) {
+    this.connection = connection;
+    this.tcp = tcp;
+    this.remote = remote;
+    this.config = config;
+    this.credentials = credentials;
+    this.handler = handler;
+    this.users = users;
+  }
+
+  @Override
+  public void run() {
+    try (connection) {
+      Peer local = null;
+      if (!tcp) {
+        try {
+          local = LocalPeers.of(connection.channel(), users);
+        } catch (IOException e) {
+          refuse(SlurmError.USER_ID_MISSING, "cannot identify the local client: " + e.getMessage());
+          return;
+        }
+      }
+      serve(local);
+    } catch (SocketTimeoutException e) {
+      LOG.log(Level.DEBUG, "closed idle connection from {0}: {1}", remote, e.getMessage());
+    } catch (IOException e) {
+      LOG.log(Level.DEBUG, "connection from {0} ended: {1}", remote, e.getMessage());
+    }
+  }
+
+  private void serve(Peer local) throws IOException {
+    while (true) {
+      Envelope request;
+      try {
+        request = connection.read(config.maxFrameBytes(), config.idleTimeout());
+      } catch (ProtocolException e) {
+        refuse(e.error(), e.getMessage());
+        return;
+      }
+      if (request == null) {
+        return;
+      }
+      Outcome outcome = answer(request, local);
+      connection.write(seal(outcome.response), config.idleTimeout());
+      if (outcome.close) {
+        connection.finishAfterError(DRAIN_BYTES, DRAIN_TIME);
+        return;
+      }
+    }
+  }
+
+  private Outcome answer(Envelope envelope, Peer local) {
+    Peer peer = local;
+    if (tcp || envelope.hasCredential()) {
+      if (credentials == null) {
+        return reject(SlurmError.AUTH_CRED_INVALID, "this server accepts no daemon credentials");
+      }
+      try {
+        String sender = credentials.verify(envelope);
+        peer = tcp ? Peer.daemon(sender)
+            : new Peer(local.uid(), local.gid(), local.userName(), sender);
+      } catch (AuthException e) {
+        return reject(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
+      }
+    }
+    Request request;
+    try {
+      request = Request.parseFrom(envelope.getBody());
+    } catch (InvalidProtocolBufferException e) {
+      return reject(SlurmError.INVALID_MESSAGE, "request body does not parse: " + e.getMessage());
+    }
+    int bodyType = request.getBodyCase().getNumber();
+    if (bodyType == 0 || bodyType != envelope.getType()) {
+      return reject(SlurmError.INVALID_MESSAGE, "message type " + envelope.getType()
+          + " does not match its body (" + (bodyType == 0 ? "none or unknown" : bodyType) + ")");
+    }
+    return new Outcome(handle(peer, request), false);
+  }
+
+  /** The handler's answer; its failures are ours, so they never end the connection. */
+  private Response handle(Peer peer, Request request) {
+    try {
+      Response response = handler.handle(peer, request);
+      if (response != null) {
+        return response;
+      }
+      LOG.log(Level.WARNING, "handler returned no response to {0} request from {1}",
+          request.getBodyCase(), remote);
+      return Responses.error(SlurmError.UNEXPECTED, "internal error: no response");
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "handler failed on " + request.getBodyCase() + " request from "
+          + remote, e);
+      return Responses.error(SlurmError.UNEXPECTED,
+          "internal error handling the request (details are in the server log)");
+    }
+  }
+
+  private Outcome reject(SlurmError error, String why) {
+    LOG.log(Level.WARNING, "refused {0} connection from {1}: {2}: {3}",
+        tcp ? "TCP" : "local", remote, error.name(), why);
+    return new Outcome(Responses.error(error, why), true);
+  }
+
+  /** Answers a frame we could not even read, best effort, and ends the connection. */
+  private void refuse(SlurmError error, String why) {
+    Outcome outcome = reject(error, why);
+    try {
+      connection.write(seal(outcome.response), config.idleTimeout());
+      connection.finishAfterError(DRAIN_BYTES, DRAIN_TIME);
+    } catch (IOException e) {
+      LOG.log(Level.DEBUG, "could not send refusal to {0}: {1}", remote, e.getMessage());
+    }
+  }
+
+  /** TCP replies are signed so the calling daemon can trust them; local ones need not be. */
+  private Envelope seal(Response response) {
+    int type = response.getBodyCase().getNumber();
+    if (tcp) {
+      return credentials.sealReply(type, response.toByteArray());
+    }
+    return Envelope.newBuilder().setType(type).setBody(response.toByteString()).build();
+  }
+}

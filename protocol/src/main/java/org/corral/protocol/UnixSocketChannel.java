@@ -1,0 +1,43 @@
+package org.corral.protocol;
+
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+
+/**
+ * A user command's channel to the controller's local socket. It sends no credential: the
+ * controller learns who we are from the kernel.
+ */
+public final class UnixSocketChannel implements RpcChannel {
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+  private final Path socket;
+  private final Duration timeout;
+
+  public UnixSocketChannel(Path socket) {
+    this(socket, DEFAULT_TIMEOUT);
+  }
+
+  public UnixSocketChannel(Path socket, Duration timeout) {
+    this.socket = Objects.requireNonNull(socket, "socket");
+    this.timeout = Objects.requireNonNull(timeout, "timeout");
+  }
+
+  @Override
+  public Response call(Request request) throws IOException {
+    String target = "unix socket " + socket;
+    return RpcCall.decode(RpcCall.exchange(StandardProtocolFamily.UNIX,
+        UnixDomainSocketAddress.of(socket), target, RpcCall.plainEnvelope(request), timeout),
+        target);
+  }
+
+  @Override
+  public String toString() {
+    return "UnixSocketChannel[" + socket + "]";
+  }
+}
