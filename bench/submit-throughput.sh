@@ -12,5 +12,4 @@ dir=$(mktemp -d /tmp/corral-bench-XXXX); chmod 755 "$dir"
 port=$((30000 + RANDOM % 20000))
 trap 'CORRAL_SKIP_BUILD=1 ./corral down --dir "$dir/c" >/dev/null; rm -rf "$dir"' EXIT
 CORRAL_SKIP_BUILD=1 ./corral up --dir "$dir/c" --port-base "$port" --nodes 1 >/dev/null
-cp=$(./mvnw -B -q -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout):bench/target/classes
-"$CORRAL_JAVA_HOME/bin/java" -cp "$cp" org.corral.bench.SubmitLoad "$dir/c/slurmctld-$port.sock" 16 "$total"
+"$CORRAL_JAVA_HOME/bin/java" -cp "build/lib/*:bench/target/classes" org.corral.bench.SubmitLoad "$dir/c/slurmctld-$port.sock" 16 "$total"
