@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Reads Slurm-style configuration text (slurm.conf, gres.conf, cgroup.conf) into logical lines
- * of {@code key=value} pairs: {@code #} starts a comment ({@code \#} is a literal #), a trailing
+ * of {@code key=value} pairs: {@code #} starts a comment ({@code \#} is a literal #, as is a # inside quotes), a trailing
  * {@code \} continues the line, values may be "quoted", spaces may surround {@code =}, and
  * {@code Include PATH} splices another file in place (PATH relative to the including file's
  * directory; a glob in its last component includes every match, in name order).
@@ -75,12 +75,16 @@ public final class ConfReader {
 
   private static String stripComment(String line) {
     StringBuilder sb = new StringBuilder(line.length());
+    boolean quoted = false;
     for (int i = 0; i < line.length(); i++) {
       char c = line.charAt(i);
+      if (c == '"') {
+        quoted = !quoted;
+      }
       if (c == '\\' && i + 1 < line.length() && line.charAt(i + 1) == '#') {
         sb.append('#');
         i++;
-      } else if (c == '#') {
+      } else if (c == '#' && !quoted) {
         break;
       } else {
         sb.append(c);

@@ -23,26 +23,28 @@ final class NodeLines {
   private static final String[] STATES = {"CLOUD", "DOWN", "DRAIN", "FAIL", "FAILING", "FUTURE", "UNKNOWN", "IDLE"};
 
   private final int defaultPort;
-  private final List<String> warnings;
   private final Map<String, ConfPair> defaults = new LinkedHashMap<>();
   private final List<NodeConfig> nodes = new ArrayList<>();
   private final Set<String> names = new HashSet<>();
 
-  NodeLines(int defaultPort, List<String> warnings) {
+  NodeLines(int defaultPort) {
     this.defaultPort = defaultPort;
-    this.warnings = warnings;
   }
 
   List<NodeConfig> nodes() {
     return nodes;
   }
 
-  void add(ConfLine line) throws ConfigException {
+  /** Adds a warning for each key of the line that NodeName lines do not have. */
+  static void checkKeys(ConfLine line, List<String> warnings) {
     for (ConfPair p : line.pairs()) {
       if (!KEYS.contains(p.key().toLowerCase(Locale.ROOT))) {
         warnings.add(SlurmConfig.where(line) + ": unknown key " + p.key() + " for NodeName");
       }
     }
+  }
+
+  void add(ConfLine line) throws ConfigException {
     if (line.firstValue().equalsIgnoreCase("DEFAULT")) {
       for (ConfPair p : line.pairs().subList(1, line.pairs().size())) {
         defaults.put(p.key().toLowerCase(Locale.ROOT), p);

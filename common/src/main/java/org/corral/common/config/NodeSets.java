@@ -13,17 +13,20 @@ import org.corral.common.Hostlist;
 final class NodeSets {
   private NodeSets() {}
 
-  static Map<String, List<String>> resolve(List<ConfLine> lines, List<NodeConfig> nodes, List<String> warnings)
-      throws ConfigException {
+  /** Adds a warning for each key of the line that NodeSet lines do not have. */
+  static void checkKeys(ConfLine line, List<String> warnings) {
+    for (ConfPair p : line.pairs()) {
+      if (!Set.of("nodeset", "feature", "nodes").contains(p.key().toLowerCase(Locale.ROOT))) {
+        warnings.add(SlurmConfig.where(line) + ": unknown key " + p.key() + " for NodeSet");
+      }
+    }
+  }
+
+  static Map<String, List<String>> resolve(List<ConfLine> lines, List<NodeConfig> nodes) throws ConfigException {
     Map<String, List<String>> sets = new LinkedHashMap<>();
     Set<String> known = new HashSet<>();
     nodes.forEach(n -> known.add(n.name()));
     for (ConfLine line : lines) {
-      for (ConfPair p : line.pairs()) {
-        if (!Set.of("nodeset", "feature", "nodes").contains(p.key().toLowerCase(Locale.ROOT))) {
-          warnings.add(SlurmConfig.where(line) + ": unknown key " + p.key() + " for NodeSet");
-        }
-      }
       List<String> members = new ArrayList<>();
       line.get("Feature").ifPresent(f -> nodes.stream().filter(n -> n.features().contains(f))
           .forEach(n -> members.add(n.name())));

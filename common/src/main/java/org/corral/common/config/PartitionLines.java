@@ -33,30 +33,31 @@ final class PartitionLines {
   private final Set<String> known;
   private final Map<String, List<String>> nodeSets;
   private final String globalPreemptMode;
-  private final List<String> warnings;
   private final Map<String, ConfPair> defaults = new LinkedHashMap<>();
   private final List<PartitionConfig> partitions = new ArrayList<>();
   private final Set<String> names = new HashSet<>();
 
-  PartitionLines(List<NodeConfig> nodes, Map<String, List<String>> nodeSets, String globalPreemptMode,
-      List<String> warnings) {
+  PartitionLines(List<NodeConfig> nodes, Map<String, List<String>> nodeSets, String globalPreemptMode) {
     this.allNodes = nodes.stream().map(NodeConfig::name).toList();
     this.known = new HashSet<>(allNodes);
     this.nodeSets = nodeSets;
     this.globalPreemptMode = globalPreemptMode;
-    this.warnings = warnings;
   }
 
   List<PartitionConfig> partitions() {
     return partitions;
   }
 
-  void add(ConfLine line) throws ConfigException {
+  /** Adds a warning for each key of the line that PartitionName lines do not have. */
+  static void checkKeys(ConfLine line, List<String> warnings) {
     for (ConfPair p : line.pairs()) {
       if (!KEYS.contains(p.key().toLowerCase(Locale.ROOT))) {
         warnings.add(SlurmConfig.where(line) + ": unknown key " + p.key() + " for PartitionName");
       }
     }
+  }
+
+  void add(ConfLine line) throws ConfigException {
     if (line.firstValue().equalsIgnoreCase("DEFAULT")) {
       for (ConfPair p : line.pairs().subList(1, line.pairs().size())) {
         defaults.put(p.key().toLowerCase(Locale.ROOT), p);

@@ -55,9 +55,18 @@ public final class SlurmConfig {
     List<ConfLine> downLines = new ArrayList<>();
     for (ConfLine line : lines) {
       switch (line.firstKey().toLowerCase(Locale.ROOT)) {
-        case "nodename" -> nodeLines.add(line);
-        case "partitionname" -> partitionLines.add(line);
-        case "nodeset" -> nodeSetLines.add(line);
+        case "nodename" -> {
+          NodeLines.checkKeys(line, warnings);
+          nodeLines.add(line);
+        }
+        case "partitionname" -> {
+          PartitionLines.checkKeys(line, warnings);
+          partitionLines.add(line);
+        }
+        case "nodeset" -> {
+          NodeSets.checkKeys(line, warnings);
+          nodeSetLines.add(line);
+        }
         case "downnodes" -> downLines.add(line);
         case "frontendname" -> { } // front-end nodes (Cray/BlueGene era) are not supported; accepted silently
         default -> topLevel(line);
@@ -93,7 +102,7 @@ public final class SlurmConfig {
     String preemptMode = byKey.containsKey("preemptmode")
         ? PartitionLines.preemptMode(byKey.get("preemptmode"), get("PreemptMode").get()) : "OFF";
 
-    NodeLines nodeBuilder = new NodeLines(slurmdPort, warnings);
+    NodeLines nodeBuilder = new NodeLines(slurmdPort);
     for (ConfLine line : nodeLines) {
       nodeBuilder.add(line);
     }
@@ -103,8 +112,8 @@ public final class SlurmConfig {
       applyDownNodes(line, built);
     }
     nodes = Collections.unmodifiableList(built);
-    Map<String, List<String>> nodeSets = NodeSets.resolve(nodeSetLines, nodes, warnings);
-    PartitionLines partBuilder = new PartitionLines(nodes, nodeSets, preemptMode, warnings);
+    Map<String, List<String>> nodeSets = NodeSets.resolve(nodeSetLines, nodes);
+    PartitionLines partBuilder = new PartitionLines(nodes, nodeSets, preemptMode);
     for (ConfLine line : partitionLines) {
       partBuilder.add(line);
     }
