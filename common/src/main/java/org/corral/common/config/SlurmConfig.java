@@ -78,12 +78,12 @@ public final class SlurmConfig {
       warnings.add(path.getFileName() + ": no SlurmctldHost, using localhost");
       first = "localhost";
     }
-    Matcher m = new Matcher(first);
-    if (!m.valid()) {
-      throw ctld != null ? ctld.invalid("SlurmctldHost", first) : byKey.get("controlmachine").invalid("ControlMachine", first);
-    }
-    controllerHost = m.host();
-    controllerAddr = m.addr() != null ? m.addr() : controllerLines.isEmpty() ? get("ControlAddr").orElse(m.host()) : m.host();
+    String firstHost = first;
+    ControllerHost h = ControllerHost.parse(first).orElseThrow(() -> ctld != null
+        ? ctld.invalid("SlurmctldHost", firstHost) : byKey.get("controlmachine").invalid("ControlMachine", firstHost));
+    controllerHost = h.host();
+    // ControlAddr goes with the old ControlMachine only; SlurmctldHost carries its own address.
+    controllerAddr = controllerLines.isEmpty() && !first.contains("(") ? get("ControlAddr").orElse(h.addr()) : h.addr();
 
     slurmctldPort = port("SlurmctldPort", 6817);
     slurmdPort = port("SlurmdPort", 6818);
@@ -120,7 +120,7 @@ public final class SlurmConfig {
     partitions = List.copyOf(partBuilder.partitions());
   }
 
-  private void topLevel(ConfLine line) {
+  private void topLevel(ConfLine line) throws ConfigException {
     for (ConfPair p : line.pairs()) {
       String k = p.key().toLowerCase(Locale.ROOT);
       ConfLine single = new ConfLine(line.file(), line.line(), List.of(p));
@@ -128,6 +128,9 @@ public final class SlurmConfig {
         warnings.add(where(line) + ": unknown key " + p.key());
       }
       if (k.equals("slurmctldhost")) {
+        if (ControllerHost.parse(p.value()).isEmpty()) {
+          throw single.invalid(p.key(), p.value());
+        }
         controllerLines.add(p.value());
         byKey.putIfAbsent(k, single);
         continue;
@@ -160,24 +163,6 @@ public final class SlurmConfig {
           state.toUpperCase(Locale.ROOT), reason);
       built.set(built.indexOf(n), down);
       nodesByName.put(name, down);
-    }
-  }
-
-  /** "host" or "host(addr)" of SlurmctldHost. */
-  private record Matcher(String text) {
-    boolean valid() {
-      int open = text.indexOf('(');
-      return !text.isBlank() && (open < 0 ? !text.contains(")") : open > 0 && text.endsWith(")") && text.length() > open + 2);
-    }
-
-    String host() {
-      int open = text.indexOf('(');
-      return open < 0 ? text.trim() : text.substring(0, open).trim();
-    }
-
-    String addr() {
-      int open = text.indexOf('(');
-      return open < 0 ? null : text.substring(open + 1, text.length() - 1).trim();
     }
   }
 

@@ -268,6 +268,7 @@ class SlurmConfigTest {
       "JobRequeue=perhaps|2|JobRequeue|/etc/slurm/slurm.conf line 2: invalid value for JobRequeue: 'perhaps'",
       "SlurmctldPort=0|2|SlurmctldPort|/etc/slurm/slurm.conf line 2: invalid value for SlurmctldPort: '0'",
       "DefMemPerCPU=1.5G|2|DefMemPerCPU|/etc/slurm/slurm.conf line 2: invalid value for DefMemPerCPU: '1.5G'",
+      "SlurmctldHost=ctl(|2|SlurmctldHost|/etc/slurm/slurm.conf line 2: invalid value for SlurmctldHost: 'ctl('",
       "ClusterName|2|ClusterName|/etc/slurm/slurm.conf line 2: expected key=value, got 'ClusterName'",
       "Reason=\"open|2|Reason|/etc/slurm/slurm.conf line 2: unterminated quote in value of Reason"})
   void badValuesNameFileLineAndKey(String body, int line, String key, String message) {
