@@ -1,9 +1,39 @@
 package org.corral.common;
 
-/** Slurm's error numbers and texts (slurm_strerror), as clients print and match them. */
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Slurm's error numbers and the texts slurm_strerror gives for them, as clients print and match
+ * them ("scontrol: error: Invalid job id specified"). Numbers and texts are those of Slurm 22.05's
+ * slurm_errno.h/slurm_strerror; constant names are Slurm's without the ESLURM_/SLURM_ prefix,
+ * except for a few older Corral names (INVALID_MESSAGE, CONNECTION_ERROR, MESSAGE_TOO_LARGE,
+ * CONTROLLER_DOWN, INVALID_DEPENDENCY, SOCKET_TIMEOUT, AUTH_CRED_INVALID, AUTH_UNPACK, UNEXPECTED).
+ * Two numbers have no text in Slurm 22.05 and keep its "Unknown error N".
+ */
 public enum SlurmError {
+  UNEXPECTED(-1, "Unspecified error"),
   SUCCESS(0, "No error"),
-  UNEXPECTED(1, "Unspecified error"),
+  INVALID_MESSAGE(1000, "Unexpected message received"),
+  CONNECTION_ERROR(1001, "Communication connection failure"),
+  COMMUNICATIONS_SEND_ERROR(1002, "Message send failure"),
+  COMMUNICATIONS_RECEIVE_ERROR(1003, "Message receive failure"),
+  COMMUNICATIONS_SHUTDOWN_ERROR(1004, "Communication shutdown failure"),
+  PROTOCOL_VERSION_ERROR(1005, "Incompatible versions of client and server code"),
+  PROTOCOL_IO_STREAM_VERSION_ERROR(1006, "I/O stream version number error"),
+  PROTOCOL_AUTHENTICATION_ERROR(1007, "Protocol authentication error"),
+  MESSAGE_TOO_LARGE(1008, "Insane message length"),
+  MPI_PLUGIN_NAME_INVALID(1009, "Invalid MPI plugin name"),
+  MPI_PLUGIN_PRELAUNCH_SETUP_FAILED(1010, "MPI plugin's pre-launch setup failed"),
+  PLUGIN_NAME_INVALID(1011, "Plugin initialization failed"),
+  UNKNOWN_FORWARD_ADDR(1012, "Can't find an address, check slurm.conf"),
+  COMMUNICATIONS_MISSING_SOCKET_ERROR(1013, "Unexpected missing socket error"),
+  CONTROLLER_DOWN(1800, "Unable to contact slurm controller (connect failure)"),
+  SLURMCTLD_COMMUNICATIONS_SEND_ERROR(1801, "Unable to contact slurm controller (send failure)"),
+  SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR(1802, "Unable to contact slurm controller (receive failure)"),
+  SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR(1803, "Unable to contact slurm controller (shutdown failure)"),
+  NO_CHANGE_IN_DATA(1900, "Data has not changed since time specified"),
   INVALID_PARTITION_NAME(2000, "Invalid partition name specified"),
   DEFAULT_PARTITION_NOT_SET(2001, "No partition specified or system default partition"),
   ACCESS_DENIED(2002, "Access/permission denied"),
@@ -27,20 +57,219 @@ public enum SlurmError {
   TRANSITION_STATE_NO_UPDATE(2020, "Job can not be altered now, try again later"),
   ALREADY_DONE(2021, "Job/step already completing or completed"),
   INTERCONNECT_FAILURE(2022, "Error configuring interconnect"),
-  INTERCONNECT_BUSY(2023, "Requested interconnect resources busy"),
-  JOB_PENDING(2028, "Job is pending execution"),
+  BAD_DIST(2023, "Task distribution specification invalid"),
+  JOB_PENDING(2024, "Job is pending execution"),
+  BAD_TASK_COUNT(2025, "Task count specification invalid"),
+  INVALID_JOB_CREDENTIAL(2026, "Error generating job credential"),
+  IN_STANDBY_MODE(2027, "Slurm backup controller in standby mode"),
+  INVALID_NODE_STATE(2028, "Invalid node state specified"),
+  INVALID_FEATURE(2029, "Invalid feature specification"),
+  INVALID_AUTHTYPE_CHANGE(2030, "AuthType change requires restart of all Slurm daemons and commands to take effect"),
+  ACTIVE_FEATURE_NOT_SUBSET(2031, "Active features not subset of available features"),
+  INVALID_SCHEDTYPE_CHANGE(2032, "SchedulerType change requires restart of the slurmctld daemon to take effect"),
+  INVALID_SELECTTYPE_CHANGE(2033, "SelectType change requires restart of the slurmctld daemon to take effect"),
+  INVALID_SWITCHTYPE_CHANGE(2034, "SwitchType change requires restart of all Slurm daemons and jobs to take effect"),
+  FRAGMENTATION(2035, "Immediate execution impossible, resources too fragmented for allocation"),
+  NOT_SUPPORTED(2036, "Requested operation not supported on this system"),
+  DISABLED(2037, "Requested operation is presently disabled"),
+  INVALID_DEPENDENCY(2038, "Job dependency problem"),
+  BATCH_ONLY(2039, "Only batch jobs are accepted or processed"),
+  TASKDIST_ARBITRARY_UNSUPPORTED(2040, "Current SwitchType does not permit arbitrary task distribution"),
+  TASKDIST_REQUIRES_OVERCOMMIT(2041, "Requested more tasks than available processors"),
+  JOB_HELD(2042, "Job is in held state, pending scheduler release"),
+  INVALID_CRED_TYPE_CHANGE(2043, "CredType change requires restart of all Slurm daemons to take effect"),
+  INVALID_TASK_MEMORY(2044, "Memory required by task is not available"),
+  INVALID_ACCOUNT(2045, "Invalid account or account/partition combination specified"),
+  INVALID_PARENT_ACCOUNT(2046, "Invalid parent account specified"),
+  SAME_PARENT_ACCOUNT(2047, "Account already child of parent account specified"),
+  INVALID_LICENSES(2048, "Invalid license specification"),
+  NEED_RESTART(2049, "The node configuration changes that were made require restart of the slurmctld daemon to take effect"),
+  ACCOUNTING_POLICY(2050, "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)"),
   INVALID_TIME_LIMIT(2051, "Requested time limit is invalid (missing or exceeds some limit)"),
-  INVALID_DEPENDENCY(2060, "Job dependency problem"),
-  PARTITION_DOWN(2064, "Partition in DOWN state"),
-  JOB_NOT_PENDING(2029, "Job is no longer pending execution"),
-  AUTH_CRED_INVALID(6003, "Invalid authentication credential"),
-  AUTH_UNPACK(6012, "Cannot unpack credential"),
-  PROTOCOL_VERSION_ERROR(1005, "Protocol version has changed, re-link your code"),
+  RESERVATION_ACCESS(2052, "Access denied to requested reservation"),
+  RESERVATION_INVALID(2053, "Requested reservation is invalid"),
+  INVALID_TIME_VALUE(2054, "Invalid time specified"),
+  RESERVATION_BUSY(2055, "Requested reservation is in use"),
+  RESERVATION_NOT_USABLE(2056, "Requested reservation not usable now"),
+  INVALID_WCKEY(2057, "Invalid wckey specification"),
+  RESERVATION_OVERLAP(2058, "Requested reservation overlaps with another reservation"),
+  PORTS_BUSY(2059, "Required ports are in use"),
+  PORTS_INVALID(2060, "Requires more ports than can be reserved"),
+  PROLOG_RUNNING(2061, "PrologSlurmctld is still running"),
+  NO_STEPS(2062, "Job steps can not be run on this cluster"),
+  INVALID_BLOCK_STATE(2063, "Invalid block state specified"),
+  INVALID_BLOCK_LAYOUT(2064, "Functionality not available with current block layout mode"),
+  INVALID_BLOCK_NAME(2065, "Invalid block name specified"),
+  INVALID_QOS(2066, "Invalid qos specification"),
+  QOS_PREEMPTION_LOOP(2067, "QOS Preemption loop detected"),
+  NODE_NOT_AVAIL(2068, "Required node not available (down, drained or reserved)"),
+  INVALID_CPU_COUNT(2069, "CPU count specification invalid"),
+  PARTITION_NOT_AVAIL(2070, "Required partition not available (inactive or drain)"),
+  CIRCULAR_DEPENDENCY(2071, "Circular job dependency"),
+  INVALID_GRES(2072, "Invalid generic resource (gres) specification"),
+  JOB_NOT_PENDING(2073, "Job is no longer pending execution"),
+  QOS_THRES(2074, "Requested account has breached requested QOS usage threshold"),
+  PARTITION_IN_USE(2075, "Partition is in use"),
+  STEP_LIMIT(2076, "Step limit reached for this job"),
+  JOB_SUSPENDED(2077, "Job is current suspended, requested operation disabled"),
+  CAN_NOT_START_IMMEDIATELY(2078, "Job can not start immediately"),
+  INTERCONNECT_BUSY(2079, "Switch resources currently not available"),
+  RESERVATION_EMPTY(2080, "Reservation request lacks users, groups or accounts"),
+  INVALID_ARRAY(2081, "Invalid job array specification"),
+  RESERVATION_NAME_DUP(2082, "Duplicate reservation name"),
+  JOB_STARTED(2083, "Job has already started"),
+  JOB_FINISHED(2084, "Job has already finished"),
+  JOB_NOT_RUNNING(2085, "Job is not running"),
+  JOB_NOT_PENDING_NOR_RUNNING(2086, "Job is not pending nor running"),
+  JOB_NOT_SUSPENDED(2087, "Job is not suspended"),
+  JOB_NOT_FINISHED(2088, "Job is not finished"),
+  TRIGGER_DUP(2089, "Duplicate event trigger"),
+  INTERNAL(2090, "Slurm internal error, contact system administrator"),
+  INVALID_BURST_BUFFER_CHANGE(2091, "BurstBufferType change requires restart of slurmctld daemon to take effect"),
+  BURST_BUFFER_PERMISSION(2092, "Burst Buffer permission denied"),
+  BURST_BUFFER_LIMIT(2093, "Burst Buffer resource limit exceeded"),
+  INVALID_BURST_BUFFER_REQUEST(2094, "Burst Buffer request invalid"),
+  PRIO_RESET_FAIL(2095, "Changes to job priority are not persistent, change nice instead"),
+  CANNOT_MODIFY_CRON_JOB(2096, "Cannot modify scrontab jobs through scontrol"),
+  INVALID_MCS_LABEL(2099, "Invalid mcs_label specified"),
+  BURST_BUFFER_WAIT(2100, "Waiting for burst buffer"),
+  PARTITION_DOWN(2101, "Partition in DOWN state"),
+  DUPLICATE_GRES(2102, "Duplicate generic resource (gres) specification"),
+  JOB_SETTING_DB_INX(2103, "Job update not available right now, the DB index is being set, try again in a bit"),
+  RSV_ALREADY_STARTED(2104, "Reservation already started"),
+  SUBMISSIONS_DISABLED(2105, "System submissions disabled"),
+  NOT_HET_JOB(2106, "Job not heterogeneous job"),
+  NOT_HET_JOB_LEADER(2107, "Job not heterogeneous job leader"),
+  NOT_WHOLE_HET_JOB(2108, "Operation not permitted on individual component of heterogeneous job"),
+  CORE_RESERVATION_UPDATE(2109, "Core-based reservation can not be updated"),
+  DUPLICATE_STEP_ID(2110, "Duplicate job step id"),
+  INVALID_CORE_CNT(2111, "Core count for reservation node list is not consistent!"),
+  X11_NOT_AVAIL(2112, "X11 forwarding not available"),
+  GROUP_ID_MISSING(2113, "Invalid group id"),
+  BATCH_CONSTRAINT(2114, "Job --batch option is invalid or not a subset of --constraints"),
+  INVALID_TRES(2115, "Invalid Trackable RESource (TRES) specification"),
+  INVALID_TRES_BILLING_WEIGHTS(2116, "Invalid TRESBillingWeights specification"),
+  INVALID_JOB_DEFAULTS(2117, "Invalid JobDefaults specification"),
+  RESERVATION_MAINT(2118, "Job can not start due to maintenance reservation."),
+  INVALID_GRES_TYPE(2119, "Invalid GRES specification (with and without type identification)"),
+  REBOOT_IN_PROGRESS(2120, "Reboot already in progress"),
+  MULTI_KNL_CONSTRAINT(2121, "Multiple KNL NUMA and/or MCDRAM constraints require use of a heterogeneous job"),
+  UNSUPPORTED_GRES(2122, "Requested GRES option unsupported by configured SelectType plugin"),
+  INVALID_NICE(2123, "Invalid --nice value"),
+  INVALID_TIME_MIN_LIMIT(2124, "Invalid time-min specification (exceeds job's time or other limits)"),
+  DEFER(2125, "Immediate execution impossible. Individual job submission scheduling attempts deferred"),
+  CONFIGLESS_DISABLED(2126, "ConfigLess mode is disabled in slurm configuration."),
+  ENVIRONMENT_MISSING(2127, "Environment is missing in job"),
+  RESERVATION_NO_SKIP(2128, "Reservation given is not skipable, try deleting instead"),
+  RESERVATION_USER_GROUP(2129, "Reservations can't have users and groups specified, only one or the other"),
+  PARTITION_ASSOC(2130, "Multiple partition job request not supported when a partition is set in the association"),
+  IN_STANDBY_USE_BACKUP(2131, "Controller is in standby mode, try a different controller"),
+  BAD_THREAD_PER_CORE(2132, "Cannot request more threads per core than the job allocation"),
+  INVALID_PREFER(2133, "Invalid preferred feature specification"),
+  INSUFFICIENT_GRES(2134, "Insufficient GRES available in allocation"),
+  ESPANK_ERROR(3000, "Generic error"),
+  ESPANK_BAD_ARG(3001, "Bad argument"),
+  ESPANK_NOT_TASK(3002, "Not in task context"),
+  ESPANK_ENV_EXISTS(3003, "Environment variable exists"),
+  ESPANK_ENV_NOEXIST(3004, "No such environment variable"),
+  ESPANK_NOSPACE(3005, "Buffer too small"),
+  ESPANK_NOT_REMOTE(3006, "Valid only in remote context"),
+  ESPANK_NOEXIST(3007, "Id/PID does not exist on this node"),
+  ESPANK_NOT_EXECD(3008, "Lookup by PID requested, but no tasks running"),
+  ESPANK_NOT_AVAIL(3009, "Item not available from this callback"),
+  ESPANK_NOT_LOCAL(3010, "Valid only in local or allocator context"),
+  ESLURMD_PIPE_ERROR_ON_TASK_SPAWN(4000, "Pipe error on task spawn"),
+  ESLURMD_KILL_TASK_FAILED(4001, "Kill task failed"),
+  ESLURMD_KILL_JOB_ALREADY_COMPLETE(4002, "Unknown error 4002"),
+  ESLURMD_INVALID_ACCT_FREQ(4003, "Invalid accounting frequency requested"),
+  ESLURMD_INVALID_JOB_CREDENTIAL(4004, "Invalid job credential"),
+  ESLURMD_UID_NOT_FOUND(4005, "User not found on host"),
+  ESLURMD_GID_NOT_FOUND(4006, "Group ID not found on host"),
+  ESLURMD_CREDENTIAL_EXPIRED(4007, "Job credential expired"),
+  ESLURMD_CREDENTIAL_REVOKED(4008, "Job credential revoked"),
+  ESLURMD_CREDENTIAL_REPLAYED(4009, "Job credential replayed"),
+  ESLURMD_CREATE_BATCH_DIR_ERROR(4010, "Slurmd could not create a batch directory or file"),
+  ESLURMD_MODIFY_BATCH_DIR_ERROR(4011, "Slurmd could not chown or chmod a batch directory"),
+  ESLURMD_CREATE_BATCH_SCRIPT_ERROR(4012, "Slurmd could not create a batch script"),
+  ESLURMD_MODIFY_BATCH_SCRIPT_ERROR(4013, "Slurmd could not chown or chmod a batch script"),
+  ESLURMD_SETUP_ENVIRONMENT_ERROR(4014, "Slurmd could not set up environment for batch job"),
+  ESLURMD_SHARED_MEMORY_ERROR(4015, "Slurmd shared memory error"),
+  ESLURMD_SET_UID_OR_GID_ERROR(4016, "Slurmd could not set UID or GID"),
+  ESLURMD_SET_SID_ERROR(4017, "Slurmd could not set session ID"),
+  ESLURMD_CANNOT_SPAWN_IO_THREAD(4018, "Slurmd could not spawn I/O thread"),
+  ESLURMD_FORK_FAILED(4019, "Slurmd could not fork job"),
+  ESLURMD_EXECVE_FAILED(4020, "Slurmd could not execve job"),
+  ESLURMD_IO_ERROR(4021, "Slurmd could not connect IO"),
+  ESLURMD_PROLOG_FAILED(4022, "Job prolog failed"),
+  ESLURMD_EPILOG_FAILED(4023, "Job epilog failed"),
+  ESLURMD_SESSION_KILLED(4024, "Session manager killed"),
+  ESLURMD_TOOMANYSTEPS(4025, "Too many job steps on node"),
+  ESLURMD_STEP_EXISTS(4026, "Job step already exists"),
+  ESLURMD_JOB_NOTRUNNING(4027, "Job step not running"),
+  ESLURMD_STEP_SUSPENDED(4028, "Job step is suspended"),
+  ESLURMD_STEP_NOTSUSPENDED(4029, "Job step is not currently suspended"),
+  ESLURMD_INVALID_SOCKET_NAME_LEN(4030, "Unix socket name exceeded maximum length"),
+  ESLURMD_CONTAINER_RUNTIME_INVALID(4031, "Container runtime not configured or invalid"),
+  ESLURMD_CPU_BIND_ERROR(4032, "Unable to satisfy cpu bind request"),
+  ESLURMD_CPU_LAYOUT_ERROR(4033, "Unable to layout tasks on given cpus"),
+  ESCRIPT_CHDIR_FAILED(4100, "unable to change directory to work directory"),
+  ESCRIPT_OPEN_OUTPUT_FAILED(4101, "could not open output file"),
+  ESCRIPT_NON_ZERO_RETURN(4102, "Script terminated with non-zero exit code"),
+  PROTOCOL_SOCKET_IMPL_ZERO_RECV_LENGTH(5000, "Received zero length message"),
+  PROTOCOL_SOCKET_IMPL_NEGATIVE_RECV_LENGTH(5001, "Received message length < 0"),
+  PROTOCOL_SOCKET_IMPL_NOT_ALL_DATA_SENT(5002, "Failed to send entire message"),
+  PROTOCOL_INCOMPLETE_PACKET(5003, "Header lengths are longer than data received"),
   SOCKET_TIMEOUT(5004, "Socket timed out on send/recv operation"),
-  MESSAGE_TOO_LARGE(1007, "Message too large"),
-  INVALID_MESSAGE(1006, "Unexpected message received"),
-  CONNECTION_ERROR(1001, "Communication connection failure"),
-  CONTROLLER_DOWN(1003, "Unable to contact slurm controller (connect failure)");
+  PROTOCOL_SOCKET_ZERO_BYTES_SENT(5005, "Zero Bytes were transmitted or received"),
+  AUTH_CRED_INVALID(6000, "Invalid authentication credential"),
+  AUTH_FOPEN_ERROR(6001, "Failed to open authentication public key"),
+  AUTH_NET_ERROR(6002, "Failed to connect to authentication agent"),
+  AUTH_UNABLE_TO_SIGN(6003, "Unknown error 6003"),
+  AUTH_BADARG(6004, "Bad argument to plugin function"),
+  AUTH_MEMORY(6005, "Memory management error"),
+  AUTH_INVALID(6006, "Authentication credential invalid"),
+  AUTH_UNPACK(6007, "Cannot unpack credential"),
+  AUTH_SKIP(6008, "Authentication does not apply to request"),
+  DB_CONNECTION(7000, "Unable to connect to database"),
+  JOBS_RUNNING_ON_ASSOC(7001, "Job(s) active, cancel job(s) before remove"),
+  CLUSTER_DELETED(7002, "Cluster deleted, commit/rollback immediately"),
+  ONE_CHANGE(7003, "Can only change one at a time"),
+  BAD_NAME(7004, "Unacceptable name given. (No '.' in name allowed)"),
+  OVER_ALLOCATE(7005, "You can not allocate more than 100% of a resource"),
+  RESULT_TOO_LARGE(7006, "Query result exceeds size limit"),
+  DB_QUERY_TOO_WIDE(7007, "Too wide of a date range in query"),
+  DB_CONNECTION_INVALID(7008, "Database connection reference is invalid"),
+  NO_REMOVE_DEFAULT_ACCOUNT(7009, "You can not remove the default account of a user"),
+  FED_CLUSTER_MAX_CNT(7100, "Too many clusters in federation"),
+  FED_CLUSTER_MULTIPLE_ASSIGNMENT(7101, "Clusters can only be assigned to one federation"),
+  INVALID_CLUSTER_FEATURE(7102, "Invalid cluster feature specification"),
+  JOB_NOT_FEDERATED(7103, "Not a valid federated job"),
+  INVALID_CLUSTER_NAME(7104, "Invalid cluster name"),
+  FED_JOB_LOCK(7105, "Job locked by another sibling"),
+  FED_NO_VALID_CLUSTERS(7106, "No eligible clusters for federated job"),
+  MISSING_TIME_LIMIT(8000, "Time limit specification required, but not provided"),
+  INVALID_KNL(8001, "Invalid KNL configuration (MCDRAM or NUMA option)"),
+  PLUGIN_INVALID(8002, "Plugin has invalid format or unable to be loaded"),
+  PLUGIN_INCOMPLETE(8003, "Plugin missing required symbol or function"),
+  REST_INVALID_QUERY(9000, "Query empty or not RFC7320 compliant"),
+  REST_FAIL_PARSING(9001, "Failure during parsing"),
+  REST_INVALID_JOBS_DESC(9002, "Jobs description entry not found, empty or not dictionary or list"),
+  REST_EMPTY_RESULT(9003, "Nothing found with query"),
+  DATA_PATH_NOT_FOUND(9200, "Unable to resolve path"),
+  DATA_PTR_NULL(9201, "Data pointer is NULL"),
+  DATA_CONV_FAILED(9202, "Unable to convert Data type"),
+  DATA_REGEX_COMPILE(9203, "Unable to compile regex"),
+  DATA_UNKNOWN_MIME_TYPE(9204, "MIME type is unknown to any loaded plugins"),
+  DATA_TOO_LARGE(9205, "DATA too large to handle"),
+  CONTAINER_NOT_CONFIGURED(10000, "Container support is not configured");
+
+  private static final Map<Integer, SlurmError> BY_CODE = new HashMap<>();
+
+  static {
+    for (SlurmError e : values()) {
+      BY_CODE.put(e.code, e);
+    }
+  }
 
   private final int code;
   private final String message;
@@ -50,17 +279,24 @@ public enum SlurmError {
     this.message = message;
   }
 
-  public int code() { return code; }
+  /** Slurm's number for this error (SLURM_ERROR is -1, SLURM_SUCCESS 0). */
+  public int code() {
+    return code;
+  }
 
-  public String message() { return message; }
+  /** The text slurm_strerror gives for this error. */
+  public String message() {
+    return message;
+  }
 
-  /** The text for an error number, as slurm_strerror gives it. */
+  /** The error with this number, if Slurm defines one. */
+  public static Optional<SlurmError> fromCode(int code) {
+    return Optional.ofNullable(BY_CODE.get(code));
+  }
+
+  /** The text for an error number, as slurm_strerror gives it; "Unknown error N" otherwise. */
   public static String messageFor(int code) {
-    for (SlurmError e : values()) {
-      if (e.code == code) {
-        return e.message;
-      }
-    }
-    return "Unknown error " + code;
+    SlurmError e = BY_CODE.get(code);
+    return e != null ? e.message : "Unknown error " + code;
   }
 }

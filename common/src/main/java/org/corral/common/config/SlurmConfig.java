@@ -1,0 +1,395 @@
+package org.corral.common.config;
+
+import static org.corral.common.config.ConfValues.bool;
+import static org.corral.common.config.ConfValues.intValue;
+import static org.corral.common.config.ConfValues.longValue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.corral.common.Hostlist;
+
+/**
+ * A parsed slurm.conf, as slurm.conf(5) defines it: case-insensitive keys, several pairs per line,
+ * NodeName/PartitionName/NodeSet/DownNodes record lines with DEFAULT records, Include files.
+ * Every typed value is checked when the file is loaded, so a bad value fails {@link #load}, not a
+ * later getter. A repeated top-level key keeps its latest value (with a warning), except
+ * SlurmctldHost, whose lines list the primary controller and its backups.
+ */
+public final class SlurmConfig {
+  public static final Path DEFAULT_PATH = Path.of("/etc/slurm/slurm.conf");
+
+  private final Path path;
+  private final Map<String, ConfLine> byKey = new LinkedHashMap<>(); // lower-case key -> its (last) line
+  private final List<String> controllerLines = new ArrayList<>();
+  private final List<String> warnings = new ArrayList<>();
+  private final List<NodeConfig> nodes;
+  private final Map<String, NodeConfig> nodesByName = new LinkedHashMap<>();
+  private final List<PartitionConfig> partitions;
+
+  private final String controllerHost;
+  private final String controllerAddr;
+  private final int slurmctldPort;
+  private final int slurmdPort;
+  private final int slurmdTimeout;
+  private final int killWait;
+  private final int minJobAge;
+  private final long firstJobId;
+  private final long maxJobId;
+  private final OptionalLong defMemPerCpu;
+  private final OptionalLong defMemPerNode;
+  private final boolean jobRequeue;
+  private final int returnToService;
+
+  private SlurmConfig(Path path, List<ConfLine> lines) throws ConfigException {
+    this.path = path;
+    List<ConfLine> nodeLines = new ArrayList<>();
+    List<ConfLine> partitionLines = new ArrayList<>();
+    List<ConfLine> nodeSetLines = new ArrayList<>();
+    List<ConfLine> downLines = new ArrayList<>();
+    for (ConfLine line : lines) {
+      switch (line.firstKey().toLowerCase(Locale.ROOT)) {
+        case "nodename" -> {
+          NodeLines.checkKeys(line, warnings);
+          nodeLines.add(line);
+        }
+        case "partitionname" -> {
+          PartitionLines.checkKeys(line, warnings);
+          partitionLines.add(line);
+        }
+        case "nodeset" -> {
+          NodeSets.checkKeys(line, warnings);
+          nodeSetLines.add(line);
+        }
+        case "downnodes" -> downLines.add(line);
+        case "frontendname" -> { } // front-end nodes (Cray/BlueGene era) are not supported; accepted silently
+        default -> topLevel(line);
+      }
+    }
+    ConfLine ctld = controllerLines.isEmpty() ? null : byKey.get("slurmctldhost");
+    String first = controllerLines.isEmpty() ? get("ControlMachine").orElse(null) : controllerLines.get(0);
+    if (first == null) {
+      warnings.add(path.getFileName() + ": no SlurmctldHost, using localhost");
+      first = "localhost";
+    }
+    String firstHost = first;
+    ControllerHost h = ControllerHost.parse(first).orElseThrow(() -> ctld != null
+        ? ctld.invalid("SlurmctldHost", firstHost) : byKey.get("controlmachine").invalid("ControlMachine", firstHost));
+    controllerHost = h.host();
+    // ControlAddr goes with the old ControlMachine only; SlurmctldHost carries its own address.
+    controllerAddr = controllerLines.isEmpty() && !first.contains("(") ? get("ControlAddr").orElse(h.addr()) : h.addr();
+
+    slurmctldPort = port("SlurmctldPort", 6817);
+    slurmdPort = port("SlurmdPort", 6818);
+    slurmdTimeout = intOr("SlurmdTimeout", 300);
+    killWait = intOr("KillWait", 30);
+    minJobAge = intOr("MinJobAge", 300);
+    firstJobId = longOr("FirstJobId", 1);
+    maxJobId = longOr("MaxJobId", 0x03ff0000L);
+    defMemPerCpu = memOpt("DefMemPerCPU");
+    defMemPerNode = memOpt("DefMemPerNode");
+    jobRequeue = byKey.containsKey("jobrequeue") ? bool(byKey.get("jobrequeue"), "JobRequeue", get("JobRequeue").get()) : true;
+    returnToService = intOr("ReturnToService", 0);
+    if (returnToService > 2) {
+      throw byKey.get("returntoservice").invalid("ReturnToService", get("ReturnToService").get());
+    }
+    String preemptMode = byKey.containsKey("preemptmode")
+        ? PartitionLines.preemptMode(byKey.get("preemptmode"), get("PreemptMode").get()) : "OFF";
+
+    NodeLines nodeBuilder = new NodeLines(slurmdPort);
+    for (ConfLine line : nodeLines) {
+      nodeBuilder.add(line);
+    }
+    List<NodeConfig> built = new ArrayList<>(nodeBuilder.nodes());
+    built.forEach(n -> nodesByName.put(n.name(), n));
+    for (ConfLine line : downLines) {
+      applyDownNodes(line, built);
+    }
+    nodes = Collections.unmodifiableList(built);
+    Map<String, List<String>> nodeSets = NodeSets.resolve(nodeSetLines, nodes);
+    PartitionLines partBuilder = new PartitionLines(nodes, nodeSets, preemptMode);
+    for (ConfLine line : partitionLines) {
+      partBuilder.add(line);
+    }
+    partitions = List.copyOf(partBuilder.partitions());
+  }
+
+  private void topLevel(ConfLine line) throws ConfigException {
+    for (ConfPair p : line.pairs()) {
+      String k = p.key().toLowerCase(Locale.ROOT);
+      ConfLine single = new ConfLine(line.file(), line.line(), List.of(p));
+      if (!SlurmConfKeys.isKnown(k)) {
+        warnings.add(where(line) + ": unknown key " + p.key());
+      }
+      if (k.equals("slurmctldhost")) {
+        if (ControllerHost.parse(p.value()).isEmpty()) {
+          throw single.invalid(p.key(), p.value());
+        }
+        controllerLines.add(p.value());
+        byKey.putIfAbsent(k, single);
+        continue;
+      }
+      if (byKey.containsKey(k)) {
+        warnings.add(where(line) + ": " + p.key() + " specified more than once, latest value used");
+        byKey.remove(k); // keep file order of the latest occurrence
+      }
+      byKey.put(k, single);
+    }
+  }
+
+  private void applyDownNodes(ConfLine line, List<NodeConfig> built) throws ConfigException {
+    String state = line.get("State").map(String::trim).orElse("DOWN");
+    ConfValues.oneOf(line, "State", state, "DOWN", "DRAIN", "FAIL", "FAILING", "FUTURE");
+    String reason = line.get("Reason").orElse("");
+    List<String> names;
+    try {
+      names = Hostlist.expand(line.firstValue());
+    } catch (IllegalArgumentException e) {
+      throw line.invalid("DownNodes", line.firstValue());
+    }
+    for (String name : names) {
+      NodeConfig n = nodesByName.get(name);
+      if (n == null) {
+        throw line.error("DownNodes", "invalid value for DownNodes: unknown node " + name);
+      }
+      NodeConfig down = new NodeConfig(n.name(), n.hostname(), n.addr(), n.port(), n.cpus(), n.boards(), n.sockets(),
+          n.coresPerSocket(), n.threadsPerCore(), n.realMemoryMb(), n.tmpDiskMb(), n.weight(), n.features(), n.gres(),
+          state.toUpperCase(Locale.ROOT), reason);
+      built.set(built.indexOf(n), down);
+      nodesByName.put(name, down);
+    }
+  }
+
+  private int port(String key, int dflt) throws ConfigException {
+    Optional<String> v = get(key);
+    if (v.isEmpty()) {
+      return dflt;
+    }
+    String first = v.get().contains("-") ? v.get().substring(0, v.get().indexOf('-')) : v.get();
+    int p = intValue(byKey.get(key.toLowerCase(Locale.ROOT)), key, first, 1);
+    if (p > 65535) {
+      throw byKey.get(key.toLowerCase(Locale.ROOT)).invalid(key, v.get());
+    }
+    return p;
+  }
+
+  private int intOr(String key, int dflt) throws ConfigException {
+    ConfLine line = byKey.get(key.toLowerCase(Locale.ROOT));
+    return line == null ? dflt : intValue(line, key, line.firstValue(), 0);
+  }
+
+  private long longOr(String key, long dflt) throws ConfigException {
+    ConfLine line = byKey.get(key.toLowerCase(Locale.ROOT));
+    return line == null ? dflt : longValue(line, key, line.firstValue(), 0);
+  }
+
+  private OptionalLong memOpt(String key) throws ConfigException {
+    ConfLine line = byKey.get(key.toLowerCase(Locale.ROOT));
+    if (line == null || ConfValues.isUnlimited(line.firstValue())) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(ConfValues.megabytes(line, key, line.firstValue()));
+  }
+
+  /** "slurm.conf line 7", as warnings name a place. */
+  static String where(ConfLine line) {
+    return line.file().getFileName() + " line " + line.line();
+  }
+
+  /** Reads a slurm.conf and the files it includes. */
+  public static SlurmConfig load(Path file) throws ConfigException {
+    return new SlurmConfig(file, ConfReader.read(file));
+  }
+
+  /** Parses slurm.conf text; {@code nominalPath} names it in messages and anchors relative includes. */
+  public static SlurmConfig parse(String text, Path nominalPath) throws ConfigException {
+    return new SlurmConfig(nominalPath, ConfReader.parse(text, nominalPath));
+  }
+
+  /** {@code $SLURM_CONF} when set and not empty, else /etc/slurm/slurm.conf. */
+  public static Path defaultPath(Map<String, String> env) {
+    String p = env.get("SLURM_CONF");
+    return p == null || p.isBlank() ? DEFAULT_PATH : Path.of(p);
+  }
+
+  /** Expands %n (node name), %h (host name) and %% in a per-node path such as SlurmdSpoolDir. */
+  public static String expandNodeTemplate(String template, String nodeName, String hostName) {
+    StringBuilder sb = new StringBuilder(template.length() + 16);
+    for (int i = 0; i < template.length(); i++) {
+      char c = template.charAt(i);
+      if (c == '%' && i + 1 < template.length()) {
+        char n = template.charAt(i + 1);
+        String rep = switch (n) {
+          case 'n' -> nodeName;
+          case 'h' -> hostName;
+          case '%' -> "%";
+          default -> null;
+        };
+        if (rep != null) {
+          sb.append(rep);
+          i++;
+          continue;
+        }
+      }
+      sb.append(c);
+    }
+    return sb.toString();
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** A top-level value, key matched case-insensitively (SlurmctldHost: the primary's). */
+  public Optional<String> get(String key) {
+    ConfLine line = byKey.get(key.toLowerCase(Locale.ROOT));
+    return line == null ? Optional.empty() : Optional.of(line.firstValue());
+  }
+
+  /** Top-level keys as spelled in the file, to their values, in file order. */
+  public Map<String, String> entries() {
+    Map<String, String> out = new LinkedHashMap<>();
+    byKey.values().forEach(l -> out.put(l.firstKey(), l.firstValue()));
+    return Collections.unmodifiableMap(out);
+  }
+
+  /** Problems that do not stop loading, e.g. "slurm.conf line 7: unknown key Foo". */
+  public List<String> warnings() {
+    return Collections.unmodifiableList(warnings);
+  }
+
+  public String clusterName() {
+    return get("ClusterName").orElse("");
+  }
+
+  /** Every SlurmctldHost value in order (primary first), as written. */
+  public List<String> slurmctldHosts() {
+    return List.copyOf(controllerLines);
+  }
+
+  public String controllerHost() {
+    return controllerHost;
+  }
+
+  public String controllerAddr() {
+    return controllerAddr;
+  }
+
+  public int slurmctldPort() {
+    return slurmctldPort;
+  }
+
+  public int slurmdPort() {
+    return slurmdPort;
+  }
+
+  public String slurmUser() {
+    return get("SlurmUser").orElse("root");
+  }
+
+  public Path stateSaveLocation() {
+    return Path.of(get("StateSaveLocation").orElse("/var/spool/slurmctld"));
+  }
+
+  /** May hold %n/%h: see {@link #expandNodeTemplate}. */
+  public String slurmdSpoolDir() {
+    return get("SlurmdSpoolDir").orElse("/var/spool/slurmd");
+  }
+
+  public String slurmctldPidFile() {
+    return get("SlurmctldPidFile").orElse("/var/run/slurmctld.pid");
+  }
+
+  /** May hold %n/%h. */
+  public String slurmdPidFile() {
+    return get("SlurmdPidFile").orElse("/var/run/slurmd.pid");
+  }
+
+  public Optional<String> slurmctldLogFile() {
+    return get("SlurmctldLogFile");
+  }
+
+  /** May hold %n/%h. */
+  public Optional<String> slurmdLogFile() {
+    return get("SlurmdLogFile");
+  }
+
+  /** Seconds. */
+  public int slurmdTimeout() {
+    return slurmdTimeout;
+  }
+
+  /** Seconds. */
+  public int killWait() {
+    return killWait;
+  }
+
+  /** Seconds. */
+  public int minJobAge() {
+    return minJobAge;
+  }
+
+  public long firstJobId() {
+    return firstJobId;
+  }
+
+  public long maxJobId() {
+    return maxJobId;
+  }
+
+  /** MB. */
+  public OptionalLong defMemPerCpu() {
+    return defMemPerCpu;
+  }
+
+  /** MB. */
+  public OptionalLong defMemPerNode() {
+    return defMemPerNode;
+  }
+
+  public boolean jobRequeue() {
+    return jobRequeue;
+  }
+
+  public int returnToService() {
+    return returnToService;
+  }
+
+  public String authType() {
+    return get("AuthType").orElse("auth/munge");
+  }
+
+  /** Every node, expanded from hostlists, in configuration order. */
+  public List<NodeConfig> nodes() {
+    return nodes;
+  }
+
+  public Optional<NodeConfig> node(String name) {
+    return Optional.ofNullable(nodesByName.get(name));
+  }
+
+  public List<PartitionConfig> partitions() {
+    return partitions;
+  }
+
+  public Optional<PartitionConfig> partition(String name) {
+    return partitions.stream().filter(p -> p.name().equals(name)).findFirst();
+  }
+
+  /** The partition with Default=YES (the last one, if several claim it), else none. */
+  public Optional<PartitionConfig> defaultPartition() {
+    PartitionConfig found = null;
+    for (PartitionConfig p : partitions) {
+      if (p.isDefault()) {
+        found = p;
+      }
+    }
+    return Optional.ofNullable(found);
+  }
+}
