@@ -20,7 +20,8 @@ final class DirectoryLock implements Closeable {
 
   static DirectoryLock acquire(Path dir) throws IOException {
     Path file = dir.resolve(JournalFiles.LOCK_FILE);
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock lock;
     try {
       lock = channel.tryLock();
@@ -32,7 +33,8 @@ final class DirectoryLock implements Closeable {
     }
     if (lock == null) {
       channel.close();
-      throw new IOException("journal " + dir + " is in use by another controller (" + file + " is locked)");
+      throw new IOException(
+          "journal " + dir + " is in use by another controller (" + file + " is locked)");
     }
     return new DirectoryLock(channel, lock);
   }

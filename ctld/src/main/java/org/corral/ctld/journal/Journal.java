@@ -41,7 +41,11 @@ public final class Journal implements AutoCloseable {
   private IOException failure;
   private boolean closed;
 
-  private Journal(Path dir, JournalOptions options, DirectoryLock lock, JournalRecovery.Outcome outcome,
+  private Journal(
+      Path dir,
+      JournalOptions options,
+      DirectoryLock lock,
+      JournalRecovery.Outcome outcome,
       SegmentWriter segment) {
     this.dir = dir;
     this.options = options;
@@ -54,7 +58,8 @@ public final class Journal implements AutoCloseable {
   }
 
   /** Opens (creating if needed) the journal in {@code dir} with default options. */
-  public static Journal open(Path dir, RecoveryMode mode) throws IOException, JournalCorruptException {
+  public static Journal open(Path dir, RecoveryMode mode)
+      throws IOException, JournalCorruptException {
     return open(dir, mode, JournalOptions.defaults());
   }
 
@@ -69,10 +74,12 @@ public final class Journal implements AutoCloseable {
       JournalRecovery.Outcome outcome = JournalRecovery.recover(dir, mode);
       long next = outcome.lastIndex() + 1;
       // A surviving last segment is continued only if its next index is the journal's next index;
-      // otherwise (a snapshot ahead of it, damage set aside) a new segment starts at the right index.
-      SegmentWriter segment = outcome.tail().filter(t -> t.nextIndex() == next).isPresent()
-          ? SegmentWriter.reopen(outcome.tail().get())
-          : SegmentWriter.create(dir, next);
+      // otherwise (a snapshot ahead of it, damage set aside) a new segment starts at the right
+      // index.
+      SegmentWriter segment =
+          outcome.tail().filter(t -> t.nextIndex() == next).isPresent()
+              ? SegmentWriter.reopen(outcome.tail().get())
+              : SegmentWriter.create(dir, next);
       return new Journal(dir, options, lock, outcome, segment);
     } catch (IOException | JournalCorruptException | RuntimeException e) {
       lock.close();
@@ -94,8 +101,12 @@ public final class Journal implements AutoCloseable {
     Objects.requireNonNull(data, "data");
     ensureUsable();
     if (data.length > RecordFrame.MAX_PAYLOAD_BYTES) {
-      throw new IllegalArgumentException("journal record of " + data.length + " bytes exceeds the limit of "
-          + RecordFrame.MAX_PAYLOAD_BYTES + " bytes");
+      throw new IllegalArgumentException(
+          "journal record of "
+              + data.length
+              + " bytes exceeds the limit of "
+              + RecordFrame.MAX_PAYLOAD_BYTES
+              + " bytes");
     }
     long index = lastIndex + 1;
     pending.add(index, data);
@@ -129,8 +140,8 @@ public final class Journal implements AutoCloseable {
 
   /**
    * Durably and atomically stores a snapshot of the state after applying every record through
-   * {@code lastIndex}, then starts a new segment and prunes what the older retained snapshot covers.
-   * Pending records are synced first.
+   * {@code lastIndex}, then starts a new segment and prunes what the older retained snapshot
+   * covers. Pending records are synced first.
    *
    * @throws IllegalArgumentException unless {@code lastIndex} lies between the newest snapshot's
    *     index and {@link #lastIndex()}
@@ -139,8 +150,13 @@ public final class Journal implements AutoCloseable {
     Objects.requireNonNull(state, "state");
     ensureUsable();
     if (lastIndex < snapshotIndex || lastIndex > this.lastIndex) {
-      throw new IllegalArgumentException("snapshot index " + lastIndex + " must lie between the newest snapshot's "
-          + snapshotIndex + " and the journal's last index " + this.lastIndex);
+      throw new IllegalArgumentException(
+          "snapshot index "
+              + lastIndex
+              + " must lie between the newest snapshot's "
+              + snapshotIndex
+              + " and the journal's last index "
+              + this.lastIndex);
     }
     sync();
     try {
@@ -216,7 +232,8 @@ public final class Journal implements AutoCloseable {
       throw new IllegalStateException("journal " + dir + " is closed");
     }
     if (failure != null) {
-      throw new IOException("journal " + dir + " stopped after a failed write; reopen it to recover", failure);
+      throw new IOException(
+          "journal " + dir + " stopped after a failed write; reopen it to recover", failure);
     }
   }
 

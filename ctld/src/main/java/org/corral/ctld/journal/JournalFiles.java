@@ -12,9 +12,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Names and directory operations of a journal directory. Segments are {@code
- * journal-<20-digit base index>.log} and snapshots {@code snapshot-<20-digit last index>.snap}, so
- * a plain {@code ls} lists both in log order. Files set aside after damage get {@code .damaged}.
+ * Names and directory operations of a journal directory. Segments are {@code journal-<20-digit base
+ * index>.log} and snapshots {@code snapshot-<20-digit last index>.snap}, so a plain {@code ls}
+ * lists both in log order. Files set aside after damage get {@code .damaged}.
  */
 final class JournalFiles {
   static final String LOCK_FILE = "journal.lock";
@@ -52,7 +52,8 @@ final class JournalFiles {
   /** Leftovers of snapshot writes that a crash interrupted. */
   static List<Path> temporaryFiles(Path dir) throws IOException {
     List<Path> found = new ArrayList<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, SNAPSHOT_PREFIX + "*" + TEMP_SUFFIX)) {
+    try (DirectoryStream<Path> files =
+        Files.newDirectoryStream(dir, SNAPSHOT_PREFIX + "*" + TEMP_SUFFIX)) {
       files.forEach(found::add);
     }
     return found;

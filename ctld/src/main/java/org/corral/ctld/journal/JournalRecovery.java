@@ -17,7 +17,11 @@ import java.util.Optional;
  */
 final class JournalRecovery {
   /** What recovery found, and the segment appending may continue. */
-  record Outcome(Recovery recovery, long lastIndex, long bytesSinceSnapshot, Optional<SegmentChainReader.Tail> tail) {}
+  record Outcome(
+      Recovery recovery,
+      long lastIndex,
+      long bytesSinceSnapshot,
+      Optional<SegmentChainReader.Tail> tail) {}
 
   /** A snapshot that did not check, and where. */
   private record BadSnapshot(JournalFiles.Numbered file, long offset, String problem) {}
@@ -45,19 +49,31 @@ final class JournalRecovery {
           chosen = candidate;
           state = loaded.state();
         }
-        case SnapshotFile.Damaged damaged -> badSnapshots.add(new BadSnapshot(candidate, damaged.offset(), damaged.problem()));
+        case SnapshotFile.Damaged damaged ->
+            badSnapshots.add(new BadSnapshot(candidate, damaged.offset(), damaged.problem()));
       }
     }
     long snapshotIndex = chosen == null ? 0 : chosen.index();
-    SegmentChainReader.Result journal = SegmentChainReader.read(JournalFiles.segments(dir), snapshotIndex);
+    SegmentChainReader.Result journal =
+        SegmentChainReader.read(JournalFiles.segments(dir), snapshotIndex);
 
     Optional<SegmentChainReader.Damage> damage = journal.damage();
-    if (damage.isEmpty() && !badSnapshots.isEmpty() && journal.lastIndex() < badSnapshots.get(0).file().index()) {
+    if (damage.isEmpty()
+        && !badSnapshots.isEmpty()
+        && journal.lastIndex() < badSnapshots.get(0).file().index()) {
       // Falling back to an older snapshot is only lossless if the journal reaches past the bad one.
       BadSnapshot newest = badSnapshots.get(0);
-      damage = Optional.of(new SegmentChainReader.Damage(newest.file().path(), newest.offset(),
-          newest.problem() + ", and the journal reaches only index " + journal.lastIndex()
-              + " without it, short of the " + newest.file().index() + " it covers"));
+      damage =
+          Optional.of(
+              new SegmentChainReader.Damage(
+                  newest.file().path(),
+                  newest.offset(),
+                  newest.problem()
+                      + ", and the journal reaches only index "
+                      + journal.lastIndex()
+                      + " without it, short of the "
+                      + newest.file().index()
+                      + " it covers"));
     }
     if (damage.isPresent() && mode == RecoveryMode.STRICT) {
       SegmentChainReader.Damage d = damage.get();
@@ -71,24 +87,52 @@ final class JournalRecovery {
     }
     for (BadSnapshot bad : badSnapshots) {
       Path aside = JournalFiles.moveAside(bad.file().path());
-      notes.add("journal: snapshot " + bad.file().path() + " is damaged at offset " + bad.offset() + " ("
-          + bad.problem() + "); set aside as " + aside.getFileName() + ", recovering from "
-          + (chosen == null ? "the start of the journal" : "snapshot " + chosen.path().getFileName()));
+      notes.add(
+          "journal: snapshot "
+              + bad.file().path()
+              + " is damaged at offset "
+              + bad.offset()
+              + " ("
+              + bad.problem()
+              + "); set aside as "
+              + aside.getFileName()
+              + ", recovering from "
+              + (chosen == null
+                  ? "the start of the journal"
+                  : "snapshot " + chosen.path().getFileName()));
     }
-    damage.ifPresent(d -> notes.add("journal: ignoring damage at " + d.file() + ":" + d.offset() + " (" + d.problem()
-        + "); keeping records through index " + journal.lastIndex() + " and setting the rest aside"));
+    damage.ifPresent(
+        d ->
+            notes.add(
+                "journal: ignoring damage at "
+                    + d.file()
+                    + ":"
+                    + d.offset()
+                    + " ("
+                    + d.problem()
+                    + "); keeping records through index "
+                    + journal.lastIndex()
+                    + " and setting the rest aside"));
     for (SegmentChainReader.Repair repair : journal.repairs()) {
       apply(repair);
     }
     JournalFiles.syncDirectory(dir);
-    Recovery recovery = new Recovery(Optional.ofNullable(state), snapshotIndex, journal.entries(), notes);
+    Recovery recovery =
+        new Recovery(Optional.ofNullable(state), snapshotIndex, journal.entries(), notes);
     return new Outcome(recovery, journal.lastIndex(), journal.keptBytes(), journal.tail());
   }
 
   private void apply(SegmentChainReader.Repair repair) throws IOException {
     switch (repair) {
       case SegmentChainReader.CutTornTail cut -> {
-        notes.add("journal: cut torn tail at " + cut.file() + ":" + cut.offset() + " (" + cut.bytes() + " bytes)");
+        notes.add(
+            "journal: cut torn tail at "
+                + cut.file()
+                + ":"
+                + cut.offset()
+                + " ("
+                + cut.bytes()
+                + " bytes)");
         if (cut.offset() < SegmentHeader.BYTES) {
           Files.delete(cut.file());
         } else {
@@ -98,8 +142,13 @@ final class JournalRecovery {
       case SegmentChainReader.CutDamage cut -> {
         Path copy = JournalFiles.copyAside(cut.file());
         truncate(cut.file(), cut.offset());
-        notes.add("journal: cut " + cut.file() + " at offset " + cut.offset() + "; the whole file is kept as "
-            + copy.getFileName());
+        notes.add(
+            "journal: cut "
+                + cut.file()
+                + " at offset "
+                + cut.offset()
+                + "; the whole file is kept as "
+                + copy.getFileName());
       }
       case SegmentChainReader.SetAside aside -> {
         Path moved = JournalFiles.moveAside(aside.file());
@@ -120,7 +169,12 @@ final class JournalRecovery {
       return "";
     }
     BadSnapshot newest = badSnapshots.get(0);
-    return " (recovery fell back to " + (snapshotIndex == 0 ? "no snapshot" : "snapshot index " + snapshotIndex)
-        + " because " + newest.file().path() + " is damaged: " + newest.problem() + ")";
+    return " (recovery fell back to "
+        + (snapshotIndex == 0 ? "no snapshot" : "snapshot index " + snapshotIndex)
+        + " because "
+        + newest.file().path()
+        + " is damaged: "
+        + newest.problem()
+        + ")";
   }
 }

@@ -10,6 +10,7 @@ import java.util.zip.CRC32C;
  */
 final class PendingBatch {
   private static final int INITIAL_CAPACITY = 256 * 1024;
+
   /** A buffer grown for an unusually large batch is given back after it is written. */
   private static final int RETAINED_CAPACITY = 8 * 1024 * 1024;
 

@@ -11,6 +11,7 @@ import java.util.zip.CRC32C;
 final class RecordFrame {
   static final int HEADER_BYTES = Integer.BYTES + Long.BYTES;
   static final int OVERHEAD = HEADER_BYTES + Integer.BYTES;
+
   /** Larger records are refused on append and read as damage (a length field gone wrong). */
   static final int MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
@@ -51,7 +52,8 @@ final class RecordFrame {
   static Decoded decode(byte[] bytes, int offset, int limit) {
     int available = limit - offset;
     if (available < HEADER_BYTES) {
-      return new Broken("incomplete record header (" + available + " of " + HEADER_BYTES + " bytes)");
+      return new Broken(
+          "incomplete record header (" + available + " of " + HEADER_BYTES + " bytes)");
     }
     ByteBuffer view = ByteBuffer.wrap(bytes);
     int length = view.getInt(offset);
@@ -62,7 +64,8 @@ final class RecordFrame {
     if (available < frame) {
       return new Broken("incomplete record (" + available + " of " + frame + " bytes)");
     }
-    if (view.getInt(offset + HEADER_BYTES + length) != checksum(bytes, offset, HEADER_BYTES + length)) {
+    if (view.getInt(offset + HEADER_BYTES + length)
+        != checksum(bytes, offset, HEADER_BYTES + length)) {
       return new Broken("record checksum mismatch");
     }
     return new Intact(view.getLong(offset + Integer.BYTES), offset + HEADER_BYTES, length);

@@ -20,7 +20,9 @@ final class SegmentChainReader {
   /** A change recovery makes on disk. */
   sealed interface Repair permits CutTornTail, CutDamage, SetAside {}
 
-  /** Truncate a torn tail at {@code offset} ({@code bytes} long); below a header, remove the file. */
+  /**
+   * Truncate a torn tail at {@code offset} ({@code bytes} long); below a header, remove the file.
+   */
   record CutTornTail(Path file, long offset, long bytes) implements Repair {}
 
   /** Keep a copy of the file aside, then truncate it at {@code offset} (past its header). */
@@ -76,42 +78,64 @@ final class SegmentChainReader {
       lastIndex = Math.max(lastIndex, scan.lastIndex());
       previousLast = scan.lastIndex();
       boolean lastSegment = i == segments.size() - 1;
-      tail = scan.validEnd() < SegmentHeader.BYTES
-          ? null
-          : new Tail(file, segment.index(), scan.lastIndex() + 1, scan.validEnd());
+      tail =
+          scan.validEnd() < SegmentHeader.BYTES
+              ? null
+              : new Tail(file, segment.index(), scan.lastIndex() + 1, scan.validEnd());
       switch (scan.ending()) {
         case CLEAN -> {}
         case TORN -> {
           if (lastSegment) {
             repairs.add(new CutTornTail(file, scan.validEnd(), scan.size() - scan.validEnd()));
           } else {
-            damage = new Damage(file, scan.validEnd(), scan.problem() + " in a segment that later segments follow");
+            damage =
+                new Damage(
+                    file,
+                    scan.validEnd(),
+                    scan.problem() + " in a segment that later segments follow");
           }
         }
         case DAMAGED -> damage = new Damage(file, scan.validEnd(), scan.problem());
       }
       if (damage != null) {
-        repairs.add(scan.validEnd() < SegmentHeader.BYTES ? new SetAside(file) : new CutDamage(file, scan.validEnd()));
+        repairs.add(
+            scan.validEnd() < SegmentHeader.BYTES
+                ? new SetAside(file)
+                : new CutDamage(file, scan.validEnd()));
         setAsideFrom(segments, i + 1, repairs);
       }
     }
     return new Result(
-        entries, lastIndex, keptBytes, Optional.ofNullable(damage), repairs, Optional.ofNullable(tail));
+        entries,
+        lastIndex,
+        keptBytes,
+        Optional.ofNullable(damage),
+        repairs,
+        Optional.ofNullable(tail));
   }
 
   /** Why a segment starting at {@code base} does not continue the records before it, or null. */
   private static String gapBefore(long base, boolean first, long snapshotIndex, long previousLast) {
     if (first && base > snapshotIndex + 1) {
-      return "the journal starts at index " + base + " but recovery needs index " + (snapshotIndex + 1)
-          + (snapshotIndex == 0 ? " (there is no usable snapshot)" : " (the first after snapshot index " + snapshotIndex + ")");
+      return "the journal starts at index "
+          + base
+          + " but recovery needs index "
+          + (snapshotIndex + 1)
+          + (snapshotIndex == 0
+              ? " (there is no usable snapshot)"
+              : " (the first after snapshot index " + snapshotIndex + ")");
     }
     if (!first && base != previousLast + 1) {
-      return "segment starts at index " + base + " but the previous segment ends at index " + previousLast;
+      return "segment starts at index "
+          + base
+          + " but the previous segment ends at index "
+          + previousLast;
     }
     return null;
   }
 
-  private static void setAsideFrom(List<JournalFiles.Numbered> segments, int from, List<Repair> repairs) {
+  private static void setAsideFrom(
+      List<JournalFiles.Numbered> segments, int from, List<Repair> repairs) {
     for (int j = from; j < segments.size(); j++) {
       repairs.add(new SetAside(segments.get(j).path()));
     }

@@ -24,8 +24,8 @@ final class SegmentHeader {
   }
 
   /**
-   * Checks the header at the start of {@code bytes} (at least {@link #BYTES} long) and returns
-   * what is wrong with it, or null if it is a valid header for {@code expectedBase}.
+   * Checks the header at the start of {@code bytes} (at least {@link #BYTES} long) and returns what
+   * is wrong with it, or null if it is a valid header for {@code expectedBase}.
    */
   static String problem(byte[] bytes, long expectedBase) {
     ByteBuffer b = ByteBuffer.wrap(bytes, 0, BYTES);

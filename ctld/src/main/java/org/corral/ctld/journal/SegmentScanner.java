@@ -43,12 +43,14 @@ final class SegmentScanner {
   static Scan scan(Path file, long baseIndex, long keepAfter) throws IOException {
     long size = Files.size(file);
     if (size > Integer.MAX_VALUE - 16) {
-      return new Scan(List.of(), 0, baseIndex - 1, 0, size, Ending.DAMAGED, "segment too large to read");
+      return new Scan(
+          List.of(), 0, baseIndex - 1, 0, size, Ending.DAMAGED, "segment too large to read");
     }
     byte[] bytes = Files.readAllBytes(file);
     int limit = bytes.length;
     if (limit < SegmentHeader.BYTES) {
-      String problem = "incomplete segment header (" + limit + " of " + SegmentHeader.BYTES + " bytes)";
+      String problem =
+          "incomplete segment header (" + limit + " of " + SegmentHeader.BYTES + " bytes)";
       return new Scan(List.of(), 0, baseIndex - 1, 0, limit, Ending.TORN, problem);
     }
     String headerProblem = SegmentHeader.problem(bytes, baseIndex);
@@ -66,8 +68,10 @@ final class SegmentScanner {
         // A record is at least OVERHEAD bytes, which bounds how far the index can run on.
         long atMost = last + (limit - offset) / RecordFrame.OVERHEAD + 1;
         boolean torn = !RecordFrame.intactRecordWithin(bytes, offset + 1, limit, last, atMost);
-        String problem = torn ? broken.problem() : broken.problem() + ", and intact records follow it";
-        return new Scan(entries, keptBytes, last, offset, limit, torn ? Ending.TORN : Ending.DAMAGED, problem);
+        String problem =
+            torn ? broken.problem() : broken.problem() + ", and intact records follow it";
+        return new Scan(
+            entries, keptBytes, last, offset, limit, torn ? Ending.TORN : Ending.DAMAGED, problem);
       }
       RecordFrame.Intact record = (RecordFrame.Intact) decoded;
       if (record.index() != expected) {
@@ -76,7 +80,9 @@ final class SegmentScanner {
       }
       if (record.index() > keepAfter) {
         int from = record.payloadOffset();
-        entries.add(new JournalEntry(record.index(), Arrays.copyOfRange(bytes, from, from + record.payloadLength())));
+        entries.add(
+            new JournalEntry(
+                record.index(), Arrays.copyOfRange(bytes, from, from + record.payloadLength())));
         keptBytes += RecordFrame.frameBytes(record.payloadLength());
       }
       expected++;

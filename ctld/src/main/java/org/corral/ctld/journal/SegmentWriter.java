@@ -15,7 +15,8 @@ final class SegmentWriter implements Closeable {
   private long size;
   private boolean hasRecords;
 
-  private SegmentWriter(Path file, long baseIndex, FileChannel channel, long size, boolean hasRecords) {
+  private SegmentWriter(
+      Path file, long baseIndex, FileChannel channel, long size, boolean hasRecords) {
     this.file = file;
     this.baseIndex = baseIndex;
     this.channel = channel;
@@ -26,7 +27,8 @@ final class SegmentWriter implements Closeable {
   /** Creates the segment whose first record will be {@code baseIndex}, header durable. */
   static SegmentWriter create(Path dir, long baseIndex) throws IOException {
     Path file = JournalFiles.segment(dir, baseIndex);
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     try {
       ByteBuffer header = SegmentHeader.encode(baseIndex);
       while (header.hasRemaining()) {
@@ -51,7 +53,8 @@ final class SegmentWriter implements Closeable {
       channel.close();
       throw e;
     }
-    return new SegmentWriter(tail.file(), tail.baseIndex(), channel, tail.size(), tail.nextIndex() > tail.baseIndex());
+    return new SegmentWriter(
+        tail.file(), tail.baseIndex(), channel, tail.size(), tail.nextIndex() > tail.baseIndex());
   }
 
   /** Writes all of {@code records} (one system call in the usual case), then fdatasyncs. */

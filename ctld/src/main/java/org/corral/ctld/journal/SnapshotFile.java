@@ -72,7 +72,10 @@ final class SnapshotFile {
     int length = view.getInt(LENGTH_OFFSET);
     if (length != bytes.length - HEADER_BYTES - Integer.BYTES) {
       return new Damaged(
-          LENGTH_OFFSET, "snapshot length field says " + length + " bytes but the file holds "
+          LENGTH_OFFSET,
+          "snapshot length field says "
+              + length
+              + " bytes but the file holds "
               + (bytes.length - HEADER_BYTES - Integer.BYTES));
     }
     CRC32C crc = new CRC32C();

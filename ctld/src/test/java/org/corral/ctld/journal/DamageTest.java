@@ -29,42 +29,52 @@ import org.junit.jupiter.api.io.TempDir;
 class DamageTest {
   @TempDir Path dir;
 
-  @Property(tries = 50)
+  @Property(tries = 200)
   void aFlippedByteBeforeTheLastRecordStopsStrictAndIsCutByIgnoreDamage(
       @ForAll @Size(min = 2, max = 30) List<@IntRange(min = 0, max = 300) Integer> sizes,
       @ForAll @IntRange(min = 0, max = 1_000_000) int recordSeed,
-      @ForAll @IntRange(min = 0, max = 1_000_000) int byteSeed) throws Exception {
-    inTempDir(dir -> {
-      write(dir, sizes, 4);
-      long[] ends = recordEnds(sizes);
-      int damaged = recordSeed % (sizes.size() - 1); // 0-based, never the last record
-      long start = damaged == 0 ? SegmentHeader.BYTES : ends[damaged - 1];
-      long offset = start + byteSeed % (ends[damaged] - start);
-      Path segment = segmentFiles(dir).get(0);
-      flipByte(segment, offset);
+      @ForAll @IntRange(min = 0, max = 1_000_000) int byteSeed)
+      throws Exception {
+    inTempDir(
+        dir -> {
+          write(dir, sizes, 4);
+          long[] ends = recordEnds(sizes);
+          int damaged = recordSeed % (sizes.size() - 1); // 0-based, never the last record
+          long start = damaged == 0 ? SegmentHeader.BYTES : ends[damaged - 1];
+          long offset = start + byteSeed % (ends[damaged] - start);
+          Path segment = segmentFiles(dir).get(0);
+          flipByte(segment, offset);
 
-      JournalCorruptException e = catchThrowableOfType(JournalCorruptException.class,
-          () -> Journal.open(dir, RecoveryMode.STRICT));
-      assertThat(e).as("flipped byte %d in record %d", offset, damaged + 1).isNotNull();
-      assertThat(e.file()).isEqualTo(segment);
-      assertThat(e.offset()).isEqualTo(start);
-      assertThat(e.problem()).contains("intact records follow");
-      assertThat(e.getMessage()).contains(segment.toString()).contains("offset " + start).contains("slurmctld -i");
-      assertThat(Files.size(segment)).as("STRICT changes nothing").isEqualTo(ends[ends.length - 1]);
+          JournalCorruptException e =
+              catchThrowableOfType(
+                  JournalCorruptException.class, () -> Journal.open(dir, RecoveryMode.STRICT));
+          assertThat(e).as("flipped byte %d in record %d", offset, damaged + 1).isNotNull();
+          assertThat(e.file()).isEqualTo(segment);
+          assertThat(e.offset()).isEqualTo(start);
+          assertThat(e.problem()).contains("intact records follow");
+          assertThat(e.getMessage())
+              .contains(segment.toString())
+              .contains("offset " + start)
+              .contains("slurmctld -i");
+          assertThat(Files.size(segment))
+              .as("STRICT changes nothing")
+              .isEqualTo(ends[ends.length - 1]);
 
-      try (Journal journal = Journal.open(dir, RecoveryMode.IGNORE_DAMAGE)) {
-        assertThat(indexes(journal.recovery())).containsExactlyElementsOf(range(damaged));
-        assertThat(journal.recovery().notes()).anyMatch(n -> n.contains("ignoring damage at " + segment + ":" + start));
-        assertThat(journal.append(payload(damaged + 1, 9))).isEqualTo(damaged + 1);
-        journal.sync();
-      }
-      assertThat(filesEndingWith(dir, ".damaged")).hasSize(1);
-      try (Journal journal = Journal.open(dir, RecoveryMode.STRICT)) {
-        assertThat(indexes(journal.recovery())).containsExactlyElementsOf(range(damaged + 1));
-        assertThat(journal.recovery().entries().getLast().data()).isEqualTo(payload(damaged + 1, 9));
-        assertThat(journal.recovery().notes()).isEmpty();
-      }
-    });
+          try (Journal journal = Journal.open(dir, RecoveryMode.IGNORE_DAMAGE)) {
+            assertThat(indexes(journal.recovery())).containsExactlyElementsOf(range(damaged));
+            assertThat(journal.recovery().notes())
+                .anyMatch(n -> n.contains("ignoring damage at " + segment + ":" + start));
+            assertThat(journal.append(payload(damaged + 1, 9))).isEqualTo(damaged + 1);
+            journal.sync();
+          }
+          assertThat(filesEndingWith(dir, ".damaged")).hasSize(1);
+          try (Journal journal = Journal.open(dir, RecoveryMode.STRICT)) {
+            assertThat(indexes(journal.recovery())).containsExactlyElementsOf(range(damaged + 1));
+            assertThat(journal.recovery().entries().getLast().data())
+                .isEqualTo(payload(damaged + 1, 9));
+            assertThat(journal.recovery().notes()).isEmpty();
+          }
+        });
   }
 
   @Test
@@ -84,11 +94,13 @@ class DamageTest {
     Path segment = segmentFiles(dir).get(0);
     flipByte(segment, 1);
     assertThatThrownBy(() -> Journal.open(dir, RecoveryMode.STRICT))
-        .isInstanceOfSatisfying(JournalCorruptException.class, e -> {
-          assertThat(e.file()).isEqualTo(segment);
-          assertThat(e.offset()).isZero();
-          assertThat(e.problem()).contains("bad magic");
-        });
+        .isInstanceOfSatisfying(
+            JournalCorruptException.class,
+            e -> {
+              assertThat(e.file()).isEqualTo(segment);
+              assertThat(e.offset()).isZero();
+              assertThat(e.problem()).contains("bad magic");
+            });
     try (Journal journal = Journal.open(dir, RecoveryMode.IGNORE_DAMAGE)) {
       assertThat(journal.recovery().entries()).isEmpty();
       assertThat(journal.lastIndex()).isZero();
@@ -103,10 +115,12 @@ class DamageTest {
     writeRawSegment(segment, 1, 1, 2, 4, 5);
     long third = SegmentHeader.BYTES + 2L * RecordFrame.frameBytes(3);
     assertThatThrownBy(() -> Journal.open(dir, RecoveryMode.STRICT))
-        .isInstanceOfSatisfying(JournalCorruptException.class, e -> {
-          assertThat(e.offset()).isEqualTo(third);
-          assertThat(e.problem()).isEqualTo("expected record index 3 but found 4");
-        });
+        .isInstanceOfSatisfying(
+            JournalCorruptException.class,
+            e -> {
+              assertThat(e.offset()).isEqualTo(third);
+              assertThat(e.problem()).isEqualTo("expected record index 3 but found 4");
+            });
     try (Journal journal = Journal.open(dir, RecoveryMode.IGNORE_DAMAGE)) {
       assertThat(indexes(journal.recovery())).containsExactly(1L, 2L);
       assertThat(journal.append(payload(3, 3))).isEqualTo(3);
@@ -131,11 +145,15 @@ class DamageTest {
     truncate(first, cutAt);
     long lastWhole = SegmentHeader.BYTES + 3L * RecordFrame.frameBytes(100);
     assertThatThrownBy(() -> Journal.open(dir, RecoveryMode.STRICT, small))
-        .isInstanceOfSatisfying(JournalCorruptException.class, e -> {
-          assertThat(e.file()).isEqualTo(first);
-          assertThat(e.offset()).isEqualTo(lastWhole);
-          assertThat(e.problem()).contains("incomplete record").contains("later segments follow");
-        });
+        .isInstanceOfSatisfying(
+            JournalCorruptException.class,
+            e -> {
+              assertThat(e.file()).isEqualTo(first);
+              assertThat(e.offset()).isEqualTo(lastWhole);
+              assertThat(e.problem())
+                  .contains("incomplete record")
+                  .contains("later segments follow");
+            });
     try (Journal journal = Journal.open(dir, RecoveryMode.IGNORE_DAMAGE, small)) {
       assertThat(indexes(journal.recovery())).containsExactly(1L, 2L, 3L);
       assertThat(journal.append(payload(4, 1))).isEqualTo(4);
@@ -159,8 +177,12 @@ class DamageTest {
     }
     Files.delete(segmentFiles(dir).get(1));
     assertThatThrownBy(() -> Journal.open(dir, RecoveryMode.STRICT, small))
-        .isInstanceOfSatisfying(JournalCorruptException.class, e ->
-            assertThat(e.problem()).isEqualTo("segment starts at index 9 but the previous segment ends at index 4"));
+        .isInstanceOfSatisfying(
+            JournalCorruptException.class,
+            e ->
+                assertThat(e.problem())
+                    .isEqualTo(
+                        "segment starts at index 9 but the previous segment ends at index 4"));
     try (Journal journal = Journal.open(dir, RecoveryMode.IGNORE_DAMAGE, small)) {
       assertThat(indexes(journal.recovery())).containsExactly(1L, 2L, 3L, 4L);
       assertThat(journal.append(payload(5, 1))).isEqualTo(5);
@@ -197,10 +219,12 @@ class DamageTest {
 
   /** A segment holding 3-byte records with exactly these indexes, gaps included. */
   private static void writeRawSegment(Path file, long base, long... indexes) throws Exception {
-    ByteBuffer out = ByteBuffer.allocate(SegmentHeader.BYTES + indexes.length * RecordFrame.frameBytes(3));
+    ByteBuffer out =
+        ByteBuffer.allocate(SegmentHeader.BYTES + indexes.length * RecordFrame.frameBytes(3));
     out.put(SegmentHeader.encode(base));
     for (long index : indexes) {
-      RecordFrame.encode(out, index, payload(index, 3), new byte[RecordFrame.HEADER_BYTES], new CRC32C());
+      RecordFrame.encode(
+          out, index, payload(index, 3), new byte[RecordFrame.HEADER_BYTES], new CRC32C());
     }
     Files.write(file, out.array());
   }

@@ -1,8 +1,8 @@
 package org.corral.ctld.journal;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,13 +55,14 @@ final class JournalFixtures {
   static void copyDir(Path from, Path to) throws IOException {
     Files.createDirectories(to);
     try (Stream<Path> files = Files.list(from)) {
-      files.forEach(f -> {
-        try {
-          Files.copy(f, to.resolve(f.getFileName()));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      files.forEach(
+          f -> {
+            try {
+              Files.copy(f, to.resolve(f.getFileName()));
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
     }
   }
 
@@ -71,8 +72,8 @@ final class JournalFixtures {
   }
 
   /**
-   * Runs {@code task} in a fresh temporary directory and removes it afterwards: jqwik properties
-   * do not get JUnit's {@code @TempDir}.
+   * Runs {@code task} in a fresh temporary directory and removes it afterwards: jqwik properties do
+   * not get JUnit's {@code @TempDir}.
    */
   static void inTempDir(DirectoryTask task) throws Exception {
     Path dir = Files.createTempDirectory("corral-journal-test");

@@ -46,7 +46,8 @@ class JournalTest {
     }
     try (Journal journal = Journal.open(dir, RecoveryMode.STRICT)) {
       List<JournalEntry> entries = journal.recovery().entries();
-      assertThat(indexes(journal.recovery())).containsExactlyElementsOf(LongStream.rangeClosed(1, 21).boxed().toList());
+      assertThat(indexes(journal.recovery()))
+          .containsExactlyElementsOf(LongStream.rangeClosed(1, 21).boxed().toList());
       for (JournalEntry e : entries.subList(0, 20)) {
         assertThat(e.data()).isEqualTo(payload(e.index(), (int) e.index() * 13));
       }
@@ -109,7 +110,8 @@ class JournalTest {
       assertThat(Files.size(s.path())).isLessThanOrEqualTo(1024);
     }
     try (Journal journal = Journal.open(dir, RecoveryMode.STRICT, small)) {
-      assertThat(indexes(journal.recovery())).containsExactlyElementsOf(LongStream.rangeClosed(1, 100).boxed().toList());
+      assertThat(indexes(journal.recovery()))
+          .containsExactlyElementsOf(LongStream.rangeClosed(1, 100).boxed().toList());
       assertThat(journal.recovery().entries().get(57).data()).isEqualTo(payload(58, 100));
     }
   }

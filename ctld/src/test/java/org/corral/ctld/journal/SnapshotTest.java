@@ -24,31 +24,35 @@ class SnapshotTest {
 
   @TempDir Path dir;
 
-  @Property(tries = 40)
+  @Property(tries = 100)
   void recoveryGivesTheSnapshotAndExactlyTheRecordsAfterIt(
       @ForAll @IntRange(min = 0, max = 60) int before,
       @ForAll @IntRange(min = 0, max = 60) int lag,
-      @ForAll @IntRange(min = 0, max = 60) int after) throws Exception {
-    inTempDir(dir -> {
-      long snapshotAt = Math.max(0, before - lag);
-      try (Journal journal = Journal.open(dir, RecoveryMode.STRICT, SMALL_SEGMENTS)) {
-        appendRange(journal, 1, before);
-        journal.writeSnapshot(snapshotAt, state(snapshotAt));
-        appendRange(journal, before + 1, before + after);
-      }
-      try (Journal journal = Journal.open(dir, RecoveryMode.STRICT, SMALL_SEGMENTS)) {
-        Recovery recovery = journal.recovery();
-        assertThat(recovery.snapshot()).hasValueSatisfying(s -> assertThat(s).isEqualTo(state(snapshotAt)));
-        assertThat(recovery.snapshotIndex()).isEqualTo(snapshotAt);
-        assertThat(indexes(recovery)).containsExactlyElementsOf(range(snapshotAt + 1, before + after));
-        for (JournalEntry e : recovery.entries()) {
-          assertThat(e.data()).isEqualTo(payload(e.index(), 100));
-        }
-        assertThat(recovery.notes()).isEmpty();
-        assertThat(journal.lastIndex()).isEqualTo(before + after);
-        assertThat(journal.append(payload(1, 1))).isEqualTo(before + after + 1L);
-      }
-    });
+      @ForAll @IntRange(min = 0, max = 60) int after)
+      throws Exception {
+    inTempDir(
+        dir -> {
+          long snapshotAt = Math.max(0, before - lag);
+          try (Journal journal = Journal.open(dir, RecoveryMode.STRICT, SMALL_SEGMENTS)) {
+            appendRange(journal, 1, before);
+            journal.writeSnapshot(snapshotAt, state(snapshotAt));
+            appendRange(journal, before + 1, before + after);
+          }
+          try (Journal journal = Journal.open(dir, RecoveryMode.STRICT, SMALL_SEGMENTS)) {
+            Recovery recovery = journal.recovery();
+            assertThat(recovery.snapshot())
+                .hasValueSatisfying(s -> assertThat(s).isEqualTo(state(snapshotAt)));
+            assertThat(recovery.snapshotIndex()).isEqualTo(snapshotAt);
+            assertThat(indexes(recovery))
+                .containsExactlyElementsOf(range(snapshotAt + 1, before + after));
+            for (JournalEntry e : recovery.entries()) {
+              assertThat(e.data()).isEqualTo(payload(e.index(), 100));
+            }
+            assertThat(recovery.notes()).isEmpty();
+            assertThat(journal.lastIndex()).isEqualTo(before + after);
+            assertThat(journal.append(payload(1, 1))).isEqualTo(before + after + 1L);
+          }
+        });
   }
 
   @Test
@@ -65,7 +69,8 @@ class SnapshotTest {
       journal.writeSnapshot(140, state(140));
       appendRange(journal, 151, 155);
     }
-    assertThat(JournalFiles.snapshots(dir).stream().map(JournalFiles.Numbered::index)).containsExactly(100L, 140L);
+    assertThat(JournalFiles.snapshots(dir).stream().map(JournalFiles.Numbered::index))
+        .containsExactly(100L, 140L);
     List<JournalFiles.Numbered> segments = JournalFiles.segments(dir);
     assertThat(segments.getFirst().index()).isEqualTo(101);
     assertThat(segments.getLast().index()).isEqualTo(151);
@@ -91,8 +96,12 @@ class SnapshotTest {
       assertThat(recovery.snapshotIndex()).isEqualTo(30);
       assertThat(recovery.snapshot()).hasValueSatisfying(s -> assertThat(s).isEqualTo(state(30)));
       assertThat(indexes(recovery)).containsExactlyElementsOf(range(31, 70));
-      assertThat(recovery.notes()).singleElement().asString()
-          .contains(newest.toString()).contains("snapshot checksum mismatch").contains("recovering from snapshot");
+      assertThat(recovery.notes())
+          .singleElement()
+          .asString()
+          .contains(newest.toString())
+          .contains("snapshot checksum mismatch")
+          .contains("recovering from snapshot");
       assertThat(journal.lastIndex()).isEqualTo(70);
     }
     assertThat(filesEndingWith(dir, ".snap.damaged")).hasSize(1);
@@ -125,11 +134,15 @@ class SnapshotTest {
     Path snapshot = JournalFiles.snapshot(dir, 10);
     flipByte(snapshot, Files.size(snapshot) - 1);
     assertThatThrownBy(() -> Journal.open(dir, RecoveryMode.STRICT))
-        .isInstanceOfSatisfying(JournalCorruptException.class, e -> {
-          assertThat(e.file()).isEqualTo(snapshot);
-          assertThat(e.problem()).contains("snapshot checksum mismatch").contains("reaches only index 0");
-          assertThat(e.getMessage()).contains("slurmctld -i");
-        });
+        .isInstanceOfSatisfying(
+            JournalCorruptException.class,
+            e -> {
+              assertThat(e.file()).isEqualTo(snapshot);
+              assertThat(e.problem())
+                  .contains("snapshot checksum mismatch")
+                  .contains("reaches only index 0");
+              assertThat(e.getMessage()).contains("slurmctld -i");
+            });
     try (Journal journal = Journal.open(dir, RecoveryMode.IGNORE_DAMAGE)) {
       assertThat(journal.recovery().snapshot()).isEmpty();
       assertThat(journal.recovery().entries()).isEmpty();
@@ -148,9 +161,12 @@ class SnapshotTest {
     flipByte(JournalFiles.snapshot(dir, 20), 30);
     flipByte(JournalFiles.snapshot(dir, 30), 30);
     assertThatThrownBy(() -> Journal.open(dir, RecoveryMode.STRICT, SMALL_SEGMENTS))
-        .isInstanceOfSatisfying(JournalCorruptException.class, e ->
-            assertThat(e.problem()).contains("the journal starts at index 21 but recovery needs index 1")
-                .contains("fell back to no snapshot"));
+        .isInstanceOfSatisfying(
+            JournalCorruptException.class,
+            e ->
+                assertThat(e.problem())
+                    .contains("the journal starts at index 21 but recovery needs index 1")
+                    .contains("fell back to no snapshot"));
   }
 
   @Test
@@ -163,7 +179,8 @@ class SnapshotTest {
     try (Journal journal = Journal.open(dir, RecoveryMode.STRICT)) {
       assertThat(journal.recovery().snapshot()).isEmpty();
       assertThat(indexes(journal.recovery())).containsExactlyElementsOf(range(1, 5));
-      assertThat(journal.recovery().notes()).containsExactly("journal: removed unfinished snapshot " + temp);
+      assertThat(journal.recovery().notes())
+          .containsExactly("journal: removed unfinished snapshot " + temp);
     }
     assertThat(temp).doesNotExist();
   }
@@ -173,10 +190,12 @@ class SnapshotTest {
     try (Journal journal = Journal.open(dir, RecoveryMode.STRICT)) {
       appendRange(journal, 1, 5);
       assertThatThrownBy(() -> journal.writeSnapshot(6, state(6)))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("between");
       journal.writeSnapshot(4, state(4));
       assertThatThrownBy(() -> journal.writeSnapshot(3, state(3)))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("between");
       journal.writeSnapshot(5, state(5));
     }
     try (Journal journal = Journal.open(dir, RecoveryMode.STRICT)) {
