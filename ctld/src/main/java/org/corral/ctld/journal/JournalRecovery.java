@@ -26,6 +26,13 @@ final class JournalRecovery {
   /** A snapshot that did not check, and where. */
   private record BadSnapshot(JournalFiles.Numbered file, long offset, String problem) {}
 
+  /** The newest snapshot that checks (null if none), and the newer ones that did not. */
+  private record SnapshotChoice(JournalFiles.Numbered chosen, byte[] state, List<BadSnapshot> bad) {
+    long index() {
+      return chosen == null ? 0 : chosen.index();
+    }
+  }
+
   private final Path dir;
   private final List<String> notes = new ArrayList<>();
 
@@ -38,101 +45,105 @@ final class JournalRecovery {
   }
 
   private Outcome run(RecoveryMode mode) throws IOException, JournalCorruptException {
-    List<JournalFiles.Numbered> snapshots = JournalFiles.snapshots(dir);
-    List<BadSnapshot> badSnapshots = new ArrayList<>();
-    JournalFiles.Numbered chosen = null;
-    byte[] state = null;
-    for (int i = snapshots.size() - 1; i >= 0 && chosen == null; i--) {
-      JournalFiles.Numbered candidate = snapshots.get(i);
-      switch (SnapshotFile.read(candidate.path(), candidate.index())) {
-        case SnapshotFile.Loaded loaded -> {
-          chosen = candidate;
-          state = loaded.state();
-        }
-        case SnapshotFile.Damaged damaged ->
-            badSnapshots.add(new BadSnapshot(candidate, damaged.offset(), damaged.problem()));
-      }
-    }
-    long snapshotIndex = chosen == null ? 0 : chosen.index();
+    SnapshotChoice snapshot = chooseSnapshot();
     SegmentChainReader.Result journal =
-        SegmentChainReader.read(JournalFiles.segments(dir), snapshotIndex);
-
-    Optional<SegmentChainReader.Damage> damage = journal.damage();
-    if (damage.isEmpty()
-        && !badSnapshots.isEmpty()
-        && journal.lastIndex() < badSnapshots.get(0).file().index()) {
-      // Falling back to an older snapshot is only lossless if the journal reaches past the bad one.
-      BadSnapshot newest = badSnapshots.get(0);
-      damage =
-          Optional.of(
-              new SegmentChainReader.Damage(
-                  newest.file().path(),
-                  newest.offset(),
-                  newest.problem()
-                      + ", and the journal reaches only index "
-                      + journal.lastIndex()
-                      + " without it, short of the "
-                      + newest.file().index()
-                      + " it covers"));
-    }
+        SegmentChainReader.read(JournalFiles.segments(dir), snapshot.index());
+    Optional<SegmentChainReader.Damage> damage =
+        journal.damage().or(() -> lostWithSnapshot(snapshot, journal.lastIndex()));
     if (damage.isPresent() && mode == RecoveryMode.STRICT) {
       SegmentChainReader.Damage d = damage.get();
-      String why = journal.damage().isPresent() ? fallbackNote(badSnapshots, snapshotIndex) : "";
-      throw new JournalCorruptException(d.file(), d.offset(), d.problem() + why);
+      String fallback = journal.damage().isPresent() ? fallbackNote(snapshot) : "";
+      throw new JournalCorruptException(d.file(), d.offset(), d.problem() + fallback);
     }
 
     for (Path temp : JournalFiles.temporaryFiles(dir)) {
       Files.delete(temp);
       notes.add("journal: removed unfinished snapshot " + temp);
     }
-    for (BadSnapshot bad : badSnapshots) {
+    String recoveringFrom =
+        snapshot.chosen() == null
+            ? "the start of the journal"
+            : "snapshot " + snapshot.chosen().path().getFileName();
+    for (BadSnapshot bad : snapshot.bad()) {
       Path aside = JournalFiles.moveAside(bad.file().path());
       notes.add(
-          "journal: snapshot "
-              + bad.file().path()
-              + " is damaged at offset "
-              + bad.offset()
-              + " ("
-              + bad.problem()
-              + "); set aside as "
-              + aside.getFileName()
-              + ", recovering from "
-              + (chosen == null
-                  ? "the start of the journal"
-                  : "snapshot " + chosen.path().getFileName()));
+          String.format(
+              "journal: snapshot %s is damaged at offset %d (%s); set aside as %s, recovering from"
+                  + " %s",
+              bad.file().path(), bad.offset(), bad.problem(), aside.getFileName(), recoveringFrom));
     }
     damage.ifPresent(
         d ->
             notes.add(
-                "journal: ignoring damage at "
-                    + d.file()
-                    + ":"
-                    + d.offset()
-                    + " ("
-                    + d.problem()
-                    + "); keeping records through index "
-                    + journal.lastIndex()
-                    + " and setting the rest aside"));
+                String.format(
+                    "journal: ignoring damage at %s:%d (%s); keeping records through index %d"
+                        + " and setting the rest aside",
+                    d.file(), d.offset(), d.problem(), journal.lastIndex())));
     for (SegmentChainReader.Repair repair : journal.repairs()) {
       apply(repair);
     }
     JournalFiles.syncDirectory(dir);
     Recovery recovery =
-        new Recovery(Optional.ofNullable(state), snapshotIndex, journal.entries(), notes);
+        new Recovery(
+            Optional.ofNullable(snapshot.state()), snapshot.index(), journal.entries(), notes);
     return new Outcome(recovery, journal.lastIndex(), journal.keptBytes(), journal.tail());
+  }
+
+  private SnapshotChoice chooseSnapshot() throws IOException {
+    List<JournalFiles.Numbered> snapshots = JournalFiles.snapshots(dir);
+    List<BadSnapshot> bad = new ArrayList<>();
+    for (int i = snapshots.size() - 1; i >= 0; i--) {
+      JournalFiles.Numbered candidate = snapshots.get(i);
+      switch (SnapshotFile.read(candidate.path(), candidate.index())) {
+        case SnapshotFile.Loaded loaded -> {
+          return new SnapshotChoice(candidate, loaded.state(), bad);
+        }
+        case SnapshotFile.Damaged damaged ->
+            bad.add(new BadSnapshot(candidate, damaged.offset(), damaged.problem()));
+      }
+    }
+    return new SnapshotChoice(null, null, bad);
+  }
+
+  /**
+   * Falling back past a damaged snapshot is lossless only if the journal reaches the index that
+   * snapshot covered; if it does not, the damaged snapshot is the damage.
+   */
+  private static Optional<SegmentChainReader.Damage> lostWithSnapshot(
+      SnapshotChoice snapshot, long journalLastIndex) {
+    if (snapshot.bad().isEmpty()) {
+      return Optional.empty();
+    }
+    BadSnapshot newest = snapshot.bad().getFirst();
+    if (journalLastIndex >= newest.file().index()) {
+      return Optional.empty();
+    }
+    String problem =
+        String.format(
+            "%s, and the journal reaches only index %d without it, short of the %d it covers",
+            newest.problem(), journalLastIndex, newest.file().index());
+    return Optional.of(
+        new SegmentChainReader.Damage(newest.file().path(), newest.offset(), problem));
+  }
+
+  private static String fallbackNote(SnapshotChoice snapshot) {
+    if (snapshot.bad().isEmpty()) {
+      return "";
+    }
+    BadSnapshot newest = snapshot.bad().getFirst();
+    String to = snapshot.chosen() == null ? "no snapshot" : "snapshot index " + snapshot.index();
+    return String.format(
+        " (recovery fell back to %s because %s is damaged: %s)",
+        to, newest.file().path(), newest.problem());
   }
 
   private void apply(SegmentChainReader.Repair repair) throws IOException {
     switch (repair) {
       case SegmentChainReader.CutTornTail cut -> {
         notes.add(
-            "journal: cut torn tail at "
-                + cut.file()
-                + ":"
-                + cut.offset()
-                + " ("
-                + cut.bytes()
-                + " bytes)");
+            String.format(
+                "journal: cut torn tail at %s:%d (%d bytes)",
+                cut.file(), cut.offset(), cut.bytes()));
         if (cut.offset() < SegmentHeader.BYTES) {
           Files.delete(cut.file());
         } else {
@@ -143,12 +154,9 @@ final class JournalRecovery {
         Path copy = JournalFiles.copyAside(cut.file());
         truncate(cut.file(), cut.offset());
         notes.add(
-            "journal: cut "
-                + cut.file()
-                + " at offset "
-                + cut.offset()
-                + "; the whole file is kept as "
-                + copy.getFileName());
+            String.format(
+                "journal: cut %s at offset %d; the whole file is kept as %s",
+                cut.file(), cut.offset(), copy.getFileName()));
       }
       case SegmentChainReader.SetAside aside -> {
         Path moved = JournalFiles.moveAside(aside.file());
@@ -162,19 +170,5 @@ final class JournalRecovery {
       channel.truncate(size);
       channel.force(true);
     }
-  }
-
-  private static String fallbackNote(List<BadSnapshot> badSnapshots, long snapshotIndex) {
-    if (badSnapshots.isEmpty()) {
-      return "";
-    }
-    BadSnapshot newest = badSnapshots.get(0);
-    return " (recovery fell back to "
-        + (snapshotIndex == 0 ? "no snapshot" : "snapshot index " + snapshotIndex)
-        + " because "
-        + newest.file().path()
-        + " is damaged: "
-        + newest.problem()
-        + ")";
   }
 }
