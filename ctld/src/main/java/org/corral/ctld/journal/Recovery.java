@@ -1,0 +1,20 @@
+package org.corral.ctld.journal;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What {@link Journal#open} found: the newest usable snapshot and every intact record after it.
+ *
+ * @param snapshot the snapshot's state bytes, empty if there was none
+ * @param snapshotIndex the last journal index the snapshot covers (0 without a snapshot)
+ * @param entries every intact record with index greater than snapshotIndex, in index order
+ * @param notes what recovery did (torn tails cut, damage set aside), one line each, for the log
+ */
+public record Recovery(
+    Optional<byte[]> snapshot, long snapshotIndex, List<JournalEntry> entries, List<String> notes) {
+  public Recovery {
+    entries = List.copyOf(entries);
+    notes = List.copyOf(notes);
+  }
+}
