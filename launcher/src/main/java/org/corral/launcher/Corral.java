@@ -58,7 +58,8 @@ public final class Corral {
     Files.createDirectories(dir.resolve("log"));
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path conf = dir.resolve("slurm.conf");
-    if (o.config() != null) {
+    boolean ctldRunning = Files.exists(conf) && daemons(SlurmConfig.load(conf)).get(0).running().isPresent();
+    if (o.config() != null && !ctldRunning) {
       Files.writeString(conf, LocalConfigWriter.fromFile(o));
     } else if (!Files.exists(conf)) {
       Files.writeString(conf, LocalConfigWriter.defaultConfig(o));
