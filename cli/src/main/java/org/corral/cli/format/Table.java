@@ -112,7 +112,12 @@ public final class Table<T> {
       if (p.column() == null) {
         sb.append(p.literal());
       } else {
-        sb.append(Cell.fit(text.apply(p.column()), p.field().width(), p.field().right()))
+        String v = text.apply(p.column());
+        int width = p.field().width();
+        if (!p.column().cut() && v != null && v.length() > width) {
+          width = 0;
+        }
+        sb.append(Cell.fit(v, width, p.field().right()))
             .append(p.field().suffix());
       }
     }
