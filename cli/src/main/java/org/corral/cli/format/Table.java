@@ -99,14 +99,15 @@ public final class Table<T> {
   }
 
   public String header() {
-    return render(c -> c.header());
+    return render(c -> c.header(), true);
   }
 
   public String row(T record) {
-    return render(c -> c.value().apply(record));
+    return render(c -> c.value().apply(record), false);
   }
 
-  private String render(java.util.function.Function<Column<T>, String> text) {
+  // Headers are always cut to the width; values only where the column says so.
+  private String render(java.util.function.Function<Column<T>, String> text, boolean header) {
     StringBuilder sb = new StringBuilder();
     for (Bound<T> p : parts) {
       if (p.column() == null) {
@@ -114,7 +115,7 @@ public final class Table<T> {
       } else {
         String v = text.apply(p.column());
         int width = p.field().width();
-        if (!p.column().cut() && v != null && v.length() > width) {
+        if (!header && !p.column().cut() && v != null && v.length() > width) {
           width = 0;
         }
         sb.append(Cell.fit(v, width, p.field().right()))
