@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
+import org.corral.cli.sinfo.SinfoCommand;
 import org.corral.cli.squeue.SqueueCommand;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -32,7 +33,8 @@ class GoldenOutputTest {
   private static final Set<String> DEVIATIONS = Set.of("scontrol/version", "scontrol/dash_version");
 
   private static final Map<String, Supplier<CliCommand>> COMMANDS = Map.of(
-      "squeue", () -> new SqueueCommand(ReferenceState.USERS));
+      "squeue", () -> new SqueueCommand(ReferenceState.USERS),
+      "sinfo", () -> new SinfoCommand(ReferenceState.USERS));
 
   record Case(String tool, String name, Map<String, String> env, List<String> args) {}
 
