@@ -106,7 +106,7 @@ final class NodeColumns {
   }
 
   private static String hostlist(NodeGroup g, Function<NodeInfo, String> f) {
-    return Hostlist.compress(g.nodes().stream().map(f).toList());
+    return Hostlist.compress(g.nodes().stream().map(f).distinct().toList());
   }
 
   private static String reasonUser(NodeGroup g) {

@@ -118,7 +118,7 @@ public final class SinfoCommand implements CliCommand {
       List<NodeInfo> nodes) {
     int pw = Math.max(9, parts.stream()
         .mapToInt(p -> p.getName().length() + (p.getIsDefault() ? 1 : 0)).max().orElse(0));
-    int nw = Math.max(10, nodes.stream().mapToInt(n -> n.getName().length()).max().orElse(0));
+    int nw = Math.max(9, nodes.stream().mapToInt(n -> n.getName().length()).max().orElse(0));
     if (o.reasons()) {
       return "%20E %9u %19H %N";
     }
@@ -127,7 +127,7 @@ public final class SinfoCommand implements CliCommand {
     }
     if (o.nodeOriented()) {
       return o.dateLine()
-          ? "%" + nw + "N %.6D %." + pw + "P %11T %4c %.8z %.6m %.8d %.6w %.8f %20E"
+          ? "%" + nw + "N %.6D %." + pw + "P %.11T %4c %.8z %.6m %.8d %.6w %.8f %20E"
           : "%" + nw + "N %.6D %." + pw + "P %6t";
     }
     return o.dateLine()
