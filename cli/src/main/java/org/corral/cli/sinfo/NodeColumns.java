@@ -149,8 +149,4 @@ final class NodeColumns {
     }
     return alloc + "/" + idle + "/" + other + "/" + (alloc + idle + other);
   }
-
-  static ToLongFunction<NodeInfo> sortState() {
-    return NodeStates::sortKey;
-  }
 }

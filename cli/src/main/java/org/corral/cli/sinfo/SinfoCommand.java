@@ -14,7 +14,6 @@ import org.corral.cli.format.SlurmTimes;
 import org.corral.cli.format.Table;
 import org.corral.cli.format.UserDirectory;
 import org.corral.cli.getopt.Getopt;
-import org.corral.common.Hostlist;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.NodeInfoRequest;
@@ -133,9 +132,5 @@ public final class SinfoCommand implements CliCommand {
     return o.dateLine()
         ? "%" + pw + "P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %N"
         : "%" + pw + "P %.5a %.10l %.6D %.6t %N";
-  }
-
-  static List<String> expandNodes(String expr) {
-    return Hostlist.expand(expr);
   }
 }
