@@ -1,0 +1,43 @@
+package org.corral.cli.format;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/** Timestamps and durations in the forms Slurm's commands print. */
+public final class SlurmTimes {
+  private static final DateTimeFormatter ISO =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss", Locale.ROOT);
+  // ctime(3) without the newline: "Mon Nov 23 12:37:04 2026", the day of month space-padded.
+  private static final DateTimeFormatter CTIME =
+      DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
+
+  /** Minutes meaning "no limit". */
+  public static final long INFINITE = 0xFFFFFFFFL;
+
+  private SlurmTimes() {}
+
+  /** Epoch seconds as {@code 2026-11-23T12:37:00}, or {@code unset} when zero. */
+  public static String iso(long epoch, ZoneId zone, String unset) {
+    return epoch <= 0 ? unset : ISO.format(Instant.ofEpochSecond(epoch).atZone(zone));
+  }
+
+  /** The date line that long listings start with. */
+  public static String ctime(Instant now, ZoneId zone) {
+    return CTIME.format(now.atZone(zone));
+  }
+
+  /** Seconds as scontrol prints run times and limits: {@code 00:10:00}, {@code 1-00:00:00}. */
+  public static String hms(long seconds) {
+    long s = Math.max(0, seconds);
+    long days = s / 86400;
+    String t = String.format("%02d:%02d:%02d", (s / 3600) % 24, (s / 60) % 60, s % 60);
+    return days > 0 ? days + "-" + t : t;
+  }
+
+  /** A limit in minutes for scontrol: {@code UNLIMITED} or {@link #hms}. */
+  public static String limitHms(long minutes) {
+    return minutes == INFINITE ? "UNLIMITED" : hms(minutes * 60);
+  }
+}

@@ -1,0 +1,126 @@
+package org.corral.cli.scontrol;
+
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import org.corral.cli.format.JobStates;
+import org.corral.cli.format.SlurmTimes;
+import org.corral.common.MemorySize;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobState;
+
+/** A job as {@code scontrol show job} prints it. Fields Corral does not track print Slurm's defaults. */
+final class JobText {
+  private JobText() {}
+
+  static Entry of(JobInfo j, long now, ZoneId zone, boolean details) {
+    List<String> l = new ArrayList<>();
+    l.add("JobId=" + u(j.getJobId()) + " JobName=" + j.getName());
+    l.add("UserId=" + j.getUserName() + "(" + u(j.getUserId()) + ") GroupId=" + j.getGroupName()
+        + "(" + u(j.getGroupId()) + ") MCS_label=N/A");
+    l.add("Priority=" + u(j.getPriority()) + " Nice=" + j.getNice() + " Account="
+        + orNull(j.getAccount()) + " QOS=(null)");
+    l.add("JobState=" + JobStates.name(j) + " Reason=" + j.getStateReason().replace(' ', '_')
+        + " Dependency=" + orNull(j.getDependency()));
+    l.add("Requeue=" + (j.getRequeue() ? 1 : 0) + " Restarts=" + u(j.getRestartCount())
+        + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(j.getExitStatus()));
+    if (details) {
+      l.add("DerivedExitCode=0:0");
+    }
+    long limit = Integer.toUnsignedLong(j.getTimeLimitMin());
+    l.add("RunTime=" + SlurmTimes.hms(runTime(j, now)) + " TimeLimit="
+        + SlurmTimes.limitHms(limit) + " TimeMin=N/A");
+    l.add("SubmitTime=" + time(j.getSubmitTime(), zone) + " EligibleTime="
+        + time(j.getEligibleTime(), zone));
+    l.add("AccrueTime=" + time(accrue(j), zone));
+    l.add("StartTime=" + time(j.getStartTime(), zone) + " EndTime=" + time(end(j, limit), zone)
+        + " Deadline=N/A");
+    l.add("SuspendTime=" + SlurmTimes.iso(j.getSuspendTime(), zone, "None")
+        + " SecsPreSuspend=0 LastSchedEval=" + time(j.getLastSchedEval(), zone)
+        + " Scheduler=Main");
+    l.add("Partition=" + j.getPartition() + " AllocNode:Sid=" + j.getSubmitHost() + ":0");
+    l.add("ReqNodeList=" + orNull(j.getReqNodes()) + " ExcNodeList=" + orNull(j.getExcNodes()));
+    l.add("NodeList=" + j.getNodes());
+    if (!j.getBatchHost().isEmpty()) {
+      l.add("BatchHost=" + j.getBatchHost());
+    }
+    l.add("NumNodes=" + numNodes(j) + " NumCPUs=" + u(j.getNumCpus()) + " NumTasks="
+        + (j.getNumTasks() == 0 ? "N/A" : u(j.getNumTasks())) + " CPUs/Task="
+        + Math.max(1, j.getCpusPerTask()) + " ReqB:S:C:T=0:0:*:*");
+    l.add("TRES=cpu=" + u(j.getNumCpus()) + ",mem=" + MemorySize.format(totalMem(j)) + ",node="
+        + u(j.getNumNodes()) + ",billing=" + u(j.getNumCpus()));
+    l.add("Socks/Node=* NtasksPerN:B:S:C=" + u(j.getNtasksPerNode()) + ":0:*:* CoreSpec=*");
+    l.add("MinCPUsNode=" + Math.max(1, j.getCpusPerTask()) + " "
+        + (j.getMemPerCpuMb() > 0 ? "MinMemoryCPU=" + MemorySize.format(j.getMemPerCpuMb())
+            : "MinMemoryNode=" + MemorySize.format(j.getMemPerNodeMb()))
+        + " MinTmpDiskNode=0");
+    l.add("Features=(null) DelayBoot=00:00:00");
+    l.add("OverSubscribe=" + (j.getExclusive() ? "NO" : "OK")
+        + " Contiguous=0 Licenses=(null) Network=(null)");
+    l.add("Command=" + orNull(j.getCommand()));
+    l.add("WorkDir=" + j.getWorkDir());
+    if (!j.getComment().isEmpty()) {
+      l.add("Comment=" + j.getComment());
+    }
+    l.add("StdErr=" + j.getStdErr());
+    l.add("StdIn=" + j.getStdIn());
+    l.add("StdOut=" + j.getStdOut());
+    l.add("Power=");
+    l.add("");
+    return new Entry(l);
+  }
+
+  private static String u(int v) {
+    return Integer.toUnsignedString(v);
+  }
+
+  private static String orNull(String s) {
+    return s.isEmpty() ? "(null)" : s;
+  }
+
+  private static String time(long epoch, ZoneId zone) {
+    return SlurmTimes.iso(epoch, zone, "Unknown");
+  }
+
+  /** wait(2) status as exit code and signal. */
+  private static String exitCode(int status) {
+    return ((status >> 8) & 0xff) + ":" + (status & 0x7f);
+  }
+
+  private static long runTime(JobInfo j, long now) {
+    if (j.getStartTime() <= 0 || j.getState() == JobState.PENDING) {
+      return 0;
+    }
+    long end = j.getEndTime() > 0 && j.getState() != JobState.RUNNING ? j.getEndTime() : now;
+    return Math.max(0, end - j.getStartTime());
+  }
+
+  // Slurm starts counting a job's queue time once it is eligible; a job cancelled before it
+  // ever ran (no batch host) never accrued any.
+  private static long accrue(JobInfo j) {
+    boolean neverRan = j.getState() == JobState.CANCELLED && j.getBatchHost().isEmpty();
+    return neverRan ? 0 : j.getEligibleTime();
+  }
+
+  private static long end(JobInfo j, long limit) {
+    if (j.getEndTime() > 0) {
+      return j.getEndTime();
+    }
+    if (j.getStartTime() > 0 && limit != SlurmTimes.INFINITE) {
+      return j.getStartTime() + limit * 60;
+    }
+    return 0;
+  }
+
+  private static String numNodes(JobInfo j) {
+    if (j.getState() == JobState.PENDING && j.getMaxNodes() > 0) {
+      return u(j.getMinNodes()) + "-" + u(j.getMaxNodes());
+    }
+    return u(j.getNumNodes());
+  }
+
+  private static long totalMem(JobInfo j) {
+    return j.getMemPerCpuMb() > 0 ? j.getMemPerCpuMb() * Integer.toUnsignedLong(j.getNumCpus())
+        : j.getMemPerNodeMb() * Integer.toUnsignedLong(j.getNumNodes());
+  }
+}

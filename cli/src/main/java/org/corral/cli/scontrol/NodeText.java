@@ -1,0 +1,54 @@
+package org.corral.cli.scontrol;
+
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import org.corral.cli.format.NodeStates;
+import org.corral.cli.format.SlurmTimes;
+import org.corral.cli.format.UserDirectory;
+import org.corral.protocol.msg.NodeInfo;
+
+/** A node as {@code scontrol show node} prints it. */
+final class NodeText {
+  private NodeText() {}
+
+  static Entry of(NodeInfo n, ZoneId zone, UserDirectory users) {
+    List<String> l = new ArrayList<>();
+    // Corral's nodes do not report their machine type yet; Slurm prints (null) when unknown.
+    l.add("NodeName=" + n.getName() + " Arch=(null) CoresPerSocket=" + n.getCoresPerSocket() + " ");
+    l.add("CPUAlloc=" + n.getAllocCpus() + " CPUEfctv=" + n.getCpus() + " CPUTot=" + n.getCpus()
+        + " CPULoad=" + String.format("%.2f", n.getCpuLoad() / 100.0));
+    String features = n.getFeaturesCount() == 0 ? "(null)" : String.join(",", n.getFeaturesList());
+    l.add("AvailableFeatures=" + features);
+    l.add("ActiveFeatures=" + features);
+    l.add("Gres=" + (n.getGres().isEmpty() ? "(null)" : n.getGres()));
+    l.add("NodeAddr=" + n.getAddr() + " NodeHostName=" + n.getHostname() + " Port="
+        + n.getPort() + " Version=" + n.getVersion());
+    l.add("OS=" + n.getOs() + " ");
+    l.add("RealMemory=" + n.getRealMemoryMb() + " AllocMem=" + n.getAllocMemMb() + " FreeMem="
+        + n.getFreeMemMb() + " Sockets=" + n.getSockets() + " Boards=1");
+    l.add("State=" + NodeStates.scontrol(n) + " ThreadsPerCore=" + n.getThreadsPerCore()
+        + " TmpDisk=" + n.getTmpDiskMb() + " Weight=" + Integer.toUnsignedString(n.getWeight())
+        + " Owner=N/A MCS_label=N/A");
+    l.add("Partitions=" + String.join(",", n.getPartitionsList()) + " ");
+    l.add("BootTime=" + time(n.getBootTime(), zone) + " SlurmdStartTime="
+        + time(n.getSlurmdStartTime(), zone));
+    l.add("LastBusyTime=" + time(n.getLastBusy(), zone));
+    l.add("CfgTRES=cpu=" + n.getCpus() + ",mem=" + n.getRealMemoryMb() + "M,billing="
+        + n.getCpus());
+    l.add("AllocTRES=" + (n.getAllocCpus() == 0 ? ""
+        : "cpu=" + n.getAllocCpus() + ",mem=" + n.getAllocMemMb() + "M"));
+    l.add("CapWatts=n/a");
+    l.add("CurrentWatts=0 AveWatts=0");
+    l.add("ExtSensorsJoules=n/s ExtSensorsWatts=0 ExtSensorsTemp=n/s");
+    if (!n.getReason().isEmpty()) {
+      String who = users.nameOf(n.getReasonUid()).orElse(Integer.toUnsignedString(n.getReasonUid()));
+      l.add("Reason=" + n.getReason() + " [" + who + "@" + time(n.getReasonTime(), zone) + "]");
+    }
+    return new Entry(l);
+  }
+
+  private static String time(long epoch, ZoneId zone) {
+    return SlurmTimes.iso(epoch, zone, "None");
+  }
+}

@@ -1,0 +1,274 @@
+package org.corral.cli.scontrol;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.corral.cli.Cli;
+import org.corral.cli.CliCommand;
+import org.corral.cli.format.UserDirectory;
+import org.corral.cli.getopt.Getopt;
+import org.corral.cli.getopt.Getopt.Arg;
+import org.corral.cli.getopt.Getopt.LongOpt;
+import org.corral.common.Hostlist;
+import org.corral.common.SlurmError;
+import org.corral.protocol.msg.HoldJobsRequest;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobInfoRequest;
+import org.corral.protocol.msg.JobResult;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.NodeInfoRequest;
+import org.corral.protocol.msg.PartitionInfo;
+import org.corral.protocol.msg.PartitionInfoRequest;
+import org.corral.protocol.msg.PingRequest;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+
+/**
+ * scontrol: show job/node/partition/hostnames/hostlist, ping, hold/uhold/release, version.
+ * Keywords may be abbreviated as Slurm allows (at least three letters, e.g. {@code sho}).
+ */
+public final class ScontrolCommand implements CliCommand {
+  /** What {@code scontrol version} prints: upstream Slurm's form, which tools parse. */
+  public static final String VERSION = "slurm 22.05.8";
+
+  private static final Getopt GETOPT = new Getopt("+dhoQvV", List.of(
+      new LongOpt("details", Arg.NONE, "d"),
+      new LongOpt("help", Arg.NONE, "h"),
+      new LongOpt("oneliner", Arg.NONE, "o"),
+      new LongOpt("quiet", Arg.NONE, "Q"),
+      new LongOpt("verbose", Arg.NONE, "v"),
+      new LongOpt("version", Arg.NONE, "V")));
+
+  private final UserDirectory users;
+  private boolean oneLiner;
+  private boolean details;
+
+  public ScontrolCommand() {
+    this(UserDirectory.passwdFile(Path.of("/etc/passwd")));
+  }
+
+  /** An scontrol naming users through the given directory. */
+  public ScontrolCommand(UserDirectory users) {
+    this.users = users;
+  }
+
+  /** Signals an error already reported; the command exits 1. */
+  private static final class Failed extends Exception {
+    private static final long serialVersionUID = 1L;
+  }
+
+  @Override
+  public int run(List<String> args, Cli cli) {
+    Getopt.Result parsed;
+    try {
+      parsed = GETOPT.parse(args);
+    } catch (Getopt.GetoptException e) {
+      cli.err().println(cli.program() + ": " + e.getMessage());
+      cli.err().println("Try \"scontrol --help\" for more information");
+      return 1;
+    }
+    for (Getopt.Opt o : parsed.options()) {
+      switch (o.key()) {
+        case "o" -> oneLiner = true;
+        case "d" -> details = true;
+        case "V" -> {
+          cli.out().println(VERSION);
+          return 0;
+        }
+        default -> { }
+      }
+    }
+    List<String> words = parsed.operands();
+    if (words.isEmpty()) {
+      return 0;
+    }
+    try {
+      return dispatch(words.get(0), words.subList(1, words.size()), cli);
+    } catch (Failed e) {
+      return 1;
+    } catch (IOException e) {
+      cli.err().println("slurm_load error: " + SlurmError.CONTROLLER_DOWN.message());
+      return 1;
+    }
+  }
+
+  private int dispatch(String keyword, List<String> rest, Cli cli) throws Failed, IOException {
+    if (is(keyword, "show", 3)) {
+      if (rest.isEmpty()) {
+        cli.err().println("too few arguments for keyword:" + keyword);
+        return 1;
+      }
+      return show(rest.get(0), rest.size() > 1 ? rest.get(1) : null, keyword, cli);
+    }
+    if (is(keyword, "ping", 3)) {
+      return ping(cli);
+    }
+    if (is(keyword, "hold", 3) || is(keyword, "uhold", 3) || is(keyword, "release", 3)) {
+      return hold(keyword.toLowerCase(Locale.ROOT), rest, cli);
+    }
+    if (is(keyword, "version", 3)) {
+      cli.out().println(VERSION);
+      return 0;
+    }
+    cli.err().println("invalid keyword: " + keyword);
+    return 1;
+  }
+
+  /** Slurm's keyword match: a case-insensitive prefix of at least {@code min} letters. */
+  private static boolean is(String word, String keyword, int min) {
+    String w = word.toLowerCase(Locale.ROOT);
+    return w.length() >= Math.min(min, keyword.length()) && keyword.startsWith(w);
+  }
+
+  private int show(String entity, String name, String keyword, Cli cli)
+      throws Failed, IOException {
+    if (is(entity, "jobs", 1) || is(entity, "jobid", 4)) {
+      return showJobs(name, cli);
+    }
+    if (is(entity, "nodes", 1)) {
+      return showNodes(name, cli);
+    }
+    if (is(entity, "partitions", 1)) {
+      return showPartitions(name, cli);
+    }
+    if (is(entity, "hostnames", 5) && name != null) {
+      Hostlist.expand(name).forEach(cli.out()::println);
+      return 0;
+    }
+    if (is(entity, "hostlist", 5) && name != null) {
+      cli.out().println(Hostlist.compress(Hostlist.expand(name)));
+      return 0;
+    }
+    cli.err().println("invalid entity:" + entity + " for keyword:" + keyword + " ");
+    return 1;
+  }
+
+  private int showJobs(String id, Cli cli) throws Failed, IOException {
+    JobInfoRequest.Builder req = JobInfoRequest.newBuilder();
+    if (id != null) {
+      try {
+        req.addJobIds(Integer.parseUnsignedInt(id));
+      } catch (NumberFormatException e) {
+        cli.err().println("scontrol_print_job error: " + SlurmError.INVALID_JOB_ID.message());
+        return 1;
+      }
+    }
+    Response r = call(cli, Request.newBuilder().setJobInfo(req).build(), "slurm_load_jobs");
+    List<JobInfo> jobs = r.getJobInfo().getJobsList();
+    if (jobs.isEmpty()) {
+      cli.out().println("No jobs in the system");
+      return 0;
+    }
+    long now = cli.clock().instant().getEpochSecond();
+    for (JobInfo j : jobs) {
+      cli.out().print(JobText.of(j, now, cli.clock().getZone(), details).render(oneLiner));
+    }
+    return 0;
+  }
+
+  private int showNodes(String name, Cli cli) throws Failed, IOException {
+    List<NodeInfo> nodes = loadNodes(cli);
+    List<NodeInfo> shown = name == null ? nodes : selectNodes(nodes, name);
+    if (shown.isEmpty()) {
+      cli.out().println(name == null ? "No nodes in the system" : "Node " + name + " not found");
+      return name == null ? 0 : 1;
+    }
+    for (NodeInfo n : shown) {
+      cli.out().print(NodeText.of(n, cli.clock().getZone(), users).render(oneLiner));
+    }
+    return 0;
+  }
+
+  private static List<NodeInfo> selectNodes(List<NodeInfo> nodes, String expr) {
+    List<String> wanted = Hostlist.expand(expr);
+    return nodes.stream().filter(n -> wanted.contains(n.getName())).toList();
+  }
+
+  private int showPartitions(String name, Cli cli) throws Failed, IOException {
+    Response r = call(cli, Request.newBuilder()
+        .setPartitionInfo(PartitionInfoRequest.getDefaultInstance()).build(),
+        "slurm_load_partitions");
+    List<PartitionInfo> parts = r.getPartitionInfo().getPartitionsList().stream()
+        .filter(p -> name == null || p.getName().equals(name)).toList();
+    if (parts.isEmpty()) {
+      cli.out().println(name == null ? "No partitions in the system"
+          : "Partition " + name + " not found");
+      return name == null ? 0 : 1;
+    }
+    Map<String, NodeInfo> byName = new LinkedHashMap<>();
+    loadNodes(cli).forEach(n -> byName.put(n.getName(), n));
+    for (PartitionInfo p : parts) {
+      cli.out().print(PartitionText.of(p, byName).render(oneLiner));
+    }
+    return 0;
+  }
+
+  private List<NodeInfo> loadNodes(Cli cli) throws Failed, IOException {
+    return call(cli, Request.newBuilder().setNodeInfo(NodeInfoRequest.getDefaultInstance())
+        .build(), "slurm_load_node").getNodeInfo().getNodesList();
+  }
+
+  private int ping(Cli cli) {
+    try {
+      Response r = cli.controller().get().call(
+          Request.newBuilder().setPing(PingRequest.getDefaultInstance()).build());
+      String role = r.getPing().getPrimary() ? "primary" : "backup";
+      cli.out().println("Slurmctld(" + role + ") at " + r.getPing().getHost() + " is UP");
+      return 0;
+    } catch (IOException e) {
+      cli.out().println("Slurmctld(primary) at " + controllerHost(cli) + " is DOWN");
+      return 1;
+    }
+  }
+
+  private static String controllerHost(Cli cli) {
+    return cli.env().getOrDefault("SLURM_CONTROLLER_HOST", "localhost");
+  }
+
+  private int hold(String keyword, List<String> ids, Cli cli) throws Failed, IOException {
+    if (ids.isEmpty()) {
+      cli.err().println("too few arguments for keyword:" + keyword);
+      return 1;
+    }
+    HoldJobsRequest.Builder req = HoldJobsRequest.newBuilder()
+        .setRelease(keyword.startsWith("rel")).setUserHold(keyword.startsWith("u"));
+    List<String> words = new ArrayList<>();
+    ids.forEach(w -> words.addAll(List.of(w.split(","))));
+    for (String w : words) {
+      String v = w.toLowerCase(Locale.ROOT).startsWith("jobid=") ? w.substring(6) : w;
+      try {
+        req.addJobIds(Integer.parseUnsignedInt(v));
+      } catch (NumberFormatException e) {
+        cli.err().println("Invalid job id specified for job " + w);
+        cli.err().println("slurm_suspend error: " + SlurmError.INVALID_JOB_ID.message());
+        return 1;
+      }
+    }
+    Response r = call(cli, Request.newBuilder().setHoldJobs(req).build(), "slurm_update");
+    int rc = 0;
+    for (JobResult res : r.getJobResults().getResultsList()) {
+      if (res.getErrorCode() != 0) {
+        // Slurm 22.05 names slurm_suspend here whatever the keyword; kept for identical output.
+        cli.err().println(SlurmError.messageFor(res.getErrorCode()) + " for job "
+            + Integer.toUnsignedString(res.getJobId()));
+        cli.err().println("slurm_suspend error: " + SlurmError.messageFor(res.getErrorCode()));
+        rc = 1;
+      }
+    }
+    return rc;
+  }
+
+  /** Calls the controller; a refusal is reported as "WHAT error: TEXT". */
+  private static Response call(Cli cli, Request req, String what) throws Failed, IOException {
+    Response r = cli.controller().get().call(req);
+    if (r.getErrorCode() != 0) {
+      cli.err().println(what + " error: " + SlurmError.messageFor(r.getErrorCode()));
+      throw new Failed();
+    }
+    return r;
+  }
+}

@@ -1,0 +1,80 @@
+package org.corral.cli.sinfo;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.corral.cli.format.NodeStates;
+import org.corral.cli.getopt.Getopt;
+import org.corral.cli.getopt.Getopt.Arg;
+import org.corral.cli.getopt.Getopt.LongOpt;
+import org.corral.common.Hostlist;
+
+/** sinfo's options, from SINFO_* variables first and then the command line. */
+record SinfoOptions(String format, String longFormat, boolean header, boolean dateLine,
+    boolean nodeOriented, boolean summarize, boolean reasons, boolean exact,
+    List<String> partitions, List<String> nodes, List<String> states) {
+
+  private static final Getopt GETOPT = new Getopt("adehi:lM:n:NO:o:p:rRsS:t:vV", List.of(
+      new LongOpt("all", Arg.NONE, "a"),
+      new LongOpt("dead", Arg.NONE, "d"),
+      new LongOpt("exact", Arg.NONE, "e"),
+      new LongOpt("noheader", Arg.NONE, "h"),
+      new LongOpt("iterate", Arg.REQUIRED, "i"),
+      new LongOpt("long", Arg.NONE, "l"),
+      new LongOpt("nodes", Arg.REQUIRED, "n"),
+      new LongOpt("Node", Arg.NONE, "N"),
+      new LongOpt("format", Arg.REQUIRED, "o"),
+      new LongOpt("Format", Arg.REQUIRED, "O"),
+      new LongOpt("partition", Arg.REQUIRED, "p"),
+      new LongOpt("responding", Arg.NONE, "r"),
+      new LongOpt("list-reasons", Arg.NONE, "R"),
+      new LongOpt("summarize", Arg.NONE, "s"),
+      new LongOpt("sort", Arg.REQUIRED, "S"),
+      new LongOpt("states", Arg.REQUIRED, "t")));
+
+  static SinfoOptions parse(List<String> args, Map<String, String> env)
+      throws Getopt.GetoptException {
+    String format = env.get("SINFO_FORMAT");
+    String longFormat = null;
+    List<String> partitions = env.get("SINFO_PARTITION") == null ? null
+        : split(env.get("SINFO_PARTITION"));
+    boolean header = true;
+    boolean dateLine = false;
+    boolean nodeOriented = false;
+    boolean summarize = false;
+    boolean reasons = false;
+    boolean exact = false;
+    List<String> nodes = null;
+    List<String> states = null;
+    for (Getopt.Opt o : GETOPT.parse(args).options()) {
+      String v = o.value();
+      switch (o.key()) {
+        case "e" -> exact = true;
+        case "h" -> header = false;
+        case "l" -> dateLine = true;
+        case "n" -> nodes = Hostlist.expand(v);
+        case "N" -> nodeOriented = true;
+        case "o" -> format = v;
+        case "O" -> longFormat = v;
+        case "p" -> partitions = split(v);
+        case "R" -> reasons = true;
+        case "s" -> summarize = true;
+        case "t" -> {
+          states = split(v);
+          for (String s : states) {
+            if (!NodeStates.isStateWord(s)) {
+              throw new IllegalArgumentException("Invalid node state specified: " + s);
+            }
+          }
+        }
+        default -> { } // -a, -d, -i, -M, -r, -S, -v, -V: accepted, no effect here
+      }
+    }
+    return new SinfoOptions(format, longFormat, header, dateLine, nodeOriented, summarize,
+        reasons, exact, partitions, nodes, states);
+  }
+
+  private static List<String> split(String v) {
+    return Arrays.stream(v.split(",")).filter(s -> !s.isEmpty()).toList();
+  }
+}

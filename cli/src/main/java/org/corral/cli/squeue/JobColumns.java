@@ -1,0 +1,116 @@
+package org.corral.cli.squeue;
+
+import java.util.List;
+import java.util.function.Function;
+import org.corral.cli.format.Column;
+import org.corral.cli.format.JobStates;
+import org.corral.cli.format.SlurmTimes;
+import org.corral.common.MemorySize;
+import org.corral.common.SlurmDuration;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobState;
+
+/** Every field squeue can print: {@code %} letter, {@code -O} name, header and value. */
+final class JobColumns {
+  private JobColumns() {}
+
+  static final List<Column<JobRow>> ALL = List.of(
+      col('i', "JobID", "JOBID", j -> Integer.toUnsignedString(j.getJobId())),
+      col('A', "JobArrayID", "JOBID", j -> Integer.toUnsignedString(j.getJobId())),
+      col('F', "ArrayJobID", "ARRAY_JOB_ID", j -> Integer.toUnsignedString(j.getJobId())),
+      col('K', "ArrayTaskID", "ARRAY_TASK_ID", j -> "N/A"),
+      col('j', "Name", "NAME", JobInfo::getName),
+      col('u', "UserName", "USER", JobInfo::getUserName),
+      col('U', "UserID", "UID", j -> Integer.toUnsignedString(j.getUserId())),
+      col('g', "GroupName", "GROUP", JobInfo::getGroupName),
+      col('G', "GroupID", "GROUP", j -> Integer.toUnsignedString(j.getGroupId())),
+      col('a', "Account", "ACCOUNT", j -> orNull(j.getAccount())),
+      col('P', "Partition", "PARTITION", JobInfo::getPartition),
+      col('t', "StateCompact", "ST", JobStates::code),
+      col('T', "State", "STATE", JobStates::name),
+      row('M', "TimeUsed", "TIME", r -> SlurmDuration.formatSeconds(r.elapsed())).uncut(),
+      col('l', "TimeLimit", "TIME_LIMIT", j -> limit(j.getTimeLimitMin())).uncut(),
+      row('L', "TimeLeft", "TIME_LEFT", JobColumns::timeLeft).uncut(),
+      col('D', "NumNodes", "NODES", j -> Integer.toUnsignedString(j.getNumNodes())),
+      col('C', "NumCPUs", "CPUS", j -> Integer.toUnsignedString(j.getNumCpus())),
+      col('c', "MinCpus", "MIN_CPUS", j -> Integer.toString(Math.max(1, j.getCpusPerTask()))),
+      col('m', "MinMemory", "MIN_MEMORY", JobColumns::minMemory),
+      col('N', "NodeList", "NODELIST", JobInfo::getNodes),
+      col('n', "ReqNodes", "REQ_NODES", JobInfo::getReqNodes),
+      col('x', "ExcNodes", "EXC_NODES", JobInfo::getExcNodes),
+      col('B', "BatchHost", "EXEC_HOST", j -> j.getBatchHost().isEmpty() ? "n/a" : j.getBatchHost()),
+      col('R', "ReasonList", "NODELIST(REASON)", JobColumns::reasonList),
+      col('r', "Reason", "REASON", JobInfo::getStateReason),
+      col('Q', "Priority", "PRIORITY", j -> Integer.toUnsignedString(j.getPriority())),
+      col('p', "PriorityLong", "PRIORITY",
+          j -> String.format("%.14f", Integer.toUnsignedLong(j.getPriority()) / 4294967296.0)),
+      row('V', "SubmitTime", "SUBMIT_TIME", r -> SlurmTimes.iso(r.job().getSubmitTime(), r.zone(), "N/A")),
+      row('S', "StartTime", "START_TIME", JobRow::start),
+      row('e', "EndTime", "END_TIME", JobRow::end),
+      col('Z', "WorkDir", "WORK_DIR", JobInfo::getWorkDir),
+      col('o', "Command", "COMMAND", j -> orNull(j.getCommand())),
+      col('k', "Comment", "COMMENT", j -> orNull(j.getComment())),
+      col('E', "Dependency", "DEPENDENCY", j -> orNull(j.getDependency())),
+      col('h', "OverSubscribe", "OVER_SUBSCRIBE", j -> j.getExclusive() ? "NO" : "OK"),
+      col('H', "SocketsPerNode", "SOCKETS_PER_NODE", j -> "*"),
+      col('I', "CoresPerSocket", "CORES_PER_SOCKET", j -> "*"),
+      col('J', "ThreadsPerCore", "THREADS_PER_CORE", j -> "*"),
+      col('z', "SCT", "S:C:T", j -> "*:*:*"),
+      col('O', "Contiguous", "CONTIGUOUS", j -> "0"),
+      col('w', "WCKey", "WCKEY", j -> "(null)"),
+      col('f', "Feature", "FEATURES", j -> "(null)"),
+      col('b', "TresPerNode", "TRES_PER_NODE", j -> "N/A"),
+      col('q', "QOS", "QOS", j -> "(null)"),
+      col('y', "Nice", "NICE", j -> Integer.toString(j.getNice())),
+      col('v', "Reservation", "RESERVATION", j -> "(null)"),
+      col('X', "CoreSpec", "CORE_SPEC", j -> "N/A"),
+      col('Y', "SchedNodes", "SCHEDNODES", j -> "(null)"),
+      col('s', null, "", j -> ""),
+      col('W', "Licenses", "LICENSES", j -> "(null)"));
+
+  private static Column<JobRow> col(char letter, String name, String header,
+      Function<JobInfo, String> value) {
+    return new Column<>(letter, name, header, r -> value.apply(r.job()));
+  }
+
+  private static Column<JobRow> row(char letter, String name, String header,
+      Function<JobRow, String> value) {
+    return new Column<>(letter, name, header, value);
+  }
+
+  static String orNull(String s) {
+    return s == null || s.isEmpty() ? "(null)" : s;
+  }
+
+  private static String limit(int minutes) {
+    return SlurmDuration.formatMinutes(Integer.toUnsignedLong(minutes));
+  }
+
+  private static String timeLeft(JobRow r) {
+    if (r.unlimited()) {
+      return "UNLIMITED";
+    }
+    return SlurmDuration.formatSeconds(60L * r.job().getTimeLimitMin() - r.elapsed());
+  }
+
+  private static String minMemory(JobInfo j) {
+    if (j.getMemPerCpuMb() > 0) {
+      return MemorySize.format(j.getMemPerCpuMb());
+    }
+    return MemorySize.format(j.getMemPerNodeMb());
+  }
+
+  /**
+   * The pending reason in parentheses for jobs waiting or ended abnormally with a reason, the
+   * node list otherwise.
+   */
+  static String reasonList(JobInfo j) {
+    JobState s = j.getState();
+    boolean showReason = s == JobState.PENDING
+        || (!j.getCompleting() && (s == JobState.FAILED || s == JobState.TIMEOUT
+            || s == JobState.OUT_OF_MEMORY || s == JobState.DEADLINE || s == JobState.NODE_FAIL
+            || s == JobState.BOOT_FAIL) && !j.getStateReason().isEmpty()
+            && !j.getStateReason().equals("None"));
+    return showReason ? "(" + j.getStateReason() + ")" : j.getNodes();
+  }
+}

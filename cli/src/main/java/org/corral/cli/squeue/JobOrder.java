@@ -1,0 +1,90 @@
+package org.corral.cli.squeue;
+
+import java.util.Comparator;
+import java.util.Map;
+import java.util.function.Function;
+import org.corral.cli.format.JobStates;
+import org.corral.protocol.msg.JobInfo;
+
+/**
+ * squeue's -S: comma-separated field letters, each optionally preceded by + (ascending) or -
+ * (descending); the first is the primary key. Jobs equal on every key keep Slurm's order for
+ * them, newest (highest id) first.
+ */
+final class JobOrder {
+  private JobOrder() {}
+
+  /** Slurm's default for jobs: partition, state, then decreasing priority. */
+  static final String DEFAULT = "P,t,-p";
+
+  private static final Comparator<JobRow> BY_ID =
+      Comparator.comparingLong(r -> Integer.toUnsignedLong(r.job().getJobId()));
+
+  private static Comparator<JobRow> num(Function<JobInfo, Integer> f) {
+    return Comparator.comparingLong(r -> Integer.toUnsignedLong(f.apply(r.job())));
+  }
+
+  private static Comparator<JobRow> str(Function<JobInfo, String> f) {
+    return Comparator.comparing(r -> f.apply(r.job()));
+  }
+
+  // A start time of 0 (not known) sorts last; equal starts go by increasing id, as Slurm does.
+  private static final Comparator<JobRow> BY_START = Comparator
+      .comparingLong((JobRow r) -> r.job().getStartTime() <= 0 ? Long.MAX_VALUE
+          : r.job().getStartTime())
+      .thenComparing(BY_ID);
+
+  private static final Map<Character, Comparator<JobRow>> KEYS = Map.ofEntries(
+      Map.entry('i', BY_ID), Map.entry('A', BY_ID), Map.entry('F', BY_ID),
+      Map.entry('j', str(JobInfo::getName)),
+      Map.entry('u', str(JobInfo::getUserName)),
+      Map.entry('U', num(JobInfo::getUserId)),
+      Map.entry('g', str(JobInfo::getGroupName)),
+      Map.entry('G', num(JobInfo::getGroupId)),
+      Map.entry('a', str(JobInfo::getAccount)),
+      Map.entry('P', str(JobInfo::getPartition)),
+      Map.entry('t', str(JobStates::name)), Map.entry('T', str(JobStates::name)),
+      Map.entry('p', num(JobInfo::getPriority)), Map.entry('Q', num(JobInfo::getPriority)),
+      Map.entry('D', num(JobInfo::getNumNodes)),
+      Map.entry('C', num(JobInfo::getNumCpus)),
+      Map.entry('M', Comparator.comparingLong(JobRow::elapsed)),
+      Map.entry('l', num(JobInfo::getTimeLimitMin)),
+      Map.entry('N', str(JobInfo::getNodes)),
+      Map.entry('R', str(JobColumns::reasonList)),
+      Map.entry('r', str(JobInfo::getStateReason)),
+      Map.entry('S', BY_START),
+      Map.entry('V', Comparator.comparingLong(r -> r.job().getSubmitTime())),
+      Map.entry('e', Comparator.comparingLong(r -> r.job().getEndTime())),
+      Map.entry('Z', str(JobInfo::getWorkDir)),
+      Map.entry('B', str(JobInfo::getBatchHost)));
+
+  /**
+   * The comparator for a sort list.
+   *
+   * @throws IllegalArgumentException naming the first letter that cannot be sorted on
+   */
+  static Comparator<JobRow> parse(String spec) {
+    Comparator<JobRow> result = null;
+    for (String key : spec.split(",")) {
+      String k = key.trim();
+      boolean descending = false;
+      if (k.startsWith("-") || k.startsWith("+")) {
+        descending = k.charAt(0) == '-';
+        k = k.substring(1);
+      }
+      if (k.isEmpty()) {
+        continue;
+      }
+      Comparator<JobRow> c = KEYS.get(k.charAt(0));
+      if (c == null) {
+        throw new IllegalArgumentException(k);
+      }
+      if (descending) {
+        c = c.reversed();
+      }
+      result = result == null ? c : result.thenComparing(c);
+    }
+    Comparator<JobRow> newestFirst = BY_ID.reversed();
+    return result == null ? newestFirst : result.thenComparing(newestFirst);
+  }
+}

@@ -1,0 +1,156 @@
+package org.corral.cli.squeue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+import org.corral.cli.Cli;
+import org.corral.cli.CliCommand;
+import org.corral.cli.format.JobStates;
+import org.corral.cli.format.SlurmTimes;
+import org.corral.cli.format.Table;
+import org.corral.cli.format.UserDirectory;
+import org.corral.cli.getopt.Getopt;
+import org.corral.common.Hostlist;
+import org.corral.common.SlurmError;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobInfoRequest;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+
+/** squeue: lists jobs, filtered, sorted and formatted as Slurm's squeue does. */
+public final class SqueueCommand implements CliCommand {
+  static final String DEFAULT_FORMAT = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
+  static final String LONG_FORMAT = "%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R";
+  static final String START_FORMAT = "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";
+
+  private final UserDirectory users;
+
+  public SqueueCommand() {
+    this(UserDirectory.passwdFile(Path.of("/etc/passwd")));
+  }
+
+  /** A squeue resolving user names through the given directory. */
+  public SqueueCommand(UserDirectory users) {
+    this.users = users;
+  }
+
+  @Override
+  public int run(List<String> args, Cli cli) {
+    SqueueOptions opts;
+    try {
+      opts = SqueueOptions.parse(args, cli.env());
+    } catch (Getopt.GetoptException e) {
+      cli.err().println(cli.program() + ": " + e.getMessage());
+      cli.err().println("Try \"squeue --help\" for more information");
+      return 1;
+    } catch (SqueueOptions.UsageException e) {
+      for (String line : e.lines()) {
+        cli.error("error: " + line);
+      }
+      cli.err().println();
+      return 1;
+    }
+    Filter filter = new Filter(opts, users, cli);
+    Table<JobRow> table;
+    Comparator<JobRow> order;
+    try {
+      table = opts.longFormat() != null
+          ? Table.ofLong(opts.longFormat(), JobColumns.ALL, 20)
+          : Table.ofPercent(opts.format(), JobColumns.ALL,
+              c -> cli.error("error: Invalid job format specification: " + c));
+      order = JobOrder.parse(opts.sort());
+    } catch (IllegalArgumentException e) {
+      cli.error("error: Invalid job format specification: " + e.getMessage());
+      return 1;
+    }
+    List<JobInfo> jobs;
+    try {
+      Response r = cli.controller().get().call(Request.newBuilder()
+          .setJobInfo(JobInfoRequest.getDefaultInstance()).build());
+      if (r.getErrorCode() != 0) {
+        cli.error("error: " + SlurmError.messageFor(r.getErrorCode()));
+        return 1;
+      }
+      jobs = r.getJobInfo().getJobsList();
+    } catch (IOException e) {
+      cli.error("error: " + SlurmError.CONTROLLER_DOWN.message());
+      return 1;
+    }
+    long now = cli.clock().instant().getEpochSecond();
+    List<JobRow> rows = new ArrayList<>();
+    for (JobInfo j : jobs) {
+      if (filter.accepts(j)) {
+        rows.add(new JobRow(j, now, cli.clock().getZone()));
+      }
+    }
+    rows.sort(order);
+    if (opts.header()) {
+      if (opts.dateLine()) {
+        cli.out().println(SlurmTimes.ctime(cli.clock().instant(), cli.clock().getZone()));
+      }
+      cli.out().println(table.header());
+    }
+    for (JobRow r : rows) {
+      cli.out().println(table.row(r));
+    }
+    return 0;
+  }
+
+  /** The selection squeue's filter options make. */
+  private static final class Filter {
+    private final SqueueOptions opts;
+    private final Set<String> userNames = new HashSet<>();
+    private final Set<Integer> uids = new HashSet<>();
+    private final Set<String> nodes;
+
+    Filter(SqueueOptions opts, UserDirectory users, Cli cli) {
+      this.opts = opts;
+      if (opts.users() != null) {
+        for (String u : opts.users()) {
+          if (!u.isEmpty() && u.chars().allMatch(Character::isDigit)) {
+            uids.add(Integer.parseUnsignedInt(u));
+            continue;
+          }
+          OptionalInt uid = users.uidOf(u);
+          if (uid.isPresent()) {
+            uids.add(uid.getAsInt());
+          } else {
+            cli.error("error: Invalid user: " + u + "\n");
+          }
+        }
+      }
+      this.nodes = opts.nodes() == null ? null : new HashSet<>(opts.nodes());
+    }
+
+    boolean accepts(JobInfo j) {
+      if (opts.jobIds() != null && !opts.jobIds().contains(j.getJobId())) {
+        return false;
+      }
+      if (opts.states() != null ? !opts.states().matches(j) : !JobStates.isActive(j)) {
+        return false;
+      }
+      if (opts.users() != null && !uids.contains(j.getUserId()) && !userNames.contains(j.getUserName())) {
+        return false;
+      }
+      if (opts.partitions() != null && !opts.partitions().contains(j.getPartition())) {
+        return false;
+      }
+      if (opts.names() != null && !opts.names().contains(j.getName())) {
+        return false;
+      }
+      if (nodes != null) {
+        boolean any = !j.getNodes().isEmpty()
+            && Hostlist.expand(j.getNodes()).stream().anyMatch(nodes::contains);
+        if (!any) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package org.corral.cli.squeue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.corral.cli.format.JobStates;
+import org.corral.cli.getopt.Getopt;
+import org.corral.cli.getopt.Getopt.Arg;
+import org.corral.cli.getopt.Getopt.LongOpt;
+import org.corral.common.Hostlist;
+
+/** squeue's options, from SQUEUE_* variables first and then the command line. */
+record SqueueOptions(
+    String format,
+    String longFormat,
+    String sort,
+    boolean header,
+    boolean dateLine,
+    List<Integer> jobIds,
+    JobStates.Filter states,
+    List<String> users,
+    List<String> partitions,
+    List<String> names,
+    List<String> nodes) {
+
+  /** A bad option value; each line is printed as "squeue: error: LINE". */
+  static final class UsageException extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final List<String> lines;
+
+    UsageException(String... lines) {
+      super(String.join("\n", lines));
+      this.lines = List.of(lines);
+    }
+
+    List<String> lines() {
+      return lines;
+    }
+  }
+
+  private static final Getopt GETOPT = new Getopt("ahij::lM:n:o:O:p:S:t:u:vVw:", List.of(
+      new LongOpt("all", Arg.NONE, "a"),
+      new LongOpt("noheader", Arg.NONE, "h"),
+      new LongOpt("iterate", Arg.REQUIRED, "i"),
+      new LongOpt("jobs", Arg.OPTIONAL, "j"),
+      new LongOpt("long", Arg.NONE, "l"),
+      new LongOpt("name", Arg.REQUIRED, "n"),
+      new LongOpt("format", Arg.REQUIRED, "o"),
+      new LongOpt("Format", Arg.REQUIRED, "O"),
+      new LongOpt("partition", Arg.REQUIRED, "p"),
+      new LongOpt("sort", Arg.REQUIRED, "S"),
+      new LongOpt("start", Arg.NONE, "start"),
+      new LongOpt("states", Arg.REQUIRED, "t"),
+      new LongOpt("user", Arg.REQUIRED, "u"),
+      new LongOpt("users", Arg.REQUIRED, "u"),
+      new LongOpt("nodelist", Arg.REQUIRED, "w")));
+
+  static SqueueOptions parse(List<String> args, Map<String, String> env)
+      throws Getopt.GetoptException, UsageException {
+    var b = new Builder();
+    b.format = env.get("SQUEUE_FORMAT");
+    b.longFormat = env.get("SQUEUE_FORMAT2");
+    b.sort = env.get("SQUEUE_SORT");
+    if (env.get("SQUEUE_USERS") != null) {
+      b.users = split(env.get("SQUEUE_USERS"));
+    }
+    if (env.get("SQUEUE_PARTITION") != null) {
+      b.partitions = split(env.get("SQUEUE_PARTITION"));
+    }
+    if (env.get("SQUEUE_STATES") != null) {
+      b.states = states(env.get("SQUEUE_STATES"));
+    }
+    Getopt.Result r = GETOPT.parse(args);
+    boolean jobFlag = false;
+    for (Getopt.Opt o : r.options()) {
+      String v = o.value();
+      switch (o.key()) {
+        case "h" -> b.header = false;
+        case "j" -> {
+          jobFlag = true;
+          if (v != null) {
+            b.jobIds = jobIds(v);
+          }
+        }
+        case "l" -> b.dateLine = true;
+        case "n" -> b.names = split(v);
+        case "o" -> {
+          b.format = v;
+          b.longFormat = null;
+        }
+        case "O" -> b.longFormat = v;
+        case "p" -> b.partitions = split(v);
+        case "S" -> b.sort = v;
+        case "start" -> b.start = true;
+        case "t" -> b.states = states(v);
+        case "u" -> b.users = split(v);
+        case "w" -> b.nodes = Hostlist.expand(v);
+        default -> { } // -a, -i, -M, -v, -V: accepted; nothing they change here
+      }
+    }
+    if (!r.operands().isEmpty()) {
+      if (!jobFlag) {
+        throw new UsageException("Unrecognized option: " + r.operands().get(0));
+      }
+      b.jobIds = jobIds(r.operands().get(0));
+    }
+    return b.build();
+  }
+
+  private static List<String> split(String v) {
+    return Arrays.stream(v.split(",")).filter(s -> !s.isEmpty()).toList();
+  }
+
+  private static JobStates.Filter states(String v) throws UsageException {
+    try {
+      return JobStates.parseFilter(v);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("Invalid job state specified: " + e.getMessage(),
+          "Valid job states include: " + JobStates.VALID_NAMES);
+    }
+  }
+
+  private static List<Integer> jobIds(String v) throws UsageException {
+    List<Integer> ids = new ArrayList<>();
+    for (String s : split(v)) {
+      try {
+        ids.add(Integer.parseUnsignedInt(s.trim()));
+      } catch (NumberFormatException e) {
+        throw new UsageException("Invalid job id: " + s);
+      }
+    }
+    return ids;
+  }
+
+  private static final class Builder {
+    String format;
+    String longFormat;
+    String sort;
+    boolean header = true;
+    boolean dateLine;
+    boolean start;
+    List<Integer> jobIds;
+    JobStates.Filter states;
+    List<String> users;
+    List<String> partitions;
+    List<String> names;
+    List<String> nodes;
+
+    SqueueOptions build() throws UsageException {
+      String fmt = format;
+      if (start) {
+        // --start: pending jobs by expected start, unless the user chose otherwise
+        if (fmt == null) {
+          fmt = SqueueCommand.START_FORMAT;
+        }
+        if (sort == null) {
+          sort = "S";
+        }
+        if (states == null) {
+          states = JobStates.parseFilter("PD");
+        }
+      }
+      if (fmt == null) {
+        fmt = dateLine ? SqueueCommand.LONG_FORMAT : SqueueCommand.DEFAULT_FORMAT;
+      }
+      return new SqueueOptions(fmt, longFormat, sort == null ? JobOrder.DEFAULT : sort, header,
+          dateLine, jobIds, states, users, partitions, names, nodes);
+    }
+  }
+}
