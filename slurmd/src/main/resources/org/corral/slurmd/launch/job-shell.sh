@@ -1,7 +1,7 @@
 #!/bin/sh
 # Corral's job shell: what Slurm's slurmstepd does for a batch job, in a few lines.
 # slurmd starts it as root, detached (setsid), with a clean environment:
-#   job-shell.sh SPOOL UID GID WORKDIR STDOUT STDERR STDIN OPENMODE [ARGS...]
+#   job-shell.sh SPOOL UID GID WORKDIR STDOUT STDERR STDIN OPENMODE SCRIPT [ARGS...]
 # The user's part runs under setpriv in a session of its own, so a signal to that process group
 # reaches the whole job but not this shell, which stays to record the exit status. The job's
 # environment comes in on stdin as `export NAME='value'` lines (opened here, as root) and is
@@ -15,8 +15,8 @@ else
 fi
 # shellcheck disable=SC2016,SC2086
 setsid $drop /bin/sh -c '
-  wd=$1 out=$2 err=$3 in=$4 mode=$5
-  shift 5
+  wd=$1 out=$2 err=$3 in=$4 mode=$5 script=$6
+  shift 6
   eval "$(cat)"
   moved=""
   cd "$wd" 2>/dev/null || { moved=$wd; cd /tmp || exit 1; }
@@ -31,7 +31,7 @@ setsid $drop /bin/sh -c '
   [ -n "$moved" ] && echo "slurmstepd: error: couldn'"'"'t chdir to \`$moved'"'"': No such file or directory: going to /tmp instead" >&2
   SLURM_TASK_PID=$$
   export SLURM_TASK_PID
-  exec "$SLURM_JOB_SCRIPT_PATH_" "$@"
+  exec "$script" "$@"
 ' corral-job "$@" <"$spool/environment" &
 child=$!
 echo "$child" >"$spool/pgid.tmp" && mv "$spool/pgid.tmp" "$spool/pgid"
