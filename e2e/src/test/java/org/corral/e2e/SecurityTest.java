@@ -115,7 +115,7 @@ class SecurityTest {
   }
 
   /** The server answers with an error frame and closes, or just closes: never hangs. */
-  private static void assertClosedOrError(DataInputStream in) throws IOException {
+  private static void assertClosedOrError(DataInputStream in) throws Exception {
     byte[] all = in.readAllBytes();
     if (all.length > 0) {
       Envelope e = FrameCodec.read(new java.io.ByteArrayInputStream(all), 1 << 20);
