@@ -3,8 +3,6 @@ package org.corral.cli.sbatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,12 +27,8 @@ class SbatchGoldenTest {
   @TempDir Path temp;
 
   @TestFactory
-  Stream<DynamicTest> matchesSlurm() throws IOException, URISyntaxException {
-    Path root = Path.of(getClass().getResource("/golden/sbatch").toURI());
-    List<Path> cases;
-    try (Stream<Path> s = Files.list(root)) {
-      cases = s.filter(Files::isDirectory).sorted().toList();
-    }
+  Stream<DynamicTest> matchesSlurm() {
+    List<Path> cases = GoldenCases.of("sbatch");
     assertThat(cases).hasSizeGreaterThan(20);
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.getFileName().toString(), () -> check(c)));
   }
@@ -51,29 +45,24 @@ class SbatchGoldenTest {
     FakeSubmitter sbatch = new FakeSubmitter(work);
     sbatch.env.put("PATH", "/usr/bin:/bin");
     sbatch.env.put("HOME", "/root");
-    if (Files.exists(dir.resolve("stdin"))) {
-      sbatch.stdin = read(dir.resolve("stdin"));
+    String stdin = GoldenCases.read(dir, "stdin");
+    if (stdin != null) {
+      sbatch.stdin = stdin;
     }
-    if (Files.exists(dir.resolve("jobid"))) {
-      int id = Integer.parseInt(read(dir.resolve("jobid")).strip());
+    String jobId = GoldenCases.read(dir, "jobid");
+    if (jobId != null) {
+      int id = Integer.parseInt(jobId.strip());
       sbatch.response = Response.newBuilder()
           .setSubmitJob(SubmitJobReply.newBuilder().setJobId(id)).build();
     }
-    if (Files.exists(dir.resolve("response"))) {
-      String[] r = read(dir.resolve("response")).strip().split(" ", 2);
+    String refusal = GoldenCases.read(dir, "response");
+    if (refusal != null) {
+      String[] r = refusal.strip().split(" ", 2);
       sbatch.response = Response.newBuilder()
           .setErrorCode(Integer.parseInt(r[0])).setErrorMessage(r[1]).build();
     }
-    List<String> args = Files.readAllLines(dir.resolve("args"));
+    int rc = sbatch.run(GoldenCases.args(dir).toArray(String[]::new));
 
-    int rc = sbatch.run(args.toArray(String[]::new));
-
-    assertThat(sbatch.err).isEqualTo(read(dir.resolve("stderr")));
-    assertThat(sbatch.out).isEqualTo(read(dir.resolve("stdout")));
-    assertThat(rc).isEqualTo(Integer.parseInt(read(dir.resolve("rc")).strip()));
-  }
-
-  private static String read(Path p) throws IOException {
-    return Files.readString(p, StandardCharsets.UTF_8);
+    GoldenCases.assertMatches(dir, sbatch.out, sbatch.err, rc);
   }
 }

@@ -1,12 +1,16 @@
 #!/bin/bash
-# Records each case's stdout, stderr and exit status from the real Slurm 22.05 sbatch.
+# Records each case's stdout, stderr and exit status from a real Slurm 22.05 command.
+# Usage: ./record.sh sbatch|scancel [case...]
 # A case directory holds: args (one argument a line), optional stdin, optional script files,
 # and for a controller refusal "response" (error code and message the fake controller returns).
-# Run as root on a host with a running Slurm: ./record.sh [case...]. Jobs it submits are
+# Run as root on a host with a running Slurm. Jobs sbatch submits are
 # listed in $JOBS_FILE (default /tmp/golden-sbatch-jobs) to cancel afterwards.
-# argv[0] is set to "sbatch", as when run through PATH; the environment is emptied.
+# argv[0] is set to the command's name, as when run through PATH; the environment is emptied.
+# Never record scancel cases that match real jobs by filter: they cancel other users' jobs.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
+cmd=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd)/$cmd
 jobs=${JOBS_FILE:-/tmp/golden-sbatch-jobs}
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=($(cd "$here" && ls -d */ | tr -d /))
@@ -20,10 +24,12 @@ for c in "${cases[@]}"; do
   input=/dev/null
   [ -f "$dir/stdin" ] && input="$dir/stdin"
   (cd "$work" && env -i PATH=/usr/bin:/bin HOME=/root PWD="$work" \
-     bash -c 'exec -a sbatch /usr/bin/sbatch "$@"' sbatch "${args[@]}" \
+     bash -c 'exec -a "$0" "/usr/bin/$0" "$@"' "$cmd" "${args[@]}" \
      < "$input" > "$dir/stdout" 2> "$dir/stderr"; echo $? > "$dir/rc")
-  id=$(grep -oE '[0-9]+$' "$dir/stdout" | head -1)
-  rm -f "$dir/jobid"
-  [ -n "$id" ] && { echo "$id" > "$dir/jobid"; echo "$id" >> "$jobs"; }
+  if [ "$cmd" = sbatch ]; then
+    id=$(grep -oE '[0-9]+$' "$dir/stdout" | head -1)
+    rm -f "$dir/jobid"
+    [ -n "$id" ] && { echo "$id" > "$dir/jobid"; echo "$id" >> "$jobs"; }
+  fi
   rm -rf "$work"
 done
