@@ -19,7 +19,10 @@ record BatchScript(String text, String origin) {
         "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + command + "\n", null);
   }
 
-  /** Refuses what Slurm refuses to submit: an empty script or one without an interpreter line. */
+  /**
+   * Refuses what Slurm refuses to submit: an empty script, one without an interpreter line,
+   * one with DOS line breaks, or one containing a NUL character.
+   */
   void validate() throws SbatchFailure {
     if (text.isEmpty()) {
       throw SbatchFailure.error("Batch script is empty!");
@@ -29,6 +32,16 @@ record BatchScript(String text, String origin) {
           "sbatch: error: This does not look like a batch script.  The first",
           "sbatch: error: line must start with #! followed by the path to an interpreter.",
           "sbatch: error: For instance: #!/bin/sh"));
+    }
+    if (text.indexOf('\0') >= 0) {
+      throw new SbatchFailure(1, List.of(
+          "sbatch: error: The Slurm controller does not allow scripts that",
+          "sbatch: error: contain a NULL character '\\0'."));
+    }
+    if (text.contains("\r\n")) {
+      throw new SbatchFailure(1, List.of(
+          "sbatch: error: Batch script contains DOS line breaks (\\r\\n)",
+          "sbatch: error: instead of expected UNIX line breaks (\\n)."));
     }
   }
 
