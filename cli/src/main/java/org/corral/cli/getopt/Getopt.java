@@ -117,7 +117,7 @@ public final class Getopt {
     int eq = a.indexOf('=');
     String name = eq < 0 ? a : a.substring(0, eq);
     String attached = eq < 0 ? null : a.substring(eq + 1);
-    LongOpt match = findLong(name);
+    LongOpt match = findLong(name, a);
     switch (match.arg()) {
       case NONE -> {
         if (attached != null) {
@@ -140,7 +140,9 @@ public final class Getopt {
     return i;
   }
 
-  private LongOpt findLong(String name) throws GetoptException {
+  /** Finds the option {@code name} abbreviates; {@code text} (the argument after "--", value
+   *  included) is what GNU quotes in its messages. */
+  private LongOpt findLong(String name, String text) throws GetoptException {
     List<LongOpt> candidates = new ArrayList<>();
     for (LongOpt o : longOpts) {
       if (o.name().equals(name)) {
@@ -151,19 +153,24 @@ public final class Getopt {
       }
     }
     if (candidates.isEmpty()) {
-      throw new GetoptException("unrecognized option '--" + name + "'");
+      throw new GetoptException("unrecognized option '--" + text + "'");
     }
-    // Prefixes of several names that all mean the same option are not ambiguous (GNU rule).
+    // Prefixes of several names that all mean the same option are not ambiguous (GNU rule);
+    // GNU lists the first match and every later one that differs from it, in table order.
     LongOpt first = candidates.get(0);
-    boolean same = candidates.stream()
-        .allMatch(o -> o.key().equals(first.key()) && o.arg() == first.arg());
-    if (!same) {
-      StringBuilder sb = new StringBuilder("option '--" + name + "' is ambiguous; possibilities:");
-      for (LongOpt o : candidates) {
+    List<LongOpt> differing = candidates.stream().filter(o -> !sameOption(o, first)).toList();
+    if (!differing.isEmpty()) {
+      StringBuilder sb = new StringBuilder("option '--" + text + "' is ambiguous; possibilities:");
+      sb.append(" '--").append(first.name()).append('\'');
+      for (LongOpt o : differing) {
         sb.append(" '--").append(o.name()).append('\'');
       }
       throw new GetoptException(sb.toString());
     }
     return first;
+  }
+
+  private static boolean sameOption(LongOpt a, LongOpt b) {
+    return a.key().equals(b.key()) && a.arg() == b.arg();
   }
 }

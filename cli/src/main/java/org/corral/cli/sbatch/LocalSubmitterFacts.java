@@ -1,0 +1,126 @@
+package org.corral.cli.sbatch;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@link SubmitterFacts} of this process, read from Linux's /proc. */
+public final class LocalSubmitterFacts implements SubmitterFacts {
+
+  /** Slurm's name for each limit, by the row /proc/self/limits gives it. */
+  private static final List<String[]> LIMITS = List.of(
+      new String[] {"Max cpu time", "CPU"},
+      new String[] {"Max file size", "FSIZE"},
+      new String[] {"Max data size", "DATA"},
+      new String[] {"Max stack size", "STACK"},
+      new String[] {"Max core file size", "CORE"},
+      new String[] {"Max resident set", "RSS"},
+      new String[] {"Max processes", "NPROC"},
+      new String[] {"Max open files", "NOFILE"},
+      new String[] {"Max locked memory", "MEMLOCK"},
+      new String[] {"Max address space", "AS"});
+
+  /** RLIM_INFINITY as an unsigned 64-bit number, how Slurm writes "unlimited". */
+  private static final String UNLIMITED = "18446744073709551615";
+
+  private final Path proc;
+
+  public LocalSubmitterFacts() {
+    this(Path.of("/proc/self"));
+  }
+
+  /** Reads the given /proc/PID directory instead of this process's (for tests). */
+  LocalSubmitterFacts(Path procDir) {
+    this.proc = procDir;
+  }
+
+  @Override
+  public String hostname() {
+    try {
+      String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+      if (!name.isEmpty()) {
+        return name;
+      }
+    } catch (IOException e) {
+      // Not Linux: fall through to the resolver.
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "localhost";
+    }
+  }
+
+  /**
+   * PWD when it names a directory (the caller's view, also right when this JVM serves a client
+   * started elsewhere), else this process's directory.
+   */
+  @Override
+  public Path currentDirectory(Map<String, String> env) {
+    String pwd = env.get("PWD");
+    if (pwd != null && pwd.startsWith("/") && Files.isDirectory(Path.of(pwd))) {
+      return Path.of(pwd);
+    }
+    return Path.of(System.getProperty("user.dir")).toAbsolutePath();
+  }
+
+  @Override
+  public Map<String, String> processVariables() {
+    Map<String, String> vars = new LinkedHashMap<>();
+    readLimits(vars);
+    String nice = niceValue();
+    if (nice != null) {
+      vars.put("SLURM_PRIO_PROCESS", nice);
+    }
+    String umask = umask();
+    if (umask != null) {
+      vars.put("SLURM_UMASK", umask);
+    }
+    return vars;
+  }
+
+  private void readLimits(Map<String, String> vars) {
+    List<String> rows;
+    try {
+      rows = Files.readAllLines(proc.resolve("limits"));
+    } catch (IOException e) {
+      return;
+    }
+    for (String[] limit : LIMITS) {
+      for (String row : rows) {
+        if (row.startsWith(limit[0] + " ")) {
+          String soft = row.substring(limit[0].length()).strip().split("\\s+")[0];
+          vars.put("SLURM_RLIMIT_" + limit[1], soft.equals("unlimited") ? UNLIMITED : soft);
+        }
+      }
+    }
+  }
+
+  /** Field 19 of /proc/PID/stat, counted after the parenthesised command name. */
+  private String niceValue() {
+    try {
+      String stat = Files.readString(proc.resolve("stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return fields[16];
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private String umask() {
+    try {
+      for (String line : Files.readAllLines(proc.resolve("status"))) {
+        if (line.startsWith("Umask:")) {
+          return line.substring("Umask:".length()).strip();
+        }
+      }
+    } catch (IOException e) {
+      return null;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,186 @@
+package org.corral.cli.sbatch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.corral.cli.Cli;
+import org.corral.cli.CliCommand;
+import org.corral.cli.getopt.Getopt;
+import org.corral.cli.getopt.Getopt.Opt;
+import org.corral.cli.sbatch.SbatchOptions.Source;
+import org.corral.common.SlurmError;
+import org.corral.protocol.msg.JobSpec;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.SubmitJobRequest;
+
+/**
+ * sbatch: submits a batch script. Options come from #SBATCH lines, SBATCH_* variables and the
+ * command line, in rising precedence; the script from a file operand, --wrap, or stdin.
+ */
+public final class SbatchCommand implements CliCommand {
+
+  /** What {@code sbatch --version} prints: the Slurm release whose behaviour Corral follows. */
+  public static final String VERSION = "slurm 22.05.8";
+
+  private final Supplier<InputStream> stdin;
+  private final SubmitterFacts facts;
+
+  public SbatchCommand() {
+    this(() -> System.in, new LocalSubmitterFacts());
+  }
+
+  public SbatchCommand(Supplier<InputStream> stdin, SubmitterFacts facts) {
+    this.stdin = stdin;
+    this.facts = facts;
+  }
+
+  @Override
+  public int run(List<String> args, Cli cli) {
+    try {
+      return submit(args, cli);
+    } catch (SbatchFailure f) {
+      f.lines().forEach(cli.err()::println);
+      return f.exitStatus();
+    }
+  }
+
+  private int submit(List<String> args, Cli cli) throws SbatchFailure {
+    Getopt.Result command = parse(args, cli.program());
+    for (Opt o : command.options()) {
+      switch (o.key()) {
+        case "h" -> { return print(cli, "help.txt"); }
+        case "usage" -> { return print(cli, "usage.txt"); }
+        case "V" -> {
+          cli.out().println(VERSION);
+          return 0;
+        }
+        default -> { }
+      }
+    }
+    String wrap = lastValue(command.options(), "wrap");
+    List<String> operands = command.operands();
+    if (wrap != null && !operands.isEmpty()) {
+      throw SbatchFailure.error("Script arguments not permitted with --wrap option");
+    }
+    BatchScript script = wrap != null ? BatchScript.wrapping(wrap)
+        : operands.isEmpty() ? readStdin() : readFile(operands.get(0), cli.env());
+    script.validate();
+
+    SbatchOptions options = new SbatchOptions();
+    for (Opt o : directives(script, cli.program())) {
+      options.apply(o.key(), o.value(), Source.SCRIPT);
+    }
+    for (Map.Entry<String, String> e : SbatchOptionTable.ENVIRONMENT.entrySet()) {
+      String value = cli.env().get(e.getKey());
+      if (value != null) {
+        options.apply(e.getValue(), value.isEmpty() ? null : value, Source.ENVIRONMENT);
+      }
+    }
+    for (Opt o : command.options()) {
+      options.apply(o.key(), o.value(), Source.COMMAND_LINE);
+    }
+    options.validate();
+
+    List<String> scriptArgs = operands.isEmpty() ? List.of() : operands.subList(1, operands.size());
+    JobSpec spec = new JobSpecAssembler(facts, cli.env())
+        .assemble(options, script, operands.isEmpty() ? null : operands.get(0), scriptArgs);
+    return send(spec, options, cli);
+  }
+
+  private static Getopt.Result parse(List<String> args, String program) throws SbatchFailure {
+    try {
+      return SbatchOptionTable.getopt().parse(args);
+    } catch (Getopt.GetoptException e) {
+      throw new SbatchFailure(SbatchFailure.USAGE_STATUS, List.of(
+          program + ": " + e.getMessage(), "Try \"sbatch --help\" for more information"));
+    }
+  }
+
+  /** The #SBATCH options; anything that is not an option there is an invalid directive. */
+  private static List<Opt> directives(BatchScript script, String program) throws SbatchFailure {
+    Getopt.Result parsed = parse(script.directiveArguments(), program);
+    if (!parsed.operands().isEmpty()) {
+      throw SbatchFailure.invalid(
+          "Invalid directive found in batch script: " + parsed.operands().get(0));
+    }
+    return parsed.options();
+  }
+
+  private int send(JobSpec spec, SbatchOptions options, Cli cli) throws SbatchFailure {
+    Request request = Request.newBuilder()
+        .setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec))
+        .build();
+    Response response;
+    try {
+      response = cli.controller().get().call(request);
+    } catch (IOException | UncheckedIOException e) {
+      throw SbatchFailure.error("Batch job submission failed: "
+          + SlurmError.messageFor(SlurmError.CONTROLLER_DOWN.code()));
+    }
+    if (response.getErrorCode() != 0) {
+      List<String> lines = new ArrayList<>();
+      String detail = response.getErrorMessage();
+      String text = SlurmError.messageFor(response.getErrorCode());
+      if (!detail.isEmpty() && !detail.equals(text)) {
+        lines.add("sbatch: error: " + detail);
+      }
+      lines.add("sbatch: error: Batch job submission failed: " + text);
+      throw new SbatchFailure(1, lines);
+    }
+    int jobId = response.getSubmitJob().getJobId();
+    if (options.parsable) {
+      cli.out().println(jobId);
+    } else if (!options.quiet) {
+      cli.out().println("Submitted batch job " + jobId);
+    }
+    return 0;
+  }
+
+  private BatchScript readStdin() throws SbatchFailure {
+    try (InputStream in = stdin.get()) {
+      return new BatchScript(new String(in.readAllBytes(), StandardCharsets.UTF_8), null);
+    } catch (IOException e) {
+      throw SbatchFailure.error("unable to read script from stdin: " + e.getMessage());
+    }
+  }
+
+  /** Reads a script operand, relative to the caller's directory. */
+  private BatchScript readFile(String name, Map<String, String> env) throws SbatchFailure {
+    try {
+      Path path = facts.currentDirectory(env).resolve(name);
+      return new BatchScript(new String(Files.readAllBytes(path), StandardCharsets.UTF_8), name);
+    } catch (IOException | RuntimeException e) {
+      throw SbatchFailure.error("Unable to open file " + name);
+    }
+  }
+
+  private static String lastValue(List<Opt> options, String key) {
+    String value = null;
+    for (Opt o : options) {
+      if (o.key().equals(key)) {
+        value = o.value();
+      }
+    }
+    return value;
+  }
+
+  private static int print(Cli cli, String resource) throws SbatchFailure {
+    try (InputStream in = SbatchCommand.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw SbatchFailure.error("missing resource " + resource);
+      }
+      cli.out().print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      return 0;
+    } catch (IOException e) {
+      throw SbatchFailure.error("cannot read " + resource + ": " + e.getMessage());
+    }
+  }
+}

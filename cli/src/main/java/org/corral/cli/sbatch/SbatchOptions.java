@@ -1,0 +1,193 @@
+package org.corral.cli.sbatch;
+
+import org.corral.common.MemorySize;
+import org.corral.common.SlurmDuration;
+
+/**
+ * The job request sbatch is assembling. Options are applied in rising precedence (#SBATCH
+ * directives, then SBATCH_* variables, then the command line), so a later value replaces an
+ * earlier one. Values are validated as they are applied, with Slurm's messages.
+ */
+final class SbatchOptions {
+
+  /** Where an option's value came from; decides which memory option survives a conflict. */
+  enum Source { SCRIPT, ENVIRONMENT, COMMAND_LINE }
+
+  private static final long NICE_LIMIT = 2147483645L;
+  private static final int DEFAULT_NICE = 100;
+
+  String jobName;
+  String partition;
+  Integer minNodes;
+  Integer maxNodes;
+  Integer ntasks;
+  Integer cpusPerTask;
+  Integer ntasksPerNode;
+  Long timeLimitMin;
+  Long memMb;
+  Source memSource;
+  Long memPerCpuMb;
+  Source memPerCpuSource;
+  String output;
+  String error;
+  String input;
+  String chdir;
+  String export;
+  boolean parsable;
+  boolean hold;
+  String dependency;
+  String account;
+  String wrap;
+  String openMode;
+  String comment;
+  Boolean requeue;
+  boolean exclusive;
+  Integer nice;
+  boolean quiet;
+
+  /** Applies one option by its key (see {@link SbatchOptionTable}); value null when absent. */
+  void apply(String key, String value, Source source) throws SbatchFailure {
+    switch (key) {
+      case "J" -> jobName = value;
+      case "p" -> partition = value;
+      case "N" -> parseNodes(value);
+      case "n" -> ntasks = positive(value, "--ntasks");
+      case "c" -> cpusPerTask = positive(value, "--cpus-per-task");
+      case "ntasks-per-node" -> ntasksPerNode = positive(value, "--ntasks-per-node");
+      case "t" -> timeLimitMin = parseTime(value);
+      case "mem" -> {
+        memMb = memory(value, "--mem");
+        memSource = source;
+      }
+      case "mem-per-cpu" -> {
+        memPerCpuMb = memory(value, "--mem-per-cpu");
+        memPerCpuSource = source;
+      }
+      case "o" -> output = value;
+      case "e" -> error = value;
+      case "i" -> input = value;
+      case "D" -> chdir = value;
+      case "export" -> export = value;
+      case "parsable" -> parsable = true;
+      case "H" -> hold = true;
+      case "d" -> dependency = value;
+      case "A" -> account = value;
+      case "wrap" -> wrap = value;
+      case "open-mode" -> openMode = parseOpenMode(value);
+      case "comment" -> comment = value;
+      case "requeue" -> requeue = true;
+      case "no-requeue" -> requeue = false;
+      case "exclusive" -> exclusive = parseExclusive(value);
+      case "nice" -> nice = parseNice(value);
+      case "Q" -> quiet = true;
+      case "h", "usage", "V" -> {
+        // Acted on before anything else is read (see SbatchCommand); nothing to store.
+      }
+      default -> {
+        if (!SbatchOptionTable.NO_EFFECT.contains(key)) {
+          throw SbatchFailure.error(
+              "option " + SbatchOptionTable.displayName(key) + " is not supported by Corral");
+        }
+      }
+    }
+  }
+
+  /**
+   * Checks that need every option applied. Slurm refuses both memory options together, except
+   * that one set only through the environment yields to the other.
+   */
+  void validate() throws SbatchFailure {
+    if (memMb != null && memPerCpuMb != null) {
+      if (memSource == Source.ENVIRONMENT && memPerCpuSource != Source.ENVIRONMENT) {
+        memMb = null;
+      } else if (memPerCpuSource == Source.ENVIRONMENT && memSource != Source.ENVIRONMENT) {
+        memPerCpuMb = null;
+      } else {
+        throw SbatchFailure.fatal("--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+      }
+    }
+  }
+
+  private void parseNodes(String value) throws SbatchFailure {
+    String v = value == null ? "" : value.trim();
+    int dash = v.indexOf('-');
+    Integer min = count(dash < 0 ? v : v.substring(0, dash));
+    Integer max = dash < 0 ? min : (dash == v.length() - 1 ? min : count(v.substring(dash + 1)));
+    if (min == null || max == null) {
+      throw SbatchFailure.invalid("\"" + value + "\" is not a valid node count");
+    }
+    if (max < min) {
+      throw SbatchFailure.invalid(
+          "Maximum node count " + max + " is less than minimum node count " + min);
+    }
+    minNodes = min;
+    maxNodes = max;
+  }
+
+  private static Integer count(String s) {
+    if (s.isEmpty() || !s.chars().allMatch(Character::isDigit) || s.length() > 9) {
+      return null;
+    }
+    return Integer.parseInt(s);
+  }
+
+  private static Integer positive(String value, String option) throws SbatchFailure {
+    Integer n = value == null ? null : count(value.trim());
+    if (n == null || n <= 0) {
+      throw SbatchFailure.error("Invalid numeric value \"" + value + "\" for " + option + ".");
+    }
+    return n;
+  }
+
+  private static long parseTime(String value) throws SbatchFailure {
+    try {
+      return SlurmDuration.parseMinutes(value);
+    } catch (IllegalArgumentException e) {
+      throw SbatchFailure.invalid("Invalid --time specification");
+    }
+  }
+
+  private static long memory(String value, String option) throws SbatchFailure {
+    try {
+      return MemorySize.parseMb(value);
+    } catch (IllegalArgumentException e) {
+      throw SbatchFailure.invalid("Invalid " + option + " specification");
+    }
+  }
+
+  /** Slurm looks only at the first letter: a(ppend) or t(runcate). */
+  private static String parseOpenMode(String value) throws SbatchFailure {
+    char c = value.isEmpty() ? ' ' : Character.toLowerCase(value.charAt(0));
+    return switch (c) {
+      case 'a' -> "append";
+      case 't' -> "truncate";
+      default -> throw SbatchFailure.invalid("Invalid --open-mode specification");
+    };
+  }
+
+  private static boolean parseExclusive(String value) throws SbatchFailure {
+    if (value == null || value.isEmpty()) {
+      return true;
+    }
+    if (value.equalsIgnoreCase("user") || value.equalsIgnoreCase("mcs")) {
+      throw SbatchFailure.error("option --exclusive=" + value + " is not supported by Corral");
+    }
+    throw SbatchFailure.invalid("Invalid --exclusive specification");
+  }
+
+  private static int parseNice(String value) throws SbatchFailure {
+    if (value == null) {
+      return DEFAULT_NICE;
+    }
+    long n;
+    try {
+      n = Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw SbatchFailure.invalid("Invalid --nice value: " + value);
+    }
+    if (Math.abs(n) > NICE_LIMIT) {
+      throw SbatchFailure.invalid("Invalid --nice value, out of range (+/- " + NICE_LIMIT + ")");
+    }
+    return (int) n;
+  }
+}

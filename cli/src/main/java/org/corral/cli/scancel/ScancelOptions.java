@@ -1,0 +1,172 @@
+package org.corral.cli.scancel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import org.corral.cli.getopt.Getopt;
+import org.corral.cli.getopt.Getopt.Arg;
+import org.corral.cli.getopt.Getopt.LongOpt;
+import org.corral.cli.getopt.Getopt.Opt;
+import org.corral.protocol.msg.JobState;
+
+/** scancel's options and job ids, parsed and checked as Slurm 22.05's scancel does. */
+final class ScancelOptions {
+
+  static final String SHORT_OPTIONS = "A:bfHiM:n:p:Qq:R:s:t:u:vVw:";
+
+  /** Every long option of Slurm's scancel, in its order, so abbreviations resolve alike. */
+  static final List<LongOpt> LONG_OPTIONS = List.of(
+      new LongOpt("account", Arg.REQUIRED, "A"),
+      new LongOpt("batch", Arg.NONE, "b"),
+      new LongOpt("ctld", Arg.NONE, "ctld"),
+      new LongOpt("cluster", Arg.REQUIRED, "M"),
+      new LongOpt("clusters", Arg.REQUIRED, "M"),
+      new LongOpt("full", Arg.NONE, "f"),
+      new LongOpt("help", Arg.NONE, "help"),
+      new LongOpt("hurry", Arg.NONE, "H"),
+      new LongOpt("interactive", Arg.NONE, "i"),
+      new LongOpt("jobname", Arg.REQUIRED, "n"),
+      new LongOpt("me", Arg.NONE, "me"),
+      new LongOpt("name", Arg.REQUIRED, "n"),
+      new LongOpt("nodelist", Arg.REQUIRED, "w"),
+      new LongOpt("partition", Arg.REQUIRED, "p"),
+      new LongOpt("qos", Arg.REQUIRED, "q"),
+      new LongOpt("quiet", Arg.NONE, "Q"),
+      new LongOpt("reservation", Arg.REQUIRED, "R"),
+      new LongOpt("sibling", Arg.REQUIRED, "sibling"),
+      new LongOpt("signal", Arg.REQUIRED, "s"),
+      new LongOpt("state", Arg.REQUIRED, "t"),
+      new LongOpt("usage", Arg.NONE, "usage"),
+      new LongOpt("user", Arg.REQUIRED, "u"),
+      new LongOpt("verbose", Arg.NONE, "v"),
+      new LongOpt("version", Arg.NONE, "V"),
+      new LongOpt("wckey", Arg.REQUIRED, "wckey"));
+
+  final List<Integer> jobIds = new ArrayList<>();
+  /** The signal to send, or null to cancel the job. */
+  Integer signal;
+  boolean batch;
+  boolean full;
+  int verbose;
+  boolean quiet;
+  String user;
+  JobState state;
+  String partition;
+  String name;
+
+  /** What is asked for instead of cancelling: "help", "usage", "V", or null. */
+  String informational;
+
+  /** Parses scancel's arguments; the current user is what --me names. */
+  static ScancelOptions parse(List<String> args, String program, String currentUser)
+      throws ScancelFailure {
+    Getopt.Result parsed;
+    try {
+      parsed = new Getopt(SHORT_OPTIONS, LONG_OPTIONS).parse(args);
+    } catch (Getopt.GetoptException e) {
+      throw new ScancelFailure(program + ": " + e.getMessage(),
+          "Try \"scancel --help\" for more information");
+    }
+    ScancelOptions o = new ScancelOptions();
+    for (Opt opt : parsed.options()) {
+      o.apply(opt, currentUser);
+      if (o.informational != null) {
+        return o;
+      }
+    }
+    for (String operand : parsed.operands()) {
+      o.jobIds.add(jobId(operand));
+    }
+    if (o.jobIds.isEmpty() && !o.hasFilter()) {
+      throw ScancelFailure.error("No job identification provided");
+    }
+    return o;
+  }
+
+  /** Whether jobs are chosen by their attributes rather than (or besides) by id. */
+  boolean hasFilter() {
+    return user != null || state != null || partition != null || name != null;
+  }
+
+  /** Signalling (-s, or -b which signals the batch shell) rather than cancelling. */
+  boolean signalling() {
+    return signal != null || batch;
+  }
+
+  /** The filters as Slurm describes them when none matches: "job_name=x state=PENDING ". */
+  String describeFilters() {
+    StringBuilder sb = new StringBuilder();
+    append(sb, "job_name", name);
+    append(sb, "partition", partition);
+    append(sb, "state", state == null ? null : state.name());
+    append(sb, "user_name", user);
+    return sb.toString();
+  }
+
+  private static void append(StringBuilder sb, String field, String value) {
+    if (value != null) {
+      sb.append(field).append('=').append(value).append(' ');
+    }
+  }
+
+  private void apply(Opt opt, String currentUser) throws ScancelFailure {
+    String v = opt.value();
+    switch (opt.key()) {
+      case "help", "usage", "V" -> informational = opt.key();
+      case "b" -> batch = true;
+      case "f" -> full = true;
+      case "v" -> verbose++;
+      case "Q" -> quiet = true;
+      case "u" -> user = v;
+      case "me" -> user = currentUser;
+      case "n" -> name = v;
+      case "p" -> partition = v;
+      case "t" -> state = state(v);
+      case "s" -> {
+        OptionalInt n = SignalNames.parse(v);
+        if (n.isEmpty()) {
+          throw new ScancelFailure("Unknown job signal: " + v);
+        }
+        signal = n.getAsInt();
+      }
+      // No burst buffers to skip stage-out for, one controller to talk to.
+      case "H", "ctld" -> { }
+      default -> throw ScancelFailure.error(
+          "option " + displayName(opt.key()) + " is not supported by Corral");
+    }
+  }
+
+  private static JobState state(String text) throws ScancelFailure {
+    return switch (text.strip().toUpperCase(Locale.ROOT)) {
+      case "PENDING", "PD" -> JobState.PENDING;
+      case "RUNNING", "R" -> JobState.RUNNING;
+      case "SUSPENDED", "S" -> JobState.SUSPENDED;
+      default -> throw new ScancelFailure("Invalid job state specified: " + text,
+          "Valid job states are PENDING, RUNNING, and SUSPENDED");
+    };
+  }
+
+  /** A job id operand; array tasks ("12_3") and steps ("12.0") are not supported yet. */
+  private static int jobId(String text) throws ScancelFailure {
+    if (!text.isEmpty() && text.chars().allMatch(Character::isDigit) && text.length() <= 10) {
+      long id = Long.parseLong(text);
+      if (id > 0 && id <= 0xFFFFFFFFL) {
+        return (int) id;
+      }
+    }
+    if (text.matches("\\d+([_.]\\S*)")) {
+      throw ScancelFailure.error("Job array and step ids are not supported yet: " + text);
+    }
+    throw ScancelFailure.error("Invalid job id " + text);
+  }
+
+  private static String displayName(String key) {
+    for (LongOpt o : LONG_OPTIONS) {
+      if (o.key().equals(key)) {
+        return "--" + o.name();
+      }
+    }
+    return "-" + key;
+  }
+}

@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH -t xx
+echo

@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH -J a\ b
+echo

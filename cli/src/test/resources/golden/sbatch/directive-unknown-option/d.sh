@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --bogus
+echo

@@ -1,0 +1,4 @@
+#!/bin/sh
+# c
+#SBATCH --comment="unterminated
+echo
