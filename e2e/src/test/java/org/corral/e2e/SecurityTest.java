@@ -128,6 +128,7 @@ class SecurityTest {
     TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
     LocalCluster.Result r = cluster.as(alice, "scontrol", "shutdown");
     assertThat(r.exitCode()).isNotZero();
+    assertThat(r.err()).isEqualTo("slurm_shutdown error: Access/permission denied\n");
     stillServes();
   }
 }

@@ -26,6 +26,7 @@ import org.corral.protocol.msg.PartitionInfoRequest;
 import org.corral.protocol.msg.PingRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.ShutdownRequest;
 
 /**
  * scontrol: show job/node/partition/hostnames/hostlist, ping, hold/uhold/release, version.
@@ -109,6 +110,11 @@ public final class ScontrolCommand implements CliCommand {
     }
     if (is(keyword, "hold", 3) || is(keyword, "uhold", 3) || is(keyword, "release", 3)) {
       return hold(keyword.toLowerCase(Locale.ROOT), rest, cli);
+    }
+    if (is(keyword, "shutdown", 8)) {
+      call(cli, Request.newBuilder().setShutdown(ShutdownRequest.getDefaultInstance()).build(),
+          "slurm_shutdown");
+      return 0;
     }
     if (is(keyword, "version", 3)) {
       cli.out().println(VERSION);

@@ -57,6 +57,10 @@ final class JobRequests {
   }
 
   Decision<JobResultsReply> cancel(Peer peer, CancelJobsRequest req, ClusterState s) {
+    String user = req.getUserName();
+    if (!user.isEmpty() && !user.chars().allMatch(Character::isDigit) && users.uid(user).isEmpty()) {
+      throw new SlurmException(SlurmError.USER_ID_MISSING, "Invalid user name: " + user);
+    }
     List<Command> cmds = new ArrayList<>();
     List<Runnable> effects = new ArrayList<>();
     JobResultsReply.Builder reply = JobResultsReply.newBuilder();
@@ -119,11 +123,18 @@ final class JobRequests {
     return out;
   }
 
+  /** scancel's filters: every one given must match; names and partitions may be lists. */
   private static boolean matches(JobInfo j, CancelJobsRequest req) {
-    return (req.getUserName().isEmpty() || req.getUserName().equals(j.getUserName()))
+    String user = req.getUserName();
+    return (user.isEmpty() || user.equals(j.getUserName())
+            || user.equals(Integer.toUnsignedString(j.getUserId())))
         && (req.getStatesList().isEmpty() || req.getStatesList().contains(j.getState()))
-        && (req.getPartition().isEmpty() || req.getPartition().equals(j.getPartition()))
-        && (req.getJobName().isEmpty() || req.getJobName().equals(j.getName()));
+        && inList(req.getPartition(), j.getPartition())
+        && inList(req.getJobName(), j.getName());
+  }
+
+  private static boolean inList(String list, String value) {
+    return list.isEmpty() || List.of(list.split(",")).contains(value);
   }
 
   Decision<JobResultsReply> hold(Peer peer, HoldJobsRequest req, ClusterState s) {

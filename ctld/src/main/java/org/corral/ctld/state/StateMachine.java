@@ -115,6 +115,7 @@ public final class StateMachine {
         .setState(JobState.RUNNING)
         .setStateReason("None")
         .setStartTime(c.time())
+        .setLastSchedEval(c.time())
         .setEndTime(limit == SlurmDuration.INFINITE ? 0 : c.time() + limit * 60)
         .setNodes(Hostlist.compress(names))
         .setNumNodes(names.size())
