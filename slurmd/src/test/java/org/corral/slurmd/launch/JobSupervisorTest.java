@@ -45,9 +45,24 @@ class JobSupervisorTest {
   }
 
   @AfterEach
-  void tearDown() {
+  void tearDown() throws IOException {
     if (supervisor != null) {
       supervisor.close();
+    }
+    // A failed test must not leave its jobs running: kill every job group still recorded.
+    if (spool != null && Files.isDirectory(spool)) {
+      for (int id : JobDirectory.jobIds(spool)) {
+        JobDirectory dir = JobDirectory.in(spool, id);
+        if (!dir.hasEnded()) {
+          dir.processGroup().ifPresent(group -> {
+            try {
+              ProcessGroupSignaller.signal(group, ProcessGroupSignaller.SIGKILL);
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          });
+        }
+      }
     }
   }
 
@@ -78,6 +93,15 @@ class JobSupervisorTest {
     assertThat(Files.readString(work.resolve("slurm-12.out"))).isEqualTo("out\nerr\n");
     assertThat(Files.readString(work.resolve("slurm-13.out"))).isEqualTo("out\n");
     assertThat(Files.readString(work.resolve("err-13.txt"))).isEqualTo("err\n");
+  }
+
+  @Test
+  void readsStdinFromTheGivenFile() throws Exception {
+    Files.writeString(work.resolve("in-33.txt"), "from stdin\n");
+    supervisor.launch(request(33, alice, "#!/bin/sh\ncat\n", List.of(), spec -> spec.setStdIn("in-%j.txt")));
+
+    assertThat(recorder.await(33).exitStatus()).isZero();
+    assertThat(Files.readString(work.resolve("slurm-33.out"))).isEqualTo("from stdin\n");
   }
 
   @Test
@@ -246,8 +270,7 @@ class JobSupervisorTest {
   @Test
   void ldPreloadFromTheJobNeverReachesARootProcess() throws Exception {
     String preload = "LD_PRELOAD=/nonexistent/corral-evil.so";
-    supervisor.launch(request(30, alice, "#!/bin/sh\necho ready\nread line\n", List.of(preload),
-        spec -> spec.setStdIn("/dev/zero")));
+    supervisor.launch(request(30, alice, "#!/bin/sh\necho ready\nsleep 60\n", List.of(preload), spec -> { }));
     waitFor(() -> readOrEmpty(work.resolve("slurm-30.out")).contains("ready")
         && Files.exists(spool.resolve("job00030/pid")));
     long wrapper = Long.parseLong(Files.readString(spool.resolve("job00030/wrapper")).split(" ")[0]);
