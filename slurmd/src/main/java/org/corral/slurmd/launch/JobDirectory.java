@@ -1,0 +1,199 @@
+package org.corral.slurmd.launch;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+/**
+ * One job's directory in the spool, {@code job00042/}: root-owned (mode 0711) so that the user
+ * can reach their script but can neither list nor change what root writes here. Files:
+ * slurm_script and environment (the user's, 0500/0600), wrapper (slurmd's record of the
+ * wrapper process: "pid startEpochMillis"), and what job-wrapper.sh writes: pid, status,
+ * launch.err, wait.err, wrapper.log.
+ */
+final class JobDirectory {
+  static final String SCRIPT = "slurm_script";
+  private static final String PREFIX = "job";
+  private static final int MAX_MESSAGE_CHARS = 4000;
+  private static final int MAX_READ_BYTES = 64 * 1024;
+
+  private final int jobId;
+  private final Path dir;
+
+  private JobDirectory(int jobId, Path dir) {
+    this.jobId = jobId;
+    this.dir = dir;
+  }
+
+  static JobDirectory in(Path spoolDir, int jobId) {
+    return new JobDirectory(jobId, spoolDir.resolve(String.format("%s%05d", PREFIX, jobId)));
+  }
+
+  /** The job ids that have a directory in the spool. */
+  static List<Integer> jobIds(Path spoolDir) throws IOException {
+    List<Integer> ids = new ArrayList<>();
+    try (Stream<Path> entries = Files.list(spoolDir)) {
+      for (Path entry : (Iterable<Path>) entries::iterator) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(PREFIX) && name.length() > PREFIX.length() && Files.isDirectory(entry)
+            && name.substring(PREFIX.length()).chars().allMatch(Character::isDigit)) {
+          try {
+            ids.add(Integer.parseUnsignedInt(name.substring(PREFIX.length())));
+          } catch (NumberFormatException tooLarge) {
+            // not one of ours
+          }
+        }
+      }
+    }
+    return ids;
+  }
+
+  int jobId() {
+    return jobId;
+  }
+
+  Path path() {
+    return dir;
+  }
+
+  boolean exists() {
+    return Files.isDirectory(dir);
+  }
+
+  /** Creates the directory; false when it already exists (the job was launched before). */
+  boolean create() throws IOException {
+    try {
+      Files.createDirectory(dir);
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    }
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+    return true;
+  }
+
+  Path script() {
+    return dir.resolve(SCRIPT);
+  }
+
+  /** Writes the job's script and its environment file, both owned by the job's user. */
+  void writeUserFiles(LaunchPlan plan) throws IOException {
+    writeUserFile(script(), plan.script(), "r-x------", plan);
+    List<String> words = new ArrayList<>(plan.environment());
+    words.add(script().toString());
+    words.addAll(plan.argv());
+    writeUserFile(dir.resolve("environment"), ShellQuoting.setPositionalParameters(words), "rw-------", plan);
+  }
+
+  private static void writeUserFile(Path file, String text, String mode, LaunchPlan plan) throws IOException {
+    Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+    Files.setAttribute(file, "unix:gid", plan.gid());
+    Files.setAttribute(file, "unix:uid", plan.uid());
+  }
+
+  Path wrapperLog() {
+    return dir.resolve("wrapper.log");
+  }
+
+  void writeWrapperRecord(long pid, long startEpochMillis) throws IOException {
+    Path tmp = dir.resolve("wrapper.tmp");
+    Files.writeString(tmp, pid + " " + startEpochMillis + "\n");
+    Files.move(tmp, dir.resolve("wrapper"), StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** slurmd's record of the wrapper: {pid, start time in epoch millis}, if written. */
+  Optional<long[]> wrapperRecord() {
+    return read("wrapper").flatMap(text -> {
+      String[] parts = text.trim().split(" ");
+      try {
+        return parts.length == 2
+            ? Optional.of(new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])})
+            : Optional.empty();
+      } catch (NumberFormatException e) {
+        return Optional.empty();
+      }
+    });
+  }
+
+  /** The job's pid = process group id, once the wrapper has recorded it. */
+  OptionalLong processGroup() {
+    Optional<String> text = read("pid");
+    try {
+      return text.isPresent() ? OptionalLong.of(Long.parseLong(text.get().trim())) : OptionalLong.empty();
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
+    }
+  }
+
+  boolean hasEnded() {
+    return Files.exists(dir.resolve("status"));
+  }
+
+  /** How the job ended, once the wrapper has written its status. */
+  Optional<JobEnd> end() throws IOException {
+    Optional<String> status = read("status");
+    if (status.isEmpty()) {
+      return Optional.empty();
+    }
+    int exitStatus;
+    try {
+      exitStatus = Integer.parseInt(status.get().trim());
+    } catch (NumberFormatException e) {
+      return Optional.of(JobEnd.failed(0, modified("status"), "unreadable job status: " + status.get()));
+    }
+    String launchError = read("launch.err").map(JobDirectory::message).orElse("");
+    long endTime = modified("status");
+    return Optional.of(launchError.isEmpty()
+        ? new JobEnd(exitStatus, endTime, false, "")
+        : JobEnd.failed(exitStatus, endTime, launchError));
+  }
+
+  /** What the wrapper itself printed (to explain a wrapper that died without a status). */
+  String wrapperOutput() {
+    return read("wrapper.log").map(JobDirectory::message).orElse("");
+  }
+
+  private long modified(String name) throws IOException {
+    return Files.getLastModifiedTime(dir.resolve(name)).toInstant().getEpochSecond();
+  }
+
+  private Optional<String> read(String name) {
+    // Bounded: launch.err can hold user-chosen paths, and no file may blow up the daemon.
+    try (var in = Files.newInputStream(dir.resolve(name))) {
+      return Optional.of(new String(in.readNBytes(MAX_READ_BYTES), StandardCharsets.UTF_8));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String message(String text) {
+    String trimmed = text.strip();
+    return trimmed.length() <= MAX_MESSAGE_CHARS ? trimmed : trimmed.substring(0, MAX_MESSAGE_CHARS) + "...";
+  }
+
+  /** Removes the directory and everything in it. */
+  void delete() throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,15 @@
+package org.corral.slurmd.launch;
+
+/** Told once per job (per JVM) when a batch job launched or re-adopted by a {@link JobSupervisor} ends. */
+@FunctionalInterface
+public interface JobListener {
+  /**
+   * Called from any thread.
+   *
+   * @param exitStatus wait(2)-style: {@code code << 8} for a normal exit, the signal number
+   *     (with 0x80 when a core was dumped) for a death by signal
+   * @param launchFailed true when the job's script never started (unknown user, output file not
+   *     creatable as the user, ...); {@code message} then says why
+   */
+  void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message);
+}

@@ -1,0 +1,356 @@
+package org.corral.slurmd.launch;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.corral.protocol.msg.LaunchBatchRequest;
+
+/**
+ * Runs batch jobs on this node as their users, without a JVM per job. Each job runs under a
+ * few lines of POSIX shell (job-wrapper.sh, as root, in a session of its own, so it survives a
+ * slurmd restart) that drops privileges with setpriv (job-user.sh, as the user) and records the
+ * job's pid and final status in the job's spool directory. Jobs started here are watched
+ * through their wrapper process; jobs found in the spool after a restart ({@link #recover()})
+ * by polling it. Each end is reported once per JVM to the {@link JobListener}; the spool
+ * directory stays until {@link #forget(int)}, so an end the controller never acknowledged is
+ * reported again by the next slurmd.
+ */
+public final class JobSupervisor implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(JobSupervisor.class.getName());
+  private static final String WRAPPER = "job-wrapper.sh";
+  private static final String USER_SHELL = "job-user.sh";
+  private static final long POLL_MILLIS = 200;
+  /** A signal waits up to 500 x 20 ms for a just-launched job's pid to be recorded. */
+  private static final int PID_RETRIES = 500;
+  private static final long PID_RETRY_MILLIS = 20;
+
+  private final Path spoolDir;
+  private final String nodeName;
+  private final Clock clock;
+  private final JobListener listener;
+  private final String hostName;
+  private final ConcurrentMap<Integer, TrackedJob> jobs = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService timers;
+  private volatile boolean closed;
+
+  public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener) throws IOException {
+    if (!spoolDir.isAbsolute() || spoolDir.toString().contains("=")) {
+      // The script's path ends the NAME=value list that env(1) reads: it must hold no '='.
+      throw new IllegalArgumentException("spool directory must be an absolute path without '=': " + spoolDir);
+    }
+    this.spoolDir = spoolDir;
+    this.nodeName = nodeName;
+    this.clock = clock;
+    this.listener = listener;
+    this.hostName = shortHostName();
+    Files.createDirectories(spoolDir);
+    Files.setPosixFilePermissions(spoolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    install(WRAPPER);
+    install(USER_SHELL);
+    this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "job-supervisor-" + nodeName);
+      thread.setDaemon(true);
+      return thread;
+    });
+    timers.scheduleWithFixedDelay(this::pollAdopted, POLL_MILLIS, POLL_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Starts the job's batch script. A repeated request for a job already here is ignored. Never
+   * throws for a job that cannot start: that is reported to the listener with launchFailed.
+   */
+  public void launch(LaunchBatchRequest request) throws IOException {
+    int jobId = request.getJob().getJobId();
+    LaunchPlan plan;
+    try {
+      plan = LaunchPlan.of(request, nodeName, hostName);
+    } catch (IllegalArgumentException e) {
+      report(jobId, JobEnd.failed(0, now(), e.getMessage()));
+      return;
+    }
+    JobDirectory dir = JobDirectory.in(spoolDir, jobId);
+    TrackedJob job = new TrackedJob(dir, false);
+    if (closed || jobs.putIfAbsent(jobId, job) != null) {
+      return;
+    }
+    try {
+      if (!dir.create()) {
+        jobs.remove(jobId, job); // launched by an earlier slurmd: recover() adopts it
+        return;
+      }
+      dir.writeUserFiles(plan);
+    } catch (IOException | RuntimeException e) {
+      finish(job, JobEnd.failed(0, now(), "cannot write the job's files to the spool: " + e.getMessage()));
+      return;
+    }
+    Process wrapper;
+    try {
+      wrapper = startWrapper(plan, dir);
+    } catch (IOException e) {
+      finish(job, JobEnd.failed(0, now(), "cannot start the job's wrapper: " + e.getMessage()));
+      return;
+    }
+    job.attach(wrapper.toHandle());
+    try {
+      dir.writeWrapperRecord(wrapper.pid(), startMillis(wrapper.toHandle()));
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "job " + jobId + ": cannot record its wrapper; a restarted slurmd will not re-adopt it", e);
+    }
+    wrapper.onExit().thenRun(() -> collect(job));
+  }
+
+  /**
+   * Signals the job's whole process group (not its wrapper). Signal 0 terminates: SIGCONT and
+   * SIGTERM now, SIGKILL after killWaitSeconds if the job is still running. Unknown or ended
+   * jobs are ignored. Asynchronous: a job launched a moment ago gets it once its pid is known.
+   */
+  public void signal(int jobId, int signal, int killWaitSeconds) {
+    if (signal < 0 || signal > 64) {
+      throw new IllegalArgumentException("not a signal number: " + signal);
+    }
+    TrackedJob job = jobs.get(jobId);
+    if (job == null || job.hasEnded() || closed) {
+      return;
+    }
+    if (signal != 0) {
+      schedule(() -> deliver(job, new int[] {signal}, PID_RETRIES), 0);
+      return;
+    }
+    schedule(() -> deliver(job, new int[] {ProcessGroupSignaller.SIGCONT, ProcessGroupSignaller.SIGTERM}, PID_RETRIES), 0);
+    schedule(() -> deliver(job, new int[] {ProcessGroupSignaller.SIGKILL}, PID_RETRIES),
+        TimeUnit.SECONDS.toMillis(Math.max(0, killWaitSeconds)));
+  }
+
+  /** Jobs launched or re-adopted here whose end has not been seen yet. */
+  public Set<Integer> runningJobs() {
+    Set<Integer> running = new TreeSet<>();
+    jobs.forEach((id, job) -> {
+      if (!job.hasEnded()) {
+        running.add(id);
+      }
+    });
+    return running;
+  }
+
+  /**
+   * After a slurmd restart: re-adopts the jobs whose wrappers still run, and reports those that
+   * ended meanwhile, or whose wrapper vanished without a status (their processes are killed).
+   */
+  public void recover() {
+    List<Integer> ids;
+    try {
+      ids = JobDirectory.jobIds(spoolDir);
+    } catch (IOException e) {
+      LOG.log(Level.ERROR, "cannot read the spool " + spoolDir, e);
+      return;
+    }
+    for (int id : ids) {
+      TrackedJob job = new TrackedJob(JobDirectory.in(spoolDir, id), true);
+      if (jobs.putIfAbsent(id, job) != null) {
+        continue;
+      }
+      job.dir().wrapperRecord().flatMap(JobSupervisor::liveWrapper).ifPresent(job::attach);
+      if (job.wrapper().isEmpty() || job.dir().hasEnded()) {
+        collect(job);
+      }
+    }
+  }
+
+  /** Removes an ended job's spool directory (its end was acknowledged). Running jobs are kept. */
+  public void forget(int jobId) {
+    TrackedJob job = jobs.get(jobId);
+    if (job != null && !job.hasEnded()) {
+      LOG.log(Level.WARNING, "job " + jobId + " is still running; its spool directory stays");
+      return;
+    }
+    JobDirectory dir = job != null ? job.dir() : JobDirectory.in(spoolDir, jobId);
+    if (job == null && dir.exists() && !dir.hasEnded()) {
+      return; // not adopted (yet): it may be running
+    }
+    try {
+      dir.delete();
+      if (job != null) {
+        jobs.remove(jobId, job);
+      }
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "cannot remove " + dir.path(), e);
+    }
+  }
+
+  /** Stops watching and reporting. Running jobs keep running, to be re-adopted by the next slurmd. */
+  @Override
+  public void close() {
+    closed = true;
+    timers.shutdownNow();
+  }
+
+  private Process startWrapper(LaunchPlan plan, JobDirectory dir) throws IOException {
+    String jobDir = dir.path().toString();
+    ProcessBuilder builder = CleanProcess.builder(List.of(
+        "setsid", "/bin/sh", spoolDir.resolve(WRAPPER).toString(),
+        jobDir, Integer.toUnsignedString(plan.uid()), Integer.toUnsignedString(plan.gid()),
+        spoolDir.resolve(USER_SHELL).toString(),
+        jobDir, nodeName, plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(),
+        plan.append() ? "append" : "truncate", plan.umask()));
+    builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    builder.redirectOutput(dir.wrapperLog().toFile()).redirectErrorStream(true);
+    return builder.start();
+  }
+
+  /** Sends signals to the job's process group once its pid is known, unless it has ended. */
+  private void deliver(TrackedJob job, int[] signals, int retriesLeft) {
+    if (job.hasEnded() || job.dir().hasEnded()) {
+      return;
+    }
+    OptionalLong group = job.dir().processGroup();
+    if (group.isEmpty()) {
+      if (retriesLeft > 0) {
+        schedule(() -> deliver(job, signals, retriesLeft - 1), PID_RETRY_MILLIS);
+      } else {
+        LOG.log(Level.WARNING, "job " + job.dir().jobId() + ": no pid recorded; signal not delivered");
+      }
+      return;
+    }
+    try {
+      for (int signal : signals) {
+        ProcessGroupSignaller.signal(group.getAsLong(), signal);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.WARNING, "job " + job.dir().jobId() + ": cannot signal process group " + group.getAsLong(), e);
+    }
+  }
+
+  /** Adopted jobs have no Process to wait on: their status file or their wrapper's death tells. */
+  private void pollAdopted() {
+    try {
+      for (TrackedJob job : jobs.values()) {
+        if (job.adopted() && !job.hasEnded()
+            && (job.dir().hasEnded() || job.wrapper().map(w -> !w.isAlive()).orElse(true))) {
+          collect(job);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "polling adopted jobs failed", e);
+    }
+  }
+
+  /** The wrapper has exited (or vanished): reads how the job ended and reports it. */
+  private void collect(TrackedJob job) {
+    if (job.hasEnded() || closed) {
+      return;
+    }
+    JobEnd end;
+    try {
+      end = job.dir().end().orElse(null);
+    } catch (IOException e) {
+      end = null;
+    }
+    if (end == null) {
+      // The wrapper died without recording a status (killed, or the node lost it): make sure
+      // nothing of the job survives, and report it as killed.
+      job.dir().processGroup().ifPresent(this::killQuietly);
+      String output = job.dir().wrapperOutput();
+      end = new JobEnd(ProcessGroupSignaller.SIGKILL, now(), false,
+          "the job's wrapper ended without recording the job's status" + (output.isEmpty() ? "" : ": " + output));
+    }
+    finish(job, end);
+  }
+
+  private void finish(TrackedJob job, JobEnd end) {
+    if (job.markEnded()) {
+      report(job.dir().jobId(), end);
+    }
+  }
+
+  private void report(int jobId, JobEnd end) {
+    if (closed) {
+      return;
+    }
+    try {
+      listener.finished(jobId, end.exitStatus(), end.endTimeEpochSec(), end.launchFailed(), end.message());
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "job listener failed for job " + jobId, e);
+    }
+  }
+
+  private void killQuietly(long processGroup) {
+    try {
+      ProcessGroupSignaller.signal(processGroup, ProcessGroupSignaller.SIGKILL);
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.WARNING, "cannot kill process group " + processGroup, e);
+    }
+  }
+
+  private void schedule(Runnable task, long delayMillis) {
+    try {
+      timers.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // closed meanwhile
+    }
+  }
+
+  private long now() {
+    return clock.instant().getEpochSecond();
+  }
+
+  /** The recorded wrapper, if that process still runs (same pid and start time: not a reused pid). */
+  private static Optional<ProcessHandle> liveWrapper(long[] record) {
+    return ProcessHandle.of(record[0])
+        .filter(ProcessHandle::isAlive)
+        .filter(h -> record[1] < 0 || h.info().startInstant()
+            .map(start -> Math.abs(start.toEpochMilli() - record[1]) < 1000).orElse(true));
+  }
+
+  private static long startMillis(ProcessHandle process) {
+    return process.info().startInstant().map(Instant::toEpochMilli).orElse(-1L);
+  }
+
+  private void install(String name) throws IOException {
+    Path target = spoolDir.resolve(name);
+    Path tmp = spoolDir.resolve(name + ".tmp");
+    try (InputStream in = JobSupervisor.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IOException("resource missing: " + name);
+      }
+      Files.write(tmp, in.readAllBytes());
+    }
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    // A running wrapper keeps reading its own copy: replace the file, never rewrite it in place.
+    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** %N in output patterns: the host's name up to its first dot, as Slurm writes it. */
+  private static String shortHostName() {
+    String name;
+    try {
+      name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+    } catch (IOException e) {
+      try {
+        name = InetAddress.getLocalHost().getHostName();
+      } catch (IOException unknown) {
+        name = "localhost";
+      }
+    }
+    int dot = name.indexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+}

@@ -1,0 +1,85 @@
+package org.corral.slurmd.launch;
+
+/**
+ * Expands the filename patterns of sbatch's --output/--error/--input as Slurm 22.05 does for a
+ * batch job: %j %J %A (job id), %a (array index: 4294967294 outside an array), %s ("batch"),
+ * %n %t (0), %x (job name), %u (user name), %N (short host name), %% ("%"). A number after
+ * the % zero-pads numeric values; unknown specifiers stay as written. A pattern containing a
+ * backslash is not expanded at all, only unescaped ("\X" becomes "X").
+ */
+public final class OutputPathPattern {
+  /** The array index Slurm substitutes for %a when the job is not part of an array. */
+  static final String NO_ARRAY_INDEX = "4294967294";
+
+  /** What a pattern can refer to. */
+  public record Fields(int jobId, String jobName, String userName, String hostName) {}
+
+  private OutputPathPattern() {}
+
+  public static String expand(String pattern, Fields fields) {
+    if (pattern.indexOf('\\') >= 0) {
+      return unescape(pattern);
+    }
+    StringBuilder out = new StringBuilder(pattern.length() + 16);
+    int i = 0;
+    while (i < pattern.length()) {
+      char c = pattern.charAt(i);
+      if (c != '%') {
+        out.append(c);
+        i++;
+        continue;
+      }
+      int digitsEnd = i + 1;
+      while (digitsEnd < pattern.length() && Character.isDigit(pattern.charAt(digitsEnd))) {
+        digitsEnd++;
+      }
+      if (digitsEnd >= pattern.length()) {
+        out.append(pattern, i, pattern.length());
+        break;
+      }
+      int width = digitsEnd > i + 1 ? parseWidth(pattern.substring(i + 1, digitsEnd)) : 0;
+      String value = value(pattern.charAt(digitsEnd), width, digitsEnd == i + 1, fields);
+      out.append(value != null ? value : pattern.substring(i, digitsEnd + 1));
+      i = digitsEnd + 1;
+    }
+    return out.toString();
+  }
+
+  private static String value(char specifier, int width, boolean noWidth, Fields f) {
+    return switch (specifier) {
+      case '%' -> noWidth ? "%" : null;
+      case 'j', 'J', 'A' -> pad(Integer.toUnsignedString(f.jobId()), width);
+      case 'a' -> pad(NO_ARRAY_INDEX, width);
+      case 'n', 't' -> pad("0", width);
+      case 's' -> "batch";
+      case 'x' -> f.jobName();
+      case 'u' -> f.userName();
+      case 'N' -> f.hostName();
+      default -> null;
+    };
+  }
+
+  private static int parseWidth(String digits) {
+    // A silly width must not make a daemon allocate gigabytes.
+    return digits.length() > 3 ? 999 : Integer.parseInt(digits);
+  }
+
+  private static String pad(String number, int width) {
+    return number.length() >= width ? number : "0".repeat(width - number.length()) + number;
+  }
+
+  private static String unescape(String pattern) {
+    StringBuilder out = new StringBuilder(pattern.length());
+    for (int i = 0; i < pattern.length(); i++) {
+      char c = pattern.charAt(i);
+      if (c == '\\') {
+        if (++i < pattern.length()) {
+          out.append(pattern.charAt(i));
+        }
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}

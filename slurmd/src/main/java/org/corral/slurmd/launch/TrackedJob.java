@@ -1,0 +1,43 @@
+package org.corral.slurmd.launch;
+
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** A job this supervisor watches: its spool directory, its wrapper process, whether it has ended. */
+final class TrackedJob {
+  private final JobDirectory dir;
+  private final boolean adopted;
+  private final AtomicBoolean ended = new AtomicBoolean();
+  private volatile ProcessHandle wrapper;
+
+  /** @param adopted true for a job found in the spool (watched by polling), false for one started here */
+  TrackedJob(JobDirectory dir, boolean adopted) {
+    this.dir = dir;
+    this.adopted = adopted;
+  }
+
+  JobDirectory dir() {
+    return dir;
+  }
+
+  boolean adopted() {
+    return adopted;
+  }
+
+  void attach(ProcessHandle wrapperProcess) {
+    this.wrapper = wrapperProcess;
+  }
+
+  Optional<ProcessHandle> wrapper() {
+    return Optional.ofNullable(wrapper);
+  }
+
+  boolean hasEnded() {
+    return ended.get();
+  }
+
+  /** True exactly once: for the caller that gets to report the end. */
+  boolean markEnded() {
+    return ended.compareAndSet(false, true);
+  }
+}

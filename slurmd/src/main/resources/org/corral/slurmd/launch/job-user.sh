@@ -1,0 +1,44 @@
+#!/bin/sh
+# The job's side of the launch: runs as the job's user, as the leader of the job's own session
+# and process group, and finally becomes the job's script (exec). Until the job's own stderr
+# is open, fd 2 is the launch error log that slurmd reports when the launch fails.
+#
+# Usage: job-user.sh JOBDIR NODE WORKDIR STDIN STDOUT STDERR OPEN_MODE UMASK
+# STDERR empty = the same file as STDOUT; OPEN_MODE append|truncate. JOBDIR/environment holds
+# one `set --` line: the job's NAME=value entries, then the script's path and its arguments.
+dir=$1 node=$2 work=$3 in=$4 out=$5 err=$6 mode=$7 mask=$8
+
+# Opens PATH on descriptor FD (OP is <, > or >>); on failure says why, in the shell's words.
+# eval only sees the variable's name, never the user's path itself.
+open_job_file() { # FD WHAT PATH OP
+  fd=$1 what=$2 path=$3 op=$4
+  { eval "command exec $fd$op\"\$path\""; } 2>/dev/null && return
+  [ "$op" = '>' ] && op='>>'
+  why=$( { eval ": $op\"\$path\""; } 2>&1 )
+  printf 'Could not open %s file %s: %s\n' "$what" "$path" "${why##*: }" >&2
+  exit 1
+}
+
+write='>'
+[ "$mode" = append ] && write='>>'
+umask "$mask" || exit 1
+open_job_file 5 stdin "$in" '<'
+open_job_file 6 stdout "$out" "$write"
+if [ -z "$err" ]; then
+  exec 7>&6
+else
+  open_job_file 7 stderr "$err" "$write"
+fi
+. "$dir/environment" || exit 1
+exec 0<&5 1>&6 2>&7 5<&- 6>&- 7>&-
+
+if ! cd -- "$work" 2>/dev/null; then
+  if [ ! -e "$work" ]; then why='No such file or directory'
+  elif [ ! -d "$work" ]; then why='Not a directory'
+  else why='Permission denied'; fi
+  # Slurm 22.05 prints this line twice, once from the step daemon and once from the task.
+  msg="slurmstepd-$node: error: couldn't chdir to \`$work': $why: going to /tmp instead"
+  printf '%s\n%s\n' "$msg" "$msg" >&2
+  cd /tmp || exit 1
+fi
+exec env -i -- "SLURM_TASK_PID=$$" "$@"

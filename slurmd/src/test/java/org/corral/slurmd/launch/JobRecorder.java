@@ -1,0 +1,37 @@
+package org.corral.slurmd.launch;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A JobListener for tests: keeps each job's end and counts every call. */
+final class JobRecorder implements JobListener {
+  record Ended(int exitStatus, long endTimeEpochSec, boolean launchFailed, String message) {}
+
+  private final Map<Integer, CompletableFuture<Ended>> ends = new ConcurrentHashMap<>();
+  private final AtomicInteger calls = new AtomicInteger();
+
+  @Override
+  public void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message) {
+    calls.incrementAndGet();
+    future(jobId).complete(new Ended(exitStatus, endTimeEpochSec, launchFailed, message));
+  }
+
+  Ended await(int jobId) throws Exception {
+    return future(jobId).get(20, TimeUnit.SECONDS);
+  }
+
+  boolean hasEnded(int jobId) {
+    return future(jobId).isDone();
+  }
+
+  int calls() {
+    return calls.get();
+  }
+
+  private CompletableFuture<Ended> future(int jobId) {
+    return ends.computeIfAbsent(jobId, id -> new CompletableFuture<>());
+  }
+}
