@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import org.corral.common.SlurmError;
 import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
+import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.slurmd.launch.JobSupervisor;
@@ -14,9 +15,12 @@ final class NodeService implements RequestHandler {
   private static final System.Logger LOG = System.getLogger("slurmd");
 
   private final JobSupervisor jobs;
+  private final String confPath;
 
-  NodeService(JobSupervisor jobs) {
+  /** @param confPath this node's slurm.conf, which batch jobs see as SLURM_CONF (as in Slurm) */
+  NodeService(JobSupervisor jobs, String confPath) {
     this.jobs = jobs;
+    this.confPath = confPath;
   }
 
   @Override
@@ -28,7 +32,11 @@ final class NodeService implements RequestHandler {
     }
     try {
       switch (req.getBodyCase()) {
-        case LAUNCH_BATCH -> jobs.launch(req.getLaunchBatch());
+        case LAUNCH_BATCH -> {
+          LaunchBatchRequest launch = req.getLaunchBatch();
+          jobs.launch(launch.toBuilder().setSpec(launch.getSpec().toBuilder()
+              .addEnvironment("SLURM_CONF=" + confPath)).build());
+        }
         case SIGNAL_JOB -> jobs.signal(req.getSignalJob().getJobId(), req.getSignalJob().getSignal(),
             req.getSignalJob().getKillWaitS());
         default -> {

@@ -73,10 +73,10 @@ public final class Slurmd {
           new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(10)),
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
-      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link, cfg.path().toString());
+      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link);
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
-          Duration.ofMinutes(1), 256), creds, new NodeService(jobs));
+          Duration.ofMinutes(1), 256), creds, new NodeService(jobs, cfg.path().toString()));
       link.start(jobs);
       jobs.recover();
       Path pid = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdPidFile(), nodeName, host));
