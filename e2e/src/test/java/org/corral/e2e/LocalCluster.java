@@ -36,14 +36,32 @@ final class LocalCluster implements AutoCloseable {
   }
 
   static LocalCluster up(int nodes, int cpus, long memMb) throws IOException, InterruptedException {
+    return start(nodes, null, "--nodes", String.valueOf(nodes), "--cpus", String.valueOf(cpus),
+        "--memory", String.valueOf(memMb));
+  }
+
+  /** A cluster from a slurm.conf text (`corral up --config`), which may set what it likes. */
+  static LocalCluster upWithConfig(int nodes, String slurmConf) throws IOException, InterruptedException {
+    return start(nodes, slurmConf);
+  }
+
+  private static LocalCluster start(int nodes, String slurmConf, String... options)
+      throws IOException, InterruptedException {
     Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path home = root.resolve("home");
     copyInstallation(Path.of(System.getProperty("corral.home")), home);
     int port = FreePorts.block(10 + nodes + 1);
     LocalCluster c = new LocalCluster(root, home, root.resolve("cluster"), port);
-    Result r = c.corral("up", "--dir", c.dir.toString(), "--port-base", String.valueOf(port),
-        "--nodes", String.valueOf(nodes), "--cpus", String.valueOf(cpus), "--memory", String.valueOf(memMb));
+    List<String> args = new ArrayList<>(List.of("up", "--dir", c.dir.toString(), "--port-base",
+        String.valueOf(port)));
+    args.addAll(List.of(options));
+    if (slurmConf != null) {
+      Path conf = root.resolve("given.conf");
+      Files.writeString(conf, slurmConf);
+      args.addAll(List.of("--config", conf.toString()));
+    }
+    Result r = c.corral(args.toArray(String[]::new));
     if (r.exitCode() != 0) {
       c.close();
       throw new IllegalStateException("corral up failed: " + r);
