@@ -23,7 +23,7 @@ run() { # $1 = label, $2 = bin dir; SLURM_CONF must be set for Corral
 }
 
 # Corral (its standard ports are Slurm's: run it on its own base while the reference runs)
-cd "$here"; ./mvnw -B -q -DskipTests package
+cd "$here"; [ -n "${CORRAL_SKIP_BUILD:-}" ] || ./mvnw -B -q -DskipTests package
 port=$((30000 + RANDOM % 20000))
 CORRAL_SKIP_BUILD=1 ./corral up --dir "$work/corral" --port-base "$port" >/dev/null
 trap 'cd "$here"; CORRAL_SKIP_BUILD=1 ./corral down --dir "$work/corral" >/dev/null' EXIT

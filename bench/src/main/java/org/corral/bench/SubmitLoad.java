@@ -7,7 +7,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.corral.protocol.UnixSocketChannel;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobInfoRequest;
 import org.corral.protocol.msg.JobSpec;
+import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.SubmitJobRequest;
@@ -15,7 +18,9 @@ import org.corral.protocol.msg.SubmitJobRequest;
 /**
  * Durable submissions per second: CLIENTS threads submit held jobs (so nothing runs) over the
  * controller's local socket, each waiting for its acknowledgement (journaled and fsynced).
- * Usage: SubmitLoad SOCKET CLIENTS TOTAL. Prints rate and latency percentiles.
+ * Usage: SubmitLoad SOCKET CLIENTS TOTAL [run]. Prints rate and latency percentiles. With
+ * {@code run} the jobs ({@code true}) are not held: it then also times how long the cluster
+ * takes to run them all, the daemons' side of the end-to-end benchmark without CLI start-up.
  */
 public final class SubmitLoad {
   private SubmitLoad() {}
@@ -24,12 +29,14 @@ public final class SubmitLoad {
     Path socket = Path.of(args[0]);
     int clients = Integer.parseInt(args[1]);
     int total = Integer.parseInt(args[2]);
+    boolean runJobs = args.length > 3 && args[3].equals("run");
     JobSpec spec = JobSpec.newBuilder().setName("bench").setScript("#!/bin/sh\ntrue\n")
-        .setWorkDir("/tmp").setHold(true).addEnvironment("PATH=/usr/bin:/bin")
-        .addEnvironment("HOME=/root").build();
+        .setWorkDir("/tmp").setStdOut("/dev/null").setHold(!runJobs)
+        .addEnvironment("PATH=/usr/bin:/bin").addEnvironment("HOME=/root").build();
     Request req = Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec)).build();
-    // Warm up connections and the JIT a little.
-    run(socket, clients, Math.min(total / 10, 2000), req);
+    if (!runJobs) { // warm up connections and the JIT a little
+      run(socket, clients, Math.min(total / 10, 2000), req);
+    }
     long[] lat = new long[total];
     long t0 = System.nanoTime();
     int failed = run(socket, clients, total, req, lat);
@@ -38,6 +45,26 @@ public final class SubmitLoad {
     System.out.printf("clients=%d submissions=%d failed=%d seconds=%.2f rate=%.0f/s p50=%.2fms p99=%.2fms max=%.2fms%n",
         clients, total, failed, secs, total / secs, lat[total / 2] / 1e6, lat[(int) (total * 0.99)] / 1e6,
         lat[total - 1] / 1e6);
+    if (runJobs) {
+      awaitDrained(new UnixSocketChannel(socket));
+      double all = (System.nanoTime() - t0) / 1e9;
+      System.out.printf("all %d jobs ran and ended after %.2f s: %.1f jobs/s%n", total, all, total / all);
+    }
+  }
+
+  /** Polls until no job is pending, running or completing. */
+  private static void awaitDrained(UnixSocketChannel ch) throws Exception {
+    Request info = Request.newBuilder().setJobInfo(JobInfoRequest.getDefaultInstance()).build();
+    while (true) {
+      boolean busy = false;
+      for (JobInfo j : ch.call(info).getJobInfo().getJobsList()) {
+        busy |= j.getState() == JobState.PENDING || j.getState() == JobState.RUNNING || j.getCompleting();
+      }
+      if (!busy) {
+        return;
+      }
+      Thread.sleep(100);
+    }
   }
 
   private static int run(Path socket, int clients, int total, Request req) throws Exception {
