@@ -70,8 +70,11 @@ final class LocalCluster implements AutoCloseable {
   }
 
   private static void copyInstallation(Path from, Path to) throws IOException {
-    for (String sub : List.of("bin", "libexec", "build/lib")) {
+    for (String sub : List.of("bin", "libexec", "build/lib", "build/aot")) {
       Path src = from.resolve(sub);
+      if (!Files.exists(src)) {
+        continue; // build/aot: the class caches are an optimisation
+      }
       try (var files = Files.walk(src)) {
         for (Path p : files.toList()) {
           Path dst = to.resolve(sub).resolve(src.relativize(p).toString());
