@@ -142,11 +142,15 @@ public final class Corral {
   }
 
   private void status(SlurmConfig cfg, List<Daemon> daemons) {
+    String host = LocalConfigWriter.hostName();
     for (int i = 0; i < daemons.size(); i++) {
       Daemon d = daemons.get(i);
       int port = i == 0 ? cfg.slurmctldPort() : cfg.nodes().get(i - 1).port();
+      String log = i == 0 ? cfg.slurmctldLogFile().orElse(d.output().toString())
+          : cfg.slurmdLogFile().map(t -> SlurmConfig.expandNodeTemplate(t,
+              cfg.nodes().get(d.index() - 1).name(), host)).orElse(d.output().toString());
       out.printf("  %-14s %-10s port %-6d log %s%n", d.label(),
-          d.running().map(p -> "pid " + p.pid()).orElse("stopped"), port, d.output());
+          d.running().map(p -> "pid " + p.pid()).orElse("stopped"), port, log);
     }
   }
 
@@ -163,11 +167,11 @@ public final class Corral {
     String conf = cfg.path().toString();
     Path log = cfg.path().getParent().resolve("log");
     List<Daemon> out = new ArrayList<>();
-    out.add(new Daemon("slurmctld", List.of(bin + "/slurmctld", "-D", "-f", conf),
+    out.add(new Daemon(0, "slurmctld", List.of(bin + "/slurmctld", "-D", "-f", conf),
         Path.of(cfg.slurmctldPidFile()), log.resolve("slurmctld.out"), "org.corral.ctld.Slurmctld"));
     String host = LocalConfigWriter.hostName();
     for (NodeConfig n : cfg.nodes()) {
-      out.add(new Daemon("slurmd " + n.name(),
+      out.add(new Daemon(out.size(), "slurmd " + n.name(),
           List.of(bin + "/slurmd", "-D", "-N", n.name(), "-f", conf),
           Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdPidFile(), n.name(), host)),
           log.resolve("slurmd-" + n.name() + ".out"), "-N " + n.name() + " "));
