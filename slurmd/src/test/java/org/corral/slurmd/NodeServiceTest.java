@@ -1,0 +1,37 @@
+package org.corral.slurmd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import org.corral.common.SlurmError;
+import org.corral.protocol.Peer;
+import org.corral.protocol.msg.LaunchBatchRequest;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.SignalJobRequest;
+import org.corral.slurmd.launch.JobSupervisor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Only the controller may give a node daemon orders. */
+class NodeServiceTest {
+  @TempDir Path spool;
+
+  private static final Request SIGNAL = Request.newBuilder()
+      .setSignalJob(SignalJobRequest.newBuilder().setJobId(7).setSignal(10)).build();
+
+  @Test
+  void ordersFromAnyoneButTheControllerAreRefused() throws Exception {
+    try (JobSupervisor jobs = new JobSupervisor(spool, "n1", Clock.systemUTC(), (a, b, c, d, e) -> { })) {
+      NodeService service = new NodeService(jobs, "/etc/slurm/slurm.conf");
+      Request launch = Request.newBuilder().setLaunchBatch(LaunchBatchRequest.getDefaultInstance()).build();
+      assertThat(service.handle(new Peer(1000, 1000, "alice", null), launch).getErrorCode())
+          .isEqualTo(SlurmError.ACCESS_DENIED.code());
+      assertThat(service.handle(new Peer(0, 0, "root", null), SIGNAL).getErrorCode())
+          .isEqualTo(SlurmError.ACCESS_DENIED.code());
+      assertThat(service.handle(Peer.daemon("n2"), SIGNAL).getErrorCode())
+          .isEqualTo(SlurmError.ACCESS_DENIED.code());
+      assertThat(service.handle(Peer.daemon("slurmctld"), SIGNAL).getErrorCode()).isZero();
+    }
+  }
+}
