@@ -23,7 +23,7 @@ final class NodeLines {
   private static final String[] STATES = {"CLOUD", "DOWN", "DRAIN", "FAIL", "FAILING", "FUTURE", "UNKNOWN", "IDLE"};
 
   private final int defaultPort;
-  private final Map<String, ConfPair> defaults = new LinkedHashMap<>();
+  private final RecordDefaults defaults = new RecordDefaults();
   private final List<NodeConfig> nodes = new ArrayList<>();
   private final Set<String> names = new HashSet<>();
 
@@ -37,24 +37,13 @@ final class NodeLines {
 
   /** Adds a warning for each key of the line that NodeName lines do not have. */
   static void checkKeys(ConfLine line, List<String> warnings) {
-    for (ConfPair p : line.pairs()) {
-      if (!KEYS.contains(p.key().toLowerCase(Locale.ROOT))) {
-        warnings.add(SlurmConfig.where(line) + ": unknown key " + p.key() + " for NodeName");
-      }
-    }
+    RecordDefaults.checkKeys(line, "NodeName", KEYS, warnings);
   }
 
   void add(ConfLine line) throws ConfigException {
-    if (line.firstValue().equalsIgnoreCase("DEFAULT")) {
-      for (ConfPair p : line.pairs().subList(1, line.pairs().size())) {
-        defaults.put(p.key().toLowerCase(Locale.ROOT), p);
-      }
-      return;
-    }
-    Map<String, String> v = new LinkedHashMap<>();
-    defaults.forEach((k, p) -> v.put(k, p.value()));
-    for (ConfPair p : line.pairs()) {
-      v.put(p.key().toLowerCase(Locale.ROOT), p.value());
+    Map<String, String> v = defaults.values(line).orElse(null);
+    if (v == null) {
+      return; // a DEFAULT line
     }
     build(line, v);
   }

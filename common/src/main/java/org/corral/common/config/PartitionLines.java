@@ -33,7 +33,7 @@ final class PartitionLines {
   private final Set<String> known;
   private final Map<String, List<String>> nodeSets;
   private final String globalPreemptMode;
-  private final Map<String, ConfPair> defaults = new LinkedHashMap<>();
+  private final RecordDefaults defaults = new RecordDefaults();
   private final List<PartitionConfig> partitions = new ArrayList<>();
   private final Set<String> names = new HashSet<>();
 
@@ -50,24 +50,13 @@ final class PartitionLines {
 
   /** Adds a warning for each key of the line that PartitionName lines do not have. */
   static void checkKeys(ConfLine line, List<String> warnings) {
-    for (ConfPair p : line.pairs()) {
-      if (!KEYS.contains(p.key().toLowerCase(Locale.ROOT))) {
-        warnings.add(SlurmConfig.where(line) + ": unknown key " + p.key() + " for PartitionName");
-      }
-    }
+    RecordDefaults.checkKeys(line, "PartitionName", KEYS, warnings);
   }
 
   void add(ConfLine line) throws ConfigException {
-    if (line.firstValue().equalsIgnoreCase("DEFAULT")) {
-      for (ConfPair p : line.pairs().subList(1, line.pairs().size())) {
-        defaults.put(p.key().toLowerCase(Locale.ROOT), p);
-      }
-      return;
-    }
-    Map<String, String> v = new LinkedHashMap<>();
-    defaults.forEach((k, p) -> v.put(k, p.value()));
-    for (ConfPair p : line.pairs()) {
-      v.put(p.key().toLowerCase(Locale.ROOT), p.value());
+    Map<String, String> v = defaults.values(line).orElse(null);
+    if (v == null) {
+      return; // a DEFAULT line
     }
     String name = line.firstValue();
     if (name.isEmpty() || !names.add(name)) {
