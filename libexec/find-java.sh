@@ -5,7 +5,14 @@
 
 corral_java_major() {
   [ -x "$1/bin/java" ] || return 1
-  _v=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$1/release" 2>/dev/null)
+  _v=""
+  if [ -r "$1/release" ]; then # read with the shell itself: no process to start
+    while IFS= read -r _line; do
+      case $_line in
+        JAVA_VERSION=*) _v=${_line#JAVA_VERSION=\"}; _v=${_v%%[!0-9]*}; break ;;
+      esac
+    done <"$1/release"
+  fi
   if [ -z "$_v" ]; then # no release file: ask the JVM itself
     _v=$("$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9][0-9]*\).*/\1/p' | head -n 1)
   fi
