@@ -44,6 +44,9 @@ final class JobRequests {
   }
 
   Decision<Integer> submit(Peer peer, JobSpec spec, ClusterState s) {
+    if (peer.uid() < 0) { // a daemon's credential names no user to run the job as
+      throw new SlurmException(SlurmError.USER_ID_MISSING);
+    }
     JobSpec normalized = policy.normalize(spec, s);
     int id = s.nextJobId();
     if (id >= maxJobId) {
