@@ -122,7 +122,7 @@ class ControllerTest {
   }
 
   @Test
-  void aNodeMayNotSpeakForAnother() throws Exception {
+  void aNodeMayNotSpeakForAnotherNorSubmitJobs() throws Exception {
     int ctldPort = FreePorts.one();
     SlurmConfig cfg = config(ctldPort, FreePorts.one());
     Credentials impostor = new Credentials(ClusterKey.load(dir.resolve("slurm.key")), "n9", Clock.systemUTC());
@@ -131,6 +131,10 @@ class ControllerTest {
       Response r = new TcpChannel("127.0.0.1", ctldPort, impostor, Duration.ofSeconds(5)).call(
           Request.newBuilder().setRegisterNode(RegisterNodeRequest.newBuilder().setNodeName("n1")).build());
       assertThat(r.getErrorMessage()).isEqualTo("Access/permission denied");
+      Response submit = new TcpChannel("127.0.0.1", ctldPort, impostor, Duration.ofSeconds(5)).call(
+          Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(JobSpec.newBuilder()
+              .setScript("#!/bin/sh\ntrue\n").setWorkDir("/tmp"))).build());
+      assertThat(submit.getErrorCode()).isEqualTo(org.corral.common.SlurmError.USER_ID_MISSING.code());
     }
   }
 }
