@@ -15,6 +15,8 @@ import org.corral.cli.getopt.Getopt.Arg;
 import org.corral.cli.getopt.Getopt.LongOpt;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmError;
+import org.corral.common.config.ConfigException;
+import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.msg.HoldJobsRequest;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobInfoRequest;
@@ -232,7 +234,11 @@ public final class ScontrolCommand implements CliCommand {
   }
 
   private static String controllerHost(Cli cli) {
-    return cli.env().getOrDefault("SLURM_CONTROLLER_HOST", "localhost");
+    try {
+      return SlurmConfig.load(SlurmConfig.defaultPath(cli.env())).controllerHost();
+    } catch (ConfigException e) {
+      return "localhost"; // no readable configuration: Slurm's own default controller
+    }
   }
 
   private int hold(String keyword, List<String> ids, Cli cli) throws Failed, IOException {

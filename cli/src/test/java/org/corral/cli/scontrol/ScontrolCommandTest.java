@@ -40,9 +40,11 @@ class ScontrolCommandTest {
     }
   };
 
+  private Map<String, String> env = Map.of("SLURM_CONF", "/nonexistent/slurm.conf");
+
   private int run(RpcChannel channel, String... args) {
     Cli cli = new Cli("scontrol", new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(),
+        new PrintStream(err, true, StandardCharsets.UTF_8), env,
         Clock.fixed(Instant.ofEpochSecond(1_000_000), ZoneOffset.UTC), () -> request -> {
           sent.add(request);
           return channel.call(request);
@@ -68,6 +70,19 @@ class ScontrolCommandTest {
     }, "ping");
     assertThat(rc).isEqualTo(1);
     assertThat(out()).isEqualTo("Slurmctld(primary) at localhost is DOWN\n");
+  }
+
+  @Test
+  void pingNamesTheConfiguredControllerWhenDown(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws IOException {
+    java.nio.file.Path conf = dir.resolve("slurm.conf");
+    java.nio.file.Files.writeString(conf, "ClusterName=c\nSlurmctldHost=head1(10.0.0.1)\n"
+        + "NodeName=n1\nPartitionName=p Nodes=ALL\n");
+    env = Map.of("SLURM_CONF", conf.toString());
+    assertThat(run(r -> {
+      throw new IOException("connection refused");
+    }, "ping")).isEqualTo(1);
+    assertThat(out()).isEqualTo("Slurmctld(primary) at head1 is DOWN\n");
   }
 
   @Test
