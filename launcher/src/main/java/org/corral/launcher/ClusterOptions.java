@@ -4,7 +4,12 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** `corral` sub-command options, with Slurm-like defaults for a local cluster. */
-record ClusterOptions(int nodes, int cpus, long memoryMb, Path dir, int portBase, Path config) {
+/**
+ * @param shaped whether the command line set the cluster's shape or ports (then a stopped
+ *     cluster's generated slurm.conf is written anew)
+ */
+record ClusterOptions(int nodes, int cpus, long memoryMb, Path dir, int portBase, Path config,
+    boolean shaped) {
   static final int DEFAULT_PORT_BASE = 6817;
 
   /** Ports relative to the base: controller, slurmd default, dbd, restd, then one per node. */
@@ -23,6 +28,7 @@ record ClusterOptions(int nodes, int cpus, long memoryMb, Path dir, int portBase
     Path dir = Path.of(".corral");
     int port = DEFAULT_PORT_BASE;
     Path config = null;
+    boolean shaped = false;
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
       String key = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
@@ -31,6 +37,7 @@ record ClusterOptions(int nodes, int cpus, long memoryMb, Path dir, int portBase
       if (value == null) {
         throw new IllegalArgumentException("option " + key + " needs a value");
       }
+      shaped |= List.of("--nodes", "--cpus", "--memory", "--port-base").contains(key);
       try {
         switch (key) {
           case "--nodes" -> nodes = positive(key, Integer.parseInt(value));
@@ -48,7 +55,7 @@ record ClusterOptions(int nodes, int cpus, long memoryMb, Path dir, int portBase
     if (port < 1024 || port > 65000) {
       throw new IllegalArgumentException("--port-base must be between 1024 and 65000");
     }
-    return new ClusterOptions(nodes, cpus, mem, dir.toAbsolutePath().normalize(), port, config);
+    return new ClusterOptions(nodes, cpus, mem, dir.toAbsolutePath().normalize(), port, config, shaped);
   }
 
   private static int positive(String key, int v) {

@@ -61,7 +61,7 @@ public final class Corral {
     boolean ctldRunning = Files.exists(conf) && daemons(SlurmConfig.load(conf)).get(0).running().isPresent();
     if (o.config() != null && !ctldRunning) {
       Files.writeString(conf, LocalConfigWriter.fromFile(o));
-    } else if (!Files.exists(conf)) {
+    } else if (!Files.exists(conf) || (o.shaped() && !ctldRunning)) {
       Files.writeString(conf, LocalConfigWriter.defaultConfig(o));
     }
     Path key = dir.resolve("slurm.key");
@@ -77,6 +77,12 @@ public final class Corral {
     List<Daemon> daemons = daemons(cfg);
     int started = 0;
     Daemon ctld = daemons.get(0);
+    String busy = busyPorts(cfg, daemons);
+    if (!busy.isEmpty()) {
+      out.println("corral: port" + (busy.contains(",") ? "s " : " ") + busy + " already in use (another"
+          + " Slurm or Corral?); stop it, or give this cluster other ports with --port-base");
+      return 1;
+    }
     if (ctld.running().isEmpty()) {
       ctld.start();
       started++;
@@ -159,6 +165,28 @@ public final class Corral {
     List<String> lines = Files.exists(d.output()) ? Files.readAllLines(d.output()) : List.of();
     lines.subList(Math.max(0, lines.size() - 20), lines.size()).forEach(l -> out.println("  " + l));
     return 1;
+  }
+
+  /** The ports of daemons that are not running but that something else holds. */
+  private static String busyPorts(SlurmConfig cfg, List<Daemon> daemons) {
+    List<String> busy = new ArrayList<>();
+    for (Daemon d : daemons) {
+      int port = d.index() == 0 ? cfg.slurmctldPort() : cfg.nodes().get(d.index() - 1).port();
+      if (d.running().isEmpty() && !free(port)) {
+        busy.add(String.valueOf(port));
+      }
+    }
+    return String.join(", ", busy);
+  }
+
+  private static boolean free(int port) {
+    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new java.net.InetSocketAddress(port));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** The controller first, then one slurmd per node. */
