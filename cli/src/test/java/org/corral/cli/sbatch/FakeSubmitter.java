@@ -1,9 +1,7 @@
 package org.corral.cli.sbatch;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -13,8 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.corral.cli.Cli;
-import org.corral.protocol.RpcChannel;
+import org.corral.cli.CommandRun;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
@@ -38,24 +35,13 @@ final class FakeSubmitter implements SubmitterFacts {
   }
 
   int run(String... args) {
-    var outBytes = new ByteArrayOutputStream();
-    var errBytes = new ByteArrayOutputStream();
-    RpcChannel channel = request -> {
-      requests.add(request);
-      if (failure != null) {
-        throw failure;
-      }
-      return response;
-    };
-    Cli cli = new Cli("sbatch", new PrintStream(outBytes, true, StandardCharsets.UTF_8),
-        new PrintStream(errBytes, true, StandardCharsets.UTF_8), Map.copyOf(env),
-        Clock.fixed(Instant.EPOCH, ZoneOffset.UTC), () -> channel);
     var command = new SbatchCommand(
         () -> new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), this);
-    int rc = command.run(List.of(args), cli);
-    out = outBytes.toString(StandardCharsets.UTF_8);
-    err = errBytes.toString(StandardCharsets.UTF_8);
-    return rc;
+    CommandRun r = CommandRun.of(command, "sbatch", Map.copyOf(env), Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+        CommandRun.recording(requests, failure, response), List.of(args));
+    out = r.out();
+    err = r.err();
+    return r.exitCode();
   }
 
   /** The one job submitted. */

@@ -1,17 +1,13 @@
 package org.corral.cli.scancel;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.corral.cli.Cli;
-import org.corral.protocol.RpcChannel;
+import org.corral.cli.CommandRun;
 import org.corral.protocol.msg.CancelJobsRequest;
 import org.corral.protocol.msg.JobResult;
 import org.corral.protocol.msg.JobResultsReply;
@@ -39,22 +35,11 @@ final class FakeController {
   }
 
   int run(String... args) {
-    var outBytes = new ByteArrayOutputStream();
-    var errBytes = new ByteArrayOutputStream();
-    RpcChannel channel = request -> {
-      requests.add(request);
-      if (failure != null) {
-        throw failure;
-      }
-      return response;
-    };
-    Cli cli = new Cli("scancel", new PrintStream(outBytes, true, StandardCharsets.UTF_8),
-        new PrintStream(errBytes, true, StandardCharsets.UTF_8), env,
-        Clock.fixed(Instant.EPOCH, ZoneOffset.UTC), () -> channel);
-    int rc = new ScancelCommand().run(List.of(args), cli);
-    out = outBytes.toString(StandardCharsets.UTF_8);
-    err = errBytes.toString(StandardCharsets.UTF_8);
-    return rc;
+    CommandRun r = CommandRun.of(new ScancelCommand(), "scancel", env, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+        CommandRun.recording(requests, failure, response), List.of(args));
+    out = r.out();
+    err = r.err();
+    return r.exitCode();
   }
 
   /** The one cancel request sent. */
