@@ -65,7 +65,7 @@ final class ControllerLink implements JobListener, AutoCloseable {
     RegisterNodeRequest req = RegisterNodeRequest.newBuilder()
         .setNodeName(node.name()).setCpus(node.cpus()).setRealMemoryMb(node.realMemoryMb())
         .setBootTime(HostFacts.bootTime()).setSlurmdStartTime(startTime)
-        .addAllRunningJobIds(known).setVersion(Version.NUMBER).setOs(HostFacts.os())
+        .addAllRunningJobIds(known).setVersion(Version.NUMBER).setOs(HostFacts.os()).setArch(HostFacts.arch())
         .setCpuLoad(HostFacts.cpuLoad()).setFreeMemMb(HostFacts.freeMemMb())
         .setHeartbeat(registered).build();
     try {

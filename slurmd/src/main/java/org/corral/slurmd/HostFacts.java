@@ -23,6 +23,16 @@ final class HostFacts {
         + read("/proc/sys/kernel/version")).trim();
   }
 
+  /** The machine architecture as uname -m names it (Java says amd64 where the kernel says x86_64). */
+  static String arch() {
+    String a = read("/proc/sys/kernel/arch");
+    if (!a.isEmpty()) {
+      return a;
+    }
+    String java = System.getProperty("os.arch", "");
+    return java.equals("amd64") ? "x86_64" : java;
+  }
+
   /** One-minute load average times 100, as Slurm's CPULoad keeps it. */
   static int cpuLoad() {
     String s = read("/proc/loadavg");

@@ -43,6 +43,7 @@ final class JobSpecAssembler {
         .addAllEnvironment(ExportedEnvironment.build(o.export, env, slurm))
         .setWorkDir(workDir.toString())
         .setSubmitHost(host)
+        .setAllocSid(facts.sessionId())
         .setCommand(scriptName == null ? "" : commandPath(scriptName, workDir))
         .addAllArgv(scriptArgs)
         .setExportEnv(o.export == null ? "" : o.export)

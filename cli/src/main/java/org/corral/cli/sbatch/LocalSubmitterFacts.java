@@ -102,10 +102,25 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
 
   /** Field 19 of /proc/PID/stat, counted after the parenthesised command name. */
   private String niceValue() {
+    return statField(16);
+  }
+
+  /** Field 6 of /proc/PID/stat. */
+  @Override
+  public int sessionId() {
+    try {
+      return Integer.parseInt(statField(3));
+    } catch (NumberFormatException | NullPointerException e) {
+      return 0;
+    }
+  }
+
+  /** A field of /proc/PID/stat, counted from the one after the parenthesised command name. */
+  private String statField(int index) {
     try {
       String stat = Files.readString(proc.resolve("stat"));
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return fields[16];
+      return fields[index];
     } catch (IOException | RuntimeException e) {
       return null;
     }

@@ -17,4 +17,9 @@ public interface SubmitterFacts {
    * SLURM_PRIO_PROCESS and the SLURM_RLIMIT_* soft limits (PropagateResourceLimits).
    */
   Map<String, String> processVariables();
+
+  /** The submitting process's session id (scontrol's AllocNode:Sid); 0 when unknown. */
+  default int sessionId() {
+    return 0;
+  }
 }

@@ -38,7 +38,7 @@ final class JobText {
     l.add("SuspendTime=" + SlurmTimes.iso(j.getSuspendTime(), zone, "None")
         + " SecsPreSuspend=0 LastSchedEval=" + time(j.getLastSchedEval(), zone)
         + " Scheduler=Main");
-    l.add("Partition=" + j.getPartition() + " AllocNode:Sid=" + j.getSubmitHost() + ":0");
+    l.add("Partition=" + j.getPartition() + " AllocNode:Sid=" + j.getSubmitHost() + ":" + j.getAllocSid());
     l.add("ReqNodeList=" + orNull(j.getReqNodes()) + " ExcNodeList=" + orNull(j.getExcNodes()));
     l.add("NodeList=" + j.getNodes());
     if (!j.getBatchHost().isEmpty()) {

@@ -15,7 +15,7 @@ final class NodeText {
   static Entry of(NodeInfo n, ZoneId zone, UserDirectory users) {
     List<String> l = new ArrayList<>();
     // Corral's nodes do not report their machine type yet; Slurm prints (null) when unknown.
-    l.add("NodeName=" + n.getName() + " Arch=(null) CoresPerSocket=" + n.getCoresPerSocket() + " ");
+    l.add("NodeName=" + n.getName() + " Arch=" + (n.getArch().isEmpty() ? "(null)" : n.getArch()) + " CoresPerSocket=" + n.getCoresPerSocket() + " ");
     l.add("CPUAlloc=" + n.getAllocCpus() + " CPUEfctv=" + n.getCpus() + " CPUTot=" + n.getCpus()
         + " CPULoad=" + String.format("%.2f", n.getCpuLoad() / 100.0));
     String features = n.getFeaturesCount() == 0 ? "(null)" : String.join(",", n.getFeaturesList());

@@ -49,7 +49,7 @@ final class NodeRequests {
     };
     if (returns || (restarted && n.getBaseState() == NodeBaseState.NODE_IDLE)) {
       cmds.add(new Command.NodeRegistered(n.getName(), now, req.getCpus(), req.getRealMemoryMb(),
-          req.getBootTime(), req.getSlurmdStartTime(), req.getVersion(), req.getOs()));
+          req.getBootTime(), req.getSlurmdStartTime(), req.getVersion(), req.getOs(), req.getArch()));
     }
     cmds.add(new Command.NodeHeard(n.getName(), now, req.getCpuLoad(), req.getFreeMemMb()));
 

@@ -37,7 +37,7 @@ public sealed interface Command {
   record PurgeJob(int jobId) implements Command {}
 
   record NodeRegistered(String node, long time, int cpus, long realMemoryMb, long bootTime,
-      long slurmdStartTime, String version, String os) implements Command {}
+      long slurmdStartTime, String version, String os, String arch) implements Command {}
 
   record NodeDown(String node, long time, String reason) implements Command {}
 

@@ -39,7 +39,7 @@ public final class CommandCodec {
       case Command.NodeRegistered x -> e.setNodeRegistered(NodeRegisteredCmd.newBuilder()
           .setNode(x.node()).setTime(x.time()).setCpus(x.cpus()).setRealMemoryMb(x.realMemoryMb())
           .setBootTime(x.bootTime()).setSlurmdStartTime(x.slurmdStartTime())
-          .setVersion(x.version()).setOs(x.os()));
+          .setVersion(x.version()).setOs(x.os()).setArch(x.arch()));
       case Command.NodeDown x -> e.setNodeDown(NodeDownCmd.newBuilder().setNode(x.node())
           .setTime(x.time()).setReason(x.reason()));
       case Command.NodeHeard x -> throw transientCommand(x);
@@ -73,7 +73,8 @@ public final class CommandCodec {
       case NODE_REGISTERED -> {
         NodeRegisteredCmd x = e.getNodeRegistered();
         yield new Command.NodeRegistered(x.getNode(), x.getTime(), x.getCpus(),
-            x.getRealMemoryMb(), x.getBootTime(), x.getSlurmdStartTime(), x.getVersion(), x.getOs());
+            x.getRealMemoryMb(), x.getBootTime(), x.getSlurmdStartTime(), x.getVersion(), x.getOs(),
+            x.getArch());
       }
       case NODE_DOWN -> new Command.NodeDown(e.getNodeDown().getNode(), e.getNodeDown().getTime(),
           e.getNodeDown().getReason());

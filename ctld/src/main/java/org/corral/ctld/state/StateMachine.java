@@ -95,7 +95,8 @@ public final class StateMachine {
         .setSubmitHost(spec.getSubmitHost())
         .setComment(spec.getComment())
         .setNtasksPerNode(spec.hasNtasksPerNode() ? spec.getNtasksPerNode() : 0)
-        .setNice(spec.getNice());
+        .setNice(spec.getNice())
+        .setAllocSid(spec.getAllocSid());
     JobRecord rec = JobRecord.newBuilder().setInfo(info).setSpec(spec).build();
     ClusterState next = s.withJobs(s.jobs().plus(c.jobId(), rec), c.time());
     return new ClusterState(next.jobs(), next.nodes(), next.nodeOrder(), next.partitions(),
@@ -200,6 +201,7 @@ public final class StateMachine {
         .setSlurmdStartTime(c.slurmdStartTime())
         .setVersion(c.version())
         .setOs(c.os())
+        .setArch(c.arch())
         .setLastHeard(c.time())
         .build();
     return s.withNodes(s.nodes().plus(c.node(), up), c.time());
@@ -272,7 +274,7 @@ public final class StateMachine {
             .setNotResponding(old.getNotResponding()).setReason(old.getReason())
             .setReasonTime(old.getReasonTime()).setReasonUid(old.getReasonUid())
             .setBootTime(old.getBootTime()).setSlurmdStartTime(old.getSlurmdStartTime())
-            .setVersion(old.getVersion()).setOs(old.getOs())
+            .setVersion(old.getVersion()).setOs(old.getOs()).setArch(old.getArch())
             .setLastHeard(Math.max(old.getLastHeard(), c.time()));
       } else {
         b.setLastHeard(c.time());

@@ -26,7 +26,7 @@ public final class TestStates {
     ClusterState s = StateMachine.apply(ClusterState.empty(1),
         new Command.LoadConfig(nodes, List.of(debug), 100));
     for (int i = 1; i <= n; i++) {
-      s = StateMachine.apply(s, new Command.NodeRegistered("n" + i, 100, cpus, memMb, 1, 2, "v", "Linux"));
+      s = StateMachine.apply(s, new Command.NodeRegistered("n" + i, 100, cpus, memMb, 1, 2, "v", "Linux", "x86_64"));
     }
     return s;
   }
