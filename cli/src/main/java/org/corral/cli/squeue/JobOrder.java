@@ -34,6 +34,16 @@ final class JobOrder {
           : r.job().getStartTime())
       .thenComparing(BY_ID);
 
+  /**
+   * What Slurm 22.05 does with jobs equal on every sort key, as observed: pending jobs come newest
+   * first, all others oldest first.
+   */
+  private static final Comparator<JobRow> TIES = (a, b) -> {
+    boolean pending = a.job().getState() == org.corral.protocol.msg.JobState.PENDING
+        && b.job().getState() == org.corral.protocol.msg.JobState.PENDING;
+    return pending ? BY_ID.compare(b, a) : BY_ID.compare(a, b);
+  };
+
   private static final Map<Character, Comparator<JobRow>> KEYS = Map.ofEntries(
       Map.entry('i', BY_ID), Map.entry('A', BY_ID), Map.entry('F', BY_ID),
       Map.entry('j', str(JobInfo::getName)),
@@ -84,7 +94,6 @@ final class JobOrder {
       }
       result = result == null ? c : result.thenComparing(c);
     }
-    Comparator<JobRow> newestFirst = BY_ID.reversed();
-    return result == null ? newestFirst : result.thenComparing(newestFirst);
+    return result == null ? TIES : result.thenComparing(TIES);
   }
 }

@@ -66,7 +66,15 @@ class SqueueCommandTest {
             .build()),
         Map.of(), "-h", "-o", "%i %t %M %L %R");
     assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(
-        "1 CG 1:05 58:55 n1\n3 R 1:02:05 UNLIMITED n4\n2 R 32:05 27:55 n[2-3]\n");
+        "1 CG 1:05 58:55 n1\n2 R 32:05 27:55 n[2-3]\n3 R 1:02:05 UNLIMITED n4\n");
+  }
+
+  @Test
+  void jobsEqualOnEveryKeyComePendingNewestFirstOthersOldestFirst() {
+    // As Slurm 22.05 orders them (observed on the reference cluster).
+    run(jobs(job(11, JobState.RUNNING).build(), job(12, JobState.RUNNING).build(),
+        job(13, JobState.PENDING).build(), job(14, JobState.PENDING).build()), Map.of(), "-h", "-o", "%i");
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("14\n13\n11\n12\n");
   }
 
   @Test
