@@ -3,6 +3,7 @@ package org.corral.ctld.runtime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.corral.common.Hostlist;
 import org.corral.common.config.NodeConfig;
 import org.corral.common.config.PartitionConfig;
 import org.corral.common.config.SlurmConfig;
@@ -46,7 +47,7 @@ final class ConfiguredCluster {
         cpus += cfg.node(name).map(NodeConfig::cpus).orElse(0);
       }
       out.add(PartitionInfo.newBuilder()
-          .setName(p.name()).setNodes(p.nodesExpr()).addAllNodeNames(p.nodeNames())
+          .setName(p.name()).setNodes(Hostlist.compress(p.nodeNames())).addAllNodeNames(p.nodeNames())
           .setIsDefault(p.isDefault()).setMaxTimeMin((int) p.maxTimeMin())
           .setDefaultTimeMin((int) p.defaultTimeMin()).setState(p.state())
           .setMinNodes(p.minNodes()).setMaxNodes((int) p.maxNodes())
