@@ -36,8 +36,13 @@ public final class ScancelCommand implements CliCommand {
     try {
       response = cli.controller().get().call(request(o));
     } catch (IOException | UncheckedIOException e) {
-      cli.error("error: " + SlurmError.messageFor(SlurmError.CONTROLLER_DOWN.code()));
-      return 1;
+      String down = SlurmError.CONTROLLER_DOWN.message();
+      if (o.jobIds.isEmpty()) {
+        cli.error("error: " + down);
+        return 1;
+      }
+      o.jobIds.forEach(id -> printKillError(id, down, cli));
+      return SlurmError.CONTROLLER_DOWN.code() & 0xff; // as Slurm: the error number's low byte
     }
     if (response.getErrorCode() != 0) {
       String message = response.getErrorMessage().isEmpty()

@@ -93,8 +93,7 @@ public final class ScontrolCommand implements CliCommand {
       return dispatch(words.get(0), words.subList(1, words.size()), cli);
     } catch (Failed e) {
       return 1;
-    } catch (IOException e) {
-      cli.err().println("slurm_load error: " + SlurmError.CONTROLLER_DOWN.message());
+    } catch (IOException e) { // reported where the call was made
       return 1;
     }
   }
@@ -260,23 +259,43 @@ public final class ScontrolCommand implements CliCommand {
         return 1;
       }
     }
-    Response r = call(cli, Request.newBuilder().setHoldJobs(req).build(), "slurm_update");
+    Response r;
+    try {
+      r = cli.controller().get().call(Request.newBuilder().setHoldJobs(req).build());
+    } catch (IOException e) {
+      // Slurm 22.05 reports an unreachable controller here as an unexpected message, per job.
+      req.getJobIdsList().forEach(id -> holdError(cli, id, SlurmError.INVALID_MESSAGE.code()));
+      return 1;
+    }
+    if (r.getErrorCode() != 0) {
+      cli.err().println("slurm_update error: " + SlurmError.messageFor(r.getErrorCode()));
+      return 1;
+    }
     int rc = 0;
     for (JobResult res : r.getJobResults().getResultsList()) {
       if (res.getErrorCode() != 0) {
-        // Slurm 22.05 names slurm_suspend here whatever the keyword; kept for identical output.
-        cli.err().println(SlurmError.messageFor(res.getErrorCode()) + " for job "
-            + Integer.toUnsignedString(res.getJobId()));
-        cli.err().println("slurm_suspend error: " + SlurmError.messageFor(res.getErrorCode()));
+        holdError(cli, res.getJobId(), res.getErrorCode());
         rc = 1;
       }
     }
     return rc;
   }
 
-  /** Calls the controller; a refusal is reported as "WHAT error: TEXT". */
+  /** Slurm 22.05 names slurm_suspend here whatever the keyword; kept for identical output. */
+  private static void holdError(Cli cli, int jobId, int code) {
+    cli.err().println(SlurmError.messageFor(code) + " for job " + Integer.toUnsignedString(jobId));
+    cli.err().println("slurm_suspend error: " + SlurmError.messageFor(code));
+  }
+
+  /** Calls the controller; a refusal or no answer is reported as "WHAT error: TEXT". */
   private static Response call(Cli cli, Request req, String what) throws Failed, IOException {
-    Response r = cli.controller().get().call(req);
+    Response r;
+    try {
+      r = cli.controller().get().call(req);
+    } catch (IOException e) {
+      cli.err().println(what + " error: " + SlurmError.CONTROLLER_DOWN.message());
+      throw e;
+    }
     if (r.getErrorCode() != 0) {
       cli.err().println(what + " error: " + SlurmError.messageFor(r.getErrorCode()));
       throw new Failed();

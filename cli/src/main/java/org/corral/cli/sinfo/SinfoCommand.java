@@ -66,7 +66,7 @@ public final class SinfoCommand implements CliCommand {
           .toList();
       nodes = nr.getNodeInfo().getNodesList();
     } catch (IOException e) {
-      cli.error("error: " + SlurmError.CONTROLLER_DOWN.message());
+      cli.err().println("slurm_load_partitions: " + SlurmError.CONTROLLER_DOWN.message());
       return 1;
     }
     String format = opts.format() != null ? opts.format() : builtInFormat(opts, partitions, nodes);

@@ -78,7 +78,7 @@ public final class SqueueCommand implements CliCommand {
       }
       jobs = r.getJobInfo().getJobsList();
     } catch (IOException e) {
-      cli.error("error: " + SlurmError.CONTROLLER_DOWN.message());
+      cli.err().println("slurm_load_jobs error: " + SlurmError.CONTROLLER_DOWN.message());
       return 1;
     }
     long now = cli.clock().instant().getEpochSecond();

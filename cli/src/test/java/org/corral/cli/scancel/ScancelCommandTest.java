@@ -106,9 +106,10 @@ class ScancelCommandTest {
   @Test
   void unreachableController() {
     scancel.failure = new IOException("refused");
-    assertThat(scancel.run("5")).isEqualTo(1);
-    assertThat(scancel.err).isEqualTo(
-        "scancel: error: Unable to contact slurm controller (connect failure)\n");
+    assertThat(scancel.run("5")).isEqualTo(8); // 1800 & 0xff, as Slurm 22.05 exits
+    assertThat(scancel.err).isEqualTo("scancel: error: Kill job error on job id 5: "
+        + "Unable to contact slurm controller (connect failure)\n");
+    assertThat(scancel.run("-u", "bob")).isEqualTo(1);
   }
 
   @Test

@@ -92,6 +92,6 @@ class SqueueCommandTest {
     }, Map.of());
     assertThat(rc).isEqualTo(1);
     assertThat(err.toString(StandardCharsets.UTF_8))
-        .isEqualTo("squeue: error: Unable to contact slurm controller (connect failure)\n");
+        .isEqualTo("slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n");
   }
 }
