@@ -6,7 +6,6 @@ import org.corral.common.SlurmError;
 import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.state.ClusterState;
 import org.corral.protocol.msg.JobSpec;
-import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
 
 /**
@@ -57,8 +56,8 @@ final class SubmitPolicy {
       b.setWorkDir("/tmp");
     }
     JobSpec out = b.build();
-    checkDependency(out.getDependency(), s);
-    checkFits(out, p, s);
+    checkDependency(out.getDependency());
+    checkMemory(spec, p, s);
     return out;
   }
 
@@ -69,47 +68,34 @@ final class SubmitPolicy {
     }
     // Slurm accepts a list and takes the first partition that works; a single name for now.
     String name = spec.getPartition().split(",")[0];
-    return s.partition(name).orElseThrow(() -> new SlurmException(SlurmError.INVALID_PARTITION_NAME));
+    return s.partition(name).orElseThrow(() -> new SlurmException(SlurmError.INVALID_PARTITION_NAME,
+        "invalid partition specified: " + name));
   }
 
-  private static void checkDependency(String dep, ClusterState s) {
-    if (dep.isBlank()) {
-      return;
-    }
-    if (!DEPENDENCY.matcher(dep.trim()).matches()) {
+  /**
+   * The syntax only: like Slurm 22.05, a dependency on a job no longer (or never) known is taken
+   * as satisfied.
+   */
+  private static void checkDependency(String dep) {
+    if (!dep.isBlank() && !DEPENDENCY.matcher(dep.trim()).matches()) {
       throw new SlurmException(SlurmError.INVALID_DEPENDENCY);
     }
-    for (String id : dep.split("[^0-9]+")) {
-      if (!id.isEmpty() && s.job(Integer.parseInt(id)).isEmpty()) {
-        throw new SlurmException(SlurmError.INVALID_DEPENDENCY);
-      }
-    }
   }
 
-  /** Refuses requests no node configuration of the partition could ever satisfy. */
-  private static void checkFits(JobSpec spec, PartitionInfo p, ClusterState s) {
-    int nodes = spec.hasMinNodes() ? Math.max(1, spec.getMinNodes()) : 1;
-    int cpt = spec.hasCpusPerTask() ? Math.max(1, spec.getCpusPerTask()) : 1;
-    int tasks = spec.hasNumTasks() ? Math.max(1, spec.getNumTasks()) : 1;
-    int perNode = spec.hasNtasksPerNode() ? spec.getNtasksPerNode() * cpt
-        : ((tasks + nodes - 1) / nodes) * cpt;
-    if (tasks < nodes && spec.hasNumTasks()) {
-      throw new SlurmException(SlurmError.INVALID_NODE_COUNT);
+  /**
+   * Refuses a --mem no node of the partition has, as Slurm does at submit time. Too many nodes
+   * or CPUs are accepted and wait (PartitionNodeLimit, PartitionConfig), as in Slurm.
+   */
+  private static void checkMemory(JobSpec asked, PartitionInfo p, ClusterState s) {
+    if (!asked.hasMemPerNodeMb()) {
+      return;
     }
-    int fitting = 0;
-    for (String name : p.getNodeNamesList()) {
-      NodeInfo n = s.node(name).orElse(null);
-      if (n == null) {
-        continue;
-      }
-      long mem = spec.hasMemPerNodeMb() ? spec.getMemPerNodeMb()
-          : spec.hasMemPerCpuMb() ? spec.getMemPerCpuMb() * perNode : 0;
-      if (n.getCpus() >= perNode && n.getRealMemoryMb() >= mem) {
-        fitting++;
-      }
-    }
-    if (fitting < nodes) {
-      throw new SlurmException(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    long mem = asked.getMemPerNodeMb();
+    boolean fits = p.getNodeNamesList().stream().map(s::node)
+        .anyMatch(n -> n.isPresent() && n.get().getRealMemoryMb() >= mem);
+    if (!fits) {
+      throw new SlurmException(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE,
+          "Memory specification can not be satisfied");
     }
   }
 }

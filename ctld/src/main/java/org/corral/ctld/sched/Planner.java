@@ -99,6 +99,12 @@ public final class Planner {
     if (max != SlurmDuration.INFINITE && (limit == SlurmDuration.INFINITE || limit > max)) {
       return "PartitionTimeLimit";
     }
+    int cpusPerNode = NodeSelector.cpusPerNode(j, Math.max(1, j.getMinNodes()));
+    boolean anyBigEnough = p.getNodeNamesList().stream().map(state::node)
+        .anyMatch(n -> n.isPresent() && n.get().getCpus() >= cpusPerNode);
+    if (!anyBigEnough) {
+      return "PartitionConfig";
+    }
     long maxNodes = Integer.toUnsignedLong(p.getMaxNodes());
     if (j.getMinNodes() > p.getNodeNamesCount()
         || (maxNodes != SlurmDuration.INFINITE && j.getMinNodes() > maxNodes)) {

@@ -57,7 +57,8 @@ public final class StateMachine {
     }
     JobSpec spec = c.spec();
     boolean held = spec.getHold();
-    int tasks = spec.hasNumTasks() ? spec.getNumTasks() : 1;
+    int minNodes = spec.hasMinNodes() ? Math.max(1, spec.getMinNodes()) : 1;
+    int tasks = spec.hasNumTasks() ? spec.getNumTasks() : minNodes; // a task per node at least
     int cpt = spec.hasCpusPerTask() ? spec.getCpusPerTask() : 1;
     JobInfo.Builder info = JobInfo.newBuilder()
         .setJobId(c.jobId())

@@ -48,22 +48,32 @@ class SubmitPolicyTest {
   }
 
   @Test
-  void refusesWhatCanNeverRunWithSlurmsErrors() throws Exception {
+  void refusesWhatSlurmRefusesAtSubmit() throws Exception {
     SubmitPolicy p = policy("");
     assertThatThrownBy(() -> p.normalize(bare().setPartition("nosuch").build(), state))
+        .hasMessage("invalid partition specified: nosuch")
         .isInstanceOfSatisfying(SlurmException.class,
             e -> assertThat(e.error()).isEqualTo(SlurmError.INVALID_PARTITION_NAME));
-    assertThatThrownBy(() -> p.normalize(bare().setCpusPerTask(9).build(), state))
+    assertThatThrownBy(() -> p.normalize(bare().setMemPerNodeMb(999_999).build(), state))
+        .hasMessage("Memory specification can not be satisfied")
         .isInstanceOfSatisfying(SlurmException.class,
             e -> assertThat(e.error()).isEqualTo(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE));
-    assertThatThrownBy(() -> p.normalize(bare().setMinNodes(3).build(), state))
-        .isInstanceOfSatisfying(SlurmException.class,
-            e -> assertThat(e.error()).isEqualTo(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE));
-    assertThatThrownBy(() -> p.normalize(bare().setDependency("afterok:99").build(), state))
+    assertThatThrownBy(() -> p.normalize(bare().setDependency("afterwards:1").build(), state))
         .isInstanceOfSatisfying(SlurmException.class,
             e -> assertThat(e.error()).isEqualTo(SlurmError.INVALID_DEPENDENCY));
     assertThatThrownBy(() -> p.normalize(bare().setScript("").build(), state))
         .isInstanceOfSatisfying(SlurmException.class,
             e -> assertThat(e.error()).isEqualTo(SlurmError.JOB_SCRIPT_MISSING));
+  }
+
+  @Test
+  void acceptsWhatSlurmLetsWait() throws Exception {
+    // Slurm 22.05 takes these and leaves them pending (PartitionConfig, PartitionNodeLimit) or,
+    // for a dependency on an unknown job, runs them.
+    SubmitPolicy p = policy("");
+    assertThat(p.normalize(bare().setCpusPerTask(99).build(), state).getCpusPerTask()).isEqualTo(99);
+    assertThat(p.normalize(bare().setMinNodes(9).build(), state).getMinNodes()).isEqualTo(9);
+    assertThat(p.normalize(bare().setDependency("afterok:99999").build(), state).getDependency())
+        .isEqualTo("afterok:99999");
   }
 }

@@ -79,6 +79,16 @@ class PlannerTest {
   }
 
   @Test
+  void jobsNoNodeCouldHoldWaitWithSlurmsReasons() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = TestStates.submit(s, 1, TestStates.spec().setCpusPerTask(99).build(), 1000);
+    s = TestStates.submit(s, 2, TestStates.spec().setMinNodes(9).build(), 1001);
+    Plan p = Planner.plan(s, 2000);
+    assertThat(p.starts()).isEmpty();
+    assertThat(p.reasons()).containsEntry(1, "PartitionConfig").containsEntry(2, "PartitionNodeLimit");
+  }
+
+  @Test
   void planCheckDropsStartsThatNoLongerFit() {
     ClusterState s = TestStates.cluster(1, 2, 4000);
     s = TestStates.submit(s, 1, TestStates.spec().setCpusPerTask(2).build(), 1000);
