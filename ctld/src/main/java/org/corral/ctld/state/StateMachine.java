@@ -158,6 +158,9 @@ public final class StateMachine {
     if (!running) {
       b.setStartTime(time).setStateReason(j.getStateReason());
     }
+    if (state == JobState.TIMEOUT) {
+      b.setStateReason("TimeLimit");
+    }
     return s.withJobs(s.jobs().plus(jobId, with(rec, b.build())), time);
   }
 

@@ -76,6 +76,19 @@ class StateMachineTest {
   }
 
   @Test
+  void timeLimitEndsTheJobTimeoutWithReasonTimeLimit() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1, TestStates.spec().build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1010, List.of(alloc("n1", 1, 100))));
+    s = StateMachine.apply(s, new Command.TimeoutJob(1, 4610));
+    s = StateMachine.apply(s, new Command.JobEnded(1, 4611, 15, "n1"));
+    JobInfo j = s.job(1).orElseThrow().getInfo();
+    assertThat(j.getState()).isEqualTo(JobState.TIMEOUT);
+    assertThat(j.getStateReason()).isEqualTo("TimeLimit");
+    assertThat(j.getExitStatus()).isEqualTo(15);
+    assertThat(j.getEndTime()).isEqualTo(4610);
+  }
+
+  @Test
   void nodeDownFailsOrRequeuesItsJobs() {
     ClusterState s = TestStates.cluster(2, 8, 4000);
     s = TestStates.submit(s, 1, TestStates.spec().setRequeue(false).build(), 1000);
