@@ -86,6 +86,8 @@ class BatchJobsTest {
     int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "--time=1", "--wrap", "sleep 600"));
     assertThat(cluster.awaitState(id, "RUNNING", 30)).isEqualTo("RUNNING");
     assertThat(cluster.awaitState(id, "TIMEOUT", 120)).isEqualTo("TIMEOUT");
+    String show = cluster.as(null, "scontrol", "show", "job", String.valueOf(id)).out();
+    assertThat(show).contains("JobState=TIMEOUT Reason=TimeLimit").contains("ExitCode=0:15");
   }
 
   @Test
