@@ -17,12 +17,13 @@ public final class FreePorts {
 
   /**
    * A base port P such that P..P+span-1 were all free when asked (a cluster's port block).
-   * Picks from a high range to stay clear of ephemeral ports the OS hands out.
+   * Picks below Linux's default ephemeral range (32768-60999), so that connections the OS opens
+   * meanwhile do not take ports of the block.
    */
   public static int block(int span) {
     java.util.Random r = new java.util.Random();
     for (int attempt = 0; attempt < 200; attempt++) {
-      int base = 20000 + r.nextInt(20000);
+      int base = 20000 + r.nextInt(12000 - span);
       if (allFree(base, span)) {
         return base;
       }
