@@ -198,6 +198,22 @@ final class LocalCluster implements AutoCloseable {
       as(null, "scancel", "-u", u);
     }
     corral("down", "--dir", dir.toString());
+    killLeftovers();
     new ProcessBuilder("rm", "-rf", root.toString()).start().waitFor();
+  }
+
+  /**
+   * A test that fails half-way (or kills a node daemon on purpose) can leave job processes of
+   * this cluster behind: their job shells live under this cluster's directory. Kill them and
+   * what they started, by pid.
+   */
+  private void killLeftovers() {
+    String mark = root.toString();
+    ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(c -> c.contains(mark)).orElse(false))
+        .forEach(p -> {
+          p.descendants().forEach(ProcessHandle::destroyForcibly);
+          p.destroyForcibly();
+        });
   }
 }

@@ -43,6 +43,12 @@ class NodeFailureTest {
 
       assertThat(cluster.corral("up", "--dir", cluster.dir.toString()).exitCode()).isZero();
       assertThat(cluster.as(null, "sinfo", "-h", "-N", "-o", "%N %t").out()).contains("a2 idle");
+      // The restarted daemon re-adopted the failed job; the controller had it killed and forgotten.
+      Path spool = cluster.dir.resolve("spool/a2/job" + String.format("%05d", onDead));
+      for (int i = 0; i < 100 && java.nio.file.Files.exists(spool); i++) {
+        Thread.sleep(200);
+      }
+      assertThat(spool).doesNotExist();
     }
   }
 }

@@ -51,8 +51,17 @@ final class ControllerLink implements JobListener, AutoCloseable {
     this.heartbeat = heartbeat;
   }
 
-  void start(JobSupervisor jobs) {
+  /** The jobs this link reports for; before {@link JobSupervisor#recover} may report any. */
+  void attach(JobSupervisor jobs) {
     this.supervisor = jobs;
+  }
+
+  /**
+   * Registers now and heartbeats from then on. Called after the supervisor re-adopted the jobs
+   * left from an earlier life, so that the first registration already lists them and the
+   * controller can say at once which of them it no longer runs here.
+   */
+  void start() {
     timer.scheduleWithFixedDelay(this::register, 0, heartbeat.toMillis(), TimeUnit.MILLISECONDS);
   }
 

@@ -77,8 +77,9 @@ public final class Slurmd {
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
           Duration.ofMinutes(1), 256), creds, new NodeService(jobs, cfg.path().toString()));
-      link.start(jobs);
+      link.attach(jobs);
       jobs.recover();
+      link.start();
       Path pid = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdPidFile(), nodeName, host));
       PidFile.write(pid);
       Object done = new Object();
