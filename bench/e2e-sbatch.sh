@@ -26,7 +26,7 @@ run() { # $1 = label, $2 = bin dir; SLURM_CONF must be set for Corral
 cd "$here"; [ -n "${CORRAL_SKIP_BUILD:-}" ] || ./mvnw -B -q -DskipTests package
 port=$((30000 + RANDOM % 20000))
 CORRAL_SKIP_BUILD=1 ./corral up --dir "$work/corral" --port-base "$port" >/dev/null
-trap 'cd "$here"; CORRAL_SKIP_BUILD=1 ./corral down --dir "$work/corral" >/dev/null' EXIT
+trap 'cd "$here"; CORRAL_SKIP_BUILD=1 ./corral down --dir "$work/corral" >/dev/null; rm -rf "$work"' EXIT
 SLURM_CONF=$work/corral/slurm.conf run corral "$here/bin"
 
 # The reference Slurm 22.05
