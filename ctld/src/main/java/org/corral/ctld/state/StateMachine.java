@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.corral.common.Hostlist;
+import org.corral.common.OutputPathPattern;
 import org.corral.common.SlurmDuration;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
@@ -86,9 +87,8 @@ public final class StateMachine {
         .setMemPerCpuMb(spec.hasMemPerCpuMb() ? spec.getMemPerCpuMb() : 0)
         .setExclusive(spec.getExclusive())
         .setWorkDir(spec.getWorkDir())
-        .setStdOut(OutputPaths.resolve(spec.getStdOut(), spec, c.jobId(), c.userName()))
-        .setStdErr(OutputPaths.resolve(spec.getStdErr().isEmpty() ? spec.getStdOut() : spec.getStdErr(),
-            spec, c.jobId(), c.userName()))
+        .setStdOut(shownPath(spec.getStdOut(), spec, c))
+        .setStdErr(shownPath(spec.getStdErr().isEmpty() ? spec.getStdOut() : spec.getStdErr(), spec, c))
         .setStdIn(spec.getStdIn().isEmpty() ? "/dev/null" : spec.getStdIn())
         .setCommand(spec.getCommand())
         .setRequeue(spec.hasRequeue() && spec.getRequeue())
@@ -299,6 +299,12 @@ public final class StateMachine {
   }
 
   // ---- helpers
+
+  /** An output path as scontrol shows it: absolute, patterns filled in but the node's (%N). */
+  private static String shownPath(String pattern, JobSpec spec, Command.SubmitJob c) {
+    return OutputPathPattern.resolve(spec.getWorkDir(), pattern.isEmpty() ? "slurm-%j.out" : pattern,
+        new OutputPathPattern.Fields(c.jobId(), spec.getName(), c.userName(), null));
+  }
 
   private static boolean runsOn(JobInfo j, String node) {
     return j.getAllocationList().stream().anyMatch(a -> a.getNode().equals(node));

@@ -2,6 +2,7 @@ package org.corral.slurmd.launch;
 
 import java.util.List;
 import java.util.regex.Pattern;
+import org.corral.common.OutputPathPattern;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.LaunchBatchRequest;
@@ -54,9 +55,9 @@ record LaunchPlan(
     };
     String name = !job.getName().isEmpty() ? job.getName() : spec.getName();
     var fields = new OutputPathPattern.Fields(job.getJobId(), name, job.getUserName(), hostName);
-    String out = resolve(workDir, spec.getStdOut().isEmpty() ? DEFAULT_OUTPUT : spec.getStdOut(), fields);
-    String err = spec.getStdErr().isEmpty() ? "" : resolve(workDir, spec.getStdErr(), fields);
-    String in = spec.getStdIn().isEmpty() ? "/dev/null" : resolve(workDir, spec.getStdIn(), fields);
+    String out = OutputPathPattern.resolve(workDir, spec.getStdOut().isEmpty() ? DEFAULT_OUTPUT : spec.getStdOut(), fields);
+    String err = spec.getStdErr().isEmpty() ? "" : OutputPathPattern.resolve(workDir, spec.getStdErr(), fields);
+    String in = spec.getStdIn().isEmpty() ? "/dev/null" : OutputPathPattern.resolve(workDir, spec.getStdIn(), fields);
     String umask = spec.getEnvironmentList().stream()
         .filter(e -> e.startsWith("SLURM_UMASK="))
         .map(e -> e.substring("SLURM_UMASK=".length()))
@@ -72,10 +73,6 @@ record LaunchPlan(
         err.equals(out) ? "" : err, append, umask, spec.getScript(), env, spec.getArgvList());
   }
 
-  private static String resolve(String workDir, String pattern, OutputPathPattern.Fields fields) {
-    String path = OutputPathPattern.expand(pattern, fields);
-    return path.startsWith("/") ? path : (workDir.endsWith("/") ? workDir : workDir + "/") + path;
-  }
 
   private static void requireNoNul(String text) {
     if (text.indexOf('\0') >= 0) {

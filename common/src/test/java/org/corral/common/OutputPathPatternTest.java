@@ -1,4 +1,4 @@
-package org.corral.slurmd.launch;
+package org.corral.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

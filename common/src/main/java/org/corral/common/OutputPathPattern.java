@@ -1,11 +1,12 @@
-package org.corral.slurmd.launch;
+package org.corral.common;
 
 /**
  * Expands the filename patterns of sbatch's --output/--error/--input as Slurm 22.05 does for a
  * batch job: %j %J %A (job id), %a (array index: 4294967294 outside an array), %s ("batch"),
  * %n %t (0), %x (job name), %u (user name), %N (short host name), %% ("%"). A number after
  * the % zero-pads numeric values; unknown specifiers stay as written. A pattern containing a
- * backslash is not expanded at all, only unescaped ("\X" becomes "X").
+ * backslash is not expanded at all, only unescaped ("\X" becomes "X"). The node daemon expands
+ * them to open the files; the controller, to show them (without a host: %N stays).
  */
 public final class OutputPathPattern {
   /** The array index Slurm substitutes for %a when the job is not part of an array. */
@@ -15,6 +16,12 @@ public final class OutputPathPattern {
   public record Fields(int jobId, String jobName, String userName, String hostName) {}
 
   private OutputPathPattern() {}
+
+  /** The expanded pattern as an absolute path: a relative one sits in the work directory. */
+  public static String resolve(String workDir, String pattern, Fields fields) {
+    String path = expand(pattern, fields);
+    return path.startsWith("/") ? path : (workDir.endsWith("/") ? workDir : workDir + "/") + path;
+  }
 
   public static String expand(String pattern, Fields fields) {
     if (pattern.indexOf('\\') >= 0) {
@@ -54,7 +61,7 @@ public final class OutputPathPattern {
       case 's' -> "batch";
       case 'x' -> f.jobName();
       case 'u' -> f.userName();
-      case 'N' -> f.hostName();
+      case 'N' -> f.hostName(); // null (unknown) keeps %N as written
       default -> null;
     };
   }
