@@ -1,7 +1,6 @@
 package org.corral.cli.scontrol;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +50,7 @@ public final class ScontrolCommand implements CliCommand {
   private boolean details;
 
   public ScontrolCommand() {
-    this(UserDirectory.passwdFile(Path.of("/etc/passwd")));
+    this(UserDirectory.system());
   }
 
   /** An scontrol naming users through the given directory. */

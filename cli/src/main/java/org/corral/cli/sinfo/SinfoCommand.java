@@ -1,7 +1,6 @@
 package org.corral.cli.sinfo;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -27,7 +26,7 @@ public final class SinfoCommand implements CliCommand {
   private final UserDirectory users;
 
   public SinfoCommand() {
-    this(UserDirectory.passwdFile(Path.of("/etc/passwd")));
+    this(UserDirectory.system());
   }
 
   /** An sinfo naming users through the given directory. */

@@ -1,7 +1,6 @@
 package org.corral.cli.squeue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -31,7 +30,7 @@ public final class SqueueCommand implements CliCommand {
   private final UserDirectory users;
 
   public SqueueCommand() {
-    this(UserDirectory.passwdFile(Path.of("/etc/passwd")));
+    this(UserDirectory.system());
   }
 
   /** A squeue resolving user names through the given directory. */

@@ -12,8 +12,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import org.corral.cli.Cli;
 import org.corral.cli.format.UserDirectory;
 import org.corral.protocol.RpcChannel;
@@ -28,17 +26,7 @@ class ScontrolCommandTest {
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
   private final List<Request> sent = new ArrayList<>();
 
-  private static final UserDirectory NO_USERS = new UserDirectory() {
-    @Override
-    public OptionalInt uidOf(String name) {
-      return OptionalInt.empty();
-    }
-
-    @Override
-    public Optional<String> nameOf(int uid) {
-      return Optional.empty();
-    }
-  };
+  private static final UserDirectory NO_USERS = UserDirectory.none();
 
   private Map<String, String> env = Map.of("SLURM_CONF", "/nonexistent/slurm.conf");
 

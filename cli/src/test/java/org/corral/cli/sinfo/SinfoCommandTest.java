@@ -10,8 +10,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import org.corral.cli.Cli;
 import org.corral.cli.format.UserDirectory;
 import org.corral.protocol.RpcChannel;
@@ -26,17 +24,7 @@ import org.junit.jupiter.api.Test;
 class SinfoCommandTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-  private static final UserDirectory USERS = new UserDirectory() {
-    @Override
-    public OptionalInt uidOf(String name) {
-      return OptionalInt.empty();
-    }
-
-    @Override
-    public Optional<String> nameOf(int uid) {
-      return Optional.empty();
-    }
-  };
+  private static final UserDirectory USERS = UserDirectory.none();
 
   private static NodeInfo.Builder node(String name, int alloc) {
     return NodeInfo.newBuilder().setName(name).setCpus(4).setAllocCpus(alloc)
