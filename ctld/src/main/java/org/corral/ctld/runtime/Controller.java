@@ -84,10 +84,11 @@ public final class Controller implements AutoCloseable {
     Housekeeper housekeeper = new Housekeeper(writer, orders, clock, cfg.slurmdTimeout(), cfg.minJobAge());
     Authorizer auth = new Authorizer(slurmUid);
     JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), auth, users, clock, orders, cfg.maxJobId());
-    NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService());
+    NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
 
     Controller[] self = new Controller[1];
-    ControllerService service = new ControllerService(writer, jobs, nodes, auth,
+    ControllerService service = new ControllerService(writer, jobs, nodes,
+        new NodeAdminRequests(auth, clock), auth,
         cfg.controllerHost(), cfg.entries(), () -> self[0].close());
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());

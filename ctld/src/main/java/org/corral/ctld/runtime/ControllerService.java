@@ -35,16 +35,19 @@ public final class ControllerService implements RequestHandler {
   private final StateWriter writer;
   private final JobRequests jobs;
   private final NodeRequests nodes;
+  private final NodeAdminRequests nodeAdmin;
   private final Authorizer auth;
   private final String host;
   private final Map<String, String> configEntries;
   private final Runnable shutdown;
 
-  ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, Authorizer auth,
-      String host, Map<String, String> configEntries, Runnable shutdown) {
+  ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes,
+      NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
+      Runnable shutdown) {
     this.writer = writer;
     this.jobs = jobs;
     this.nodes = nodes;
+    this.nodeAdmin = nodeAdmin;
     this.auth = auth;
     this.host = host;
     this.configEntries = configEntries;
@@ -66,6 +69,14 @@ public final class ControllerService implements RequestHandler {
         }
         case HOLD_JOBS -> {
           JobResultsReply r = await(writer.submit(s -> jobs.hold(peer, req.getHoldJobs(), s)));
+          yield Response.newBuilder().setJobResults(r).build();
+        }
+        case UPDATE_NODE -> {
+          await(writer.submit(s -> nodeAdmin.update(peer, req.getUpdateNode(), s)));
+          yield Response.getDefaultInstance();
+        }
+        case REQUEUE_JOBS -> {
+          JobResultsReply r = await(writer.submit(s -> jobs.requeue(peer, req.getRequeueJobs(), s)));
           yield Response.newBuilder().setJobResults(r).build();
         }
         case JOB_INFO -> Response.newBuilder().setJobInfo(jobInfo(req, writer.current())).build();

@@ -57,6 +57,9 @@ final class Housekeeper implements AutoCloseable {
       if (j.getState() == JobState.RUNNING && j.getEndTime() > 0 && j.getEndTime() <= now) {
         cmds.add(new Command.TimeoutJob(j.getJobId(), now));
         effects.addAll(orders.signal(j, 0));
+      } else if (WarnSignals.due(r, now)) {
+        cmds.add(new Command.WarnSignalSent(j.getJobId()));
+        effects.addAll(orders.signal(j, r.getSpec().getWarnSignal(), WarnSignals.scope(r.getSpec())));
       } else if (minJobAge > 0 && JobStates.isFinished(j) && !j.getCompleting()
           && j.getEndTime() + minJobAge <= now) {
         cmds.add(new Command.PurgeJob(j.getJobId()));

@@ -10,6 +10,7 @@ import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.SignalJobRequest;
+import org.corral.protocol.msg.SignalScope;
 
 /**
  * Effects that carry the controller's decisions to the nodes once they are durable: launching a
@@ -56,11 +57,22 @@ final class JobOrders {
 
   /** Signals (0 = terminate with SIGKILL after KillWait) every node of the job. */
   List<Runnable> signal(JobInfo j, int signal) {
+    return signal(j, signal, SignalScope.SIGNAL_ALL);
+  }
+
+  /**
+   * Signals the job's processes that {@code scope} names: all of them, the batch shell only
+   * (on the batch host), or its steps.
+   */
+  List<Runnable> signal(JobInfo j, int signal, SignalScope scope) {
     List<Runnable> out = new ArrayList<>();
     for (NodeAllocation a : j.getAllocationList()) {
+      if (scope == SignalScope.SIGNAL_BATCH_SHELL && !a.getNode().equals(j.getBatchHost())) {
+        continue;
+      }
       out.add(() -> writer.current().node(a.getNode()).ifPresent(node -> agent.signal(node,
           SignalJobRequest.newBuilder().setJobId(j.getJobId()).setSignal(signal)
-              .setKillWaitS(killWait).build())));
+              .setKillWaitS(killWait).setScope(scope).build())));
     }
     return out;
   }

@@ -17,6 +17,8 @@ import org.corral.protocol.msg.JobResult;
 import org.corral.protocol.msg.JobResultsReply;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.RequeueJobsRequest;
+import org.corral.protocol.msg.SignalScope;
 
 /** Users' job requests: submit, cancel/signal, hold/release. Each decides on the writer thread. */
 final class JobRequests {
@@ -68,7 +70,7 @@ final class JobRequests {
     List<Runnable> effects = new ArrayList<>();
     JobResultsReply.Builder reply = JobResultsReply.newBuilder();
     for (JobInfo j : targets(req, s, reply)) {
-      SlurmError err = cancelOne(peer, j, req.getSignal(), cmds, effects);
+      SlurmError err = cancelOne(peer, j, req.getSignal(), scope(req), cmds, effects);
       if (err != SlurmError.SUCCESS) {
         reply.addResults(result(j.getJobId(), err));
       } else if (!req.getJobIdsList().isEmpty()) {
@@ -78,8 +80,19 @@ final class JobRequests {
     return new Decision<>(cmds, reply.build(), effects);
   }
 
-  private SlurmError cancelOne(Peer peer, JobInfo j, int signal, List<Command> cmds,
-      List<Runnable> effects) {
+  /**
+   * Which processes a signal other than KILL reaches: with --batch the batch shell alone, with
+   * --full the batch shell and its children (and steps), otherwise only the job's steps.
+   */
+  private static SignalScope scope(CancelJobsRequest req) {
+    if (req.getBatchOnly()) {
+      return SignalScope.SIGNAL_BATCH_SHELL;
+    }
+    return req.getFull() ? SignalScope.SIGNAL_ALL : SignalScope.SIGNAL_STEPS;
+  }
+
+  private SlurmError cancelOne(Peer peer, JobInfo j, int signal, SignalScope scope,
+      List<Command> cmds, List<Runnable> effects) {
     if (!auth.mayActOnJob(peer, j.getUserId())) {
       LOG.log(System.Logger.Level.WARNING, "Security violation: uid " + peer.uid()
           + " may not cancel job " + j.getJobId() + " of uid " + j.getUserId());
@@ -99,7 +112,7 @@ final class JobRequests {
     if (kill) {
       cmds.add(new Command.CancelJob(j.getJobId(), now(), peer.uid()));
     }
-    effects.addAll(orders.signal(j, signal == 9 ? 0 : signal));
+    effects.addAll(kill ? orders.signal(j, 0) : orders.signal(j, signal, scope));
     return SlurmError.SUCCESS;
   }
 
@@ -163,6 +176,43 @@ final class JobRequests {
       reply.addResults(result(id, err));
     }
     return new Decision<>(cmds, reply.build(), List.of());
+  }
+
+  /** What squeue shows for a job that {@code scontrol requeuehold} (or a failed Prolog) held. */
+  static final String REQUEUED_HELD = "job requeued in held state";
+
+  /**
+   * {@code scontrol requeue[hold]}: batch jobs that allow it go back to the queue; running ones
+   * are killed first (they pend once their node reports the end).
+   */
+  Decision<JobResultsReply> requeue(Peer peer, RequeueJobsRequest req, ClusterState s) {
+    List<Command> cmds = new ArrayList<>();
+    List<Runnable> effects = new ArrayList<>();
+    JobResultsReply.Builder reply = JobResultsReply.newBuilder();
+    boolean admin = auth.isAdmin(peer);
+    for (int id : req.getJobIdsList()) {
+      JobRecord r = s.jobs().get(id);
+      SlurmError err;
+      if (r == null) {
+        err = SlurmError.INVALID_JOB_ID;
+      } else if (!auth.mayActOnJob(peer, r.getInfo().getUserId())) {
+        err = SlurmError.ACCESS_DENIED;
+      } else if (JobStates.isPending(r.getInfo())) {
+        err = SlurmError.JOB_PENDING;
+      } else if (!r.getInfo().getRequeue()) {
+        err = SlurmError.DISABLED;
+      } else {
+        err = SlurmError.SUCCESS;
+        JobInfo j = r.getInfo();
+        boolean hold = req.getHold() || req.getSpecialExit();
+        cmds.add(new Command.RequeueJob(id, now(), hold, hold && !admin, hold ? REQUEUED_HELD : ""));
+        if (JobStates.holdsResources(j) && !j.getCompleting()) {
+          effects.addAll(orders.signal(j, 0));
+        }
+      }
+      reply.addResults(result(id, err));
+    }
+    return new Decision<>(cmds, reply.build(), effects);
   }
 
   static JobResult result(int id, SlurmError e) {

@@ -27,11 +27,14 @@ final class NodeRequests {
   private final Clock clock;
   private final JobOrders orders;
   private final int returnToService;
+  private final int slurmUid;
 
-  NodeRequests(Clock clock, JobOrders orders, int returnToService) {
+  /** @param slurmUid SlurmUser's uid: the controller's own drains are attributed to it */
+  NodeRequests(Clock clock, JobOrders orders, int returnToService, int slurmUid) {
     this.clock = clock;
     this.orders = orders;
     this.returnToService = returnToService;
+    this.slurmUid = slurmUid;
   }
 
   Decision<RegisterNodeReply> register(Peer peer, RegisterNodeRequest req, ClusterState s) {
@@ -41,10 +44,13 @@ final class NodeRequests {
     long now = clock.instant().getEpochSecond();
     List<Command> cmds = new ArrayList<>();
     boolean restarted = req.getSlurmdStartTime() != n.getSlurmdStartTime();
+    // Heartbeats re-register too; only a slurmd (re)start returns a node set DOWN for another
+    // reason than silence (ReturnToService=2), as only a real registration does in Slurm.
+    boolean silent = n.getReason().equals(NodeReasons.NOT_RESPONDING);
     boolean returns = switch (n.getBaseState()) {
       case NODE_UNKNOWN -> true;
-      case NODE_DOWN -> returnToService == 2
-          || (returnToService == 1 && n.getReason().equals(NodeReasons.NOT_RESPONDING));
+      case NODE_DOWN -> (returnToService == 2 && (silent || restarted))
+          || (returnToService == 1 && silent);
       default -> false;
     };
     if (returns || (restarted && n.getBaseState() == NodeBaseState.NODE_IDLE)) {
@@ -80,11 +86,7 @@ final class NodeRequests {
         || !runsOn(r.getInfo(), req.getNodeName())) {
       return Decision.none(null); // already recorded: acknowledge again so the node forgets it
     }
-    Command c = req.getLaunchFailed()
-        ? new Command.LaunchFailed(req.getJobId(), req.getEndTime(), req.getMessage())
-        : new Command.JobEnded(req.getJobId(), req.getEndTime(), req.getExitStatus(),
-            req.getNodeName());
-    return Decision.of(null, c);
+    return new Decision<>(NodeProblems.commands(req, slurmUid), null, List.of());
   }
 
   /** A node daemon speaks only for itself (the controller, holding the key too, for any). */

@@ -25,7 +25,7 @@ public final class PlanCheck {
     Map<String, long[]> used = new HashMap<>(); // node -> {cpus, mem, jobs} added by this plan
     for (Command.StartJob start : plan.starts()) {
       JobRecord r = s.jobs().get(start.jobId());
-      if (r == null || !JobStates.isPending(r.getInfo()) || r.getInfo().getPriority() == 0) {
+      if (r == null || !JobStates.isSchedulable(r.getInfo()) || r.getInfo().getPriority() == 0) {
         continue;
       }
       boolean exclusive = r.getInfo().getExclusive();

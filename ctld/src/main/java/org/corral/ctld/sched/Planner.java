@@ -51,8 +51,12 @@ public final class Planner {
     Map<Integer, String> reasons = new LinkedHashMap<>();
     Set<String> blocked = new HashSet<>();
     for (JobInfo j : pending) {
-      if (j.getPriority() == 0) {
-        continue; // held: keeps JobHeldUser/JobHeldAdmin
+      if (j.getPriority() == 0 || j.getCompleting()) {
+        continue; // held (keeps JobHeldUser/JobHeldAdmin), or a requeued run still ending
+      }
+      if (j.getEligibleTime() > now) {
+        reasons.put(j.getJobId(), "BeginTime");
+        continue;
       }
       PartitionInfo p = state.partition(j.getPartition()).orElse(null);
       String reason = staticReason(j, p, state);

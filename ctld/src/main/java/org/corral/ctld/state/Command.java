@@ -41,6 +41,25 @@ public sealed interface Command {
 
   record NodeDown(String node, long time, String reason) implements Command {}
 
+  /**
+   * A node's drain or down state changes: {@code scontrol update}, a failed Prolog or Epilog, an
+   * unkillable job. {@code setReason} false keeps the node's reason (a state change without
+   * Reason=); {@code byUid} is who the reason is attributed to.
+   */
+  record UpdateNode(String node, long time, NodeAction action, String reason, int byUid,
+      boolean setReason) implements Command {}
+
+  /**
+   * A job goes back to the queue: {@code scontrol requeue[hold]}, a failed Prolog. A running job
+   * first completes (its processes are killed); it pends again once its node reports the end.
+   * {@code heldReason} is the reason shown while held (empty when not held).
+   */
+  record RequeueJob(int jobId, long time, boolean hold, boolean userHold, String heldReason)
+      implements Command {}
+
+  /** sbatch --signal's warning signal was sent to the job (once per run). */
+  record WarnSignalSent(int jobId) implements Command {}
+
   // ---- transient: recomputed after a restart, never journaled
 
   /** A node answered (heartbeat): only its last-heard time and load change. */

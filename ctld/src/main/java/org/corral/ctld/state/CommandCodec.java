@@ -9,6 +9,9 @@ import org.corral.protocol.msg.LaunchFailedCmd;
 import org.corral.protocol.msg.NodeDownCmd;
 import org.corral.protocol.msg.NodeRegisteredCmd;
 import org.corral.protocol.msg.PurgeJobCmd;
+import org.corral.protocol.msg.RequeueJobCmd;
+import org.corral.protocol.msg.UpdateNodeCmd;
+import org.corral.protocol.msg.WarnSignalSentCmd;
 import org.corral.protocol.msg.StartJobCmd;
 import org.corral.protocol.msg.SubmitJobCmd;
 import org.corral.protocol.msg.TimeoutJobCmd;
@@ -42,6 +45,14 @@ public final class CommandCodec {
           .setVersion(x.version()).setOs(x.os()).setArch(x.arch()));
       case Command.NodeDown x -> e.setNodeDown(NodeDownCmd.newBuilder().setNode(x.node())
           .setTime(x.time()).setReason(x.reason()));
+      case Command.UpdateNode x -> e.setUpdateNode(UpdateNodeCmd.newBuilder().setNode(x.node())
+          .setTime(x.time()).setAction(x.action().code()).setReason(x.reason())
+          .setByUid(x.byUid()).setSetReason(x.setReason()));
+      case Command.RequeueJob x -> e.setRequeueJob(RequeueJobCmd.newBuilder().setJobId(x.jobId())
+          .setTime(x.time()).setHold(x.hold()).setUserHold(x.userHold())
+          .setHeldReason(x.heldReason()));
+      case Command.WarnSignalSent x -> e.setWarnSignalSent(WarnSignalSentCmd.newBuilder()
+          .setJobId(x.jobId()));
       case Command.NodeHeard x -> throw transientCommand(x);
       case Command.SetPendingReasons x -> throw transientCommand(x);
       case Command.LoadConfig x -> throw transientCommand(x);
@@ -78,6 +89,15 @@ public final class CommandCodec {
       }
       case NODE_DOWN -> new Command.NodeDown(e.getNodeDown().getNode(), e.getNodeDown().getTime(),
           e.getNodeDown().getReason());
+      case UPDATE_NODE -> {
+        UpdateNodeCmd x = e.getUpdateNode();
+        yield new Command.UpdateNode(x.getNode(), x.getTime(), NodeAction.ofCode(x.getAction()),
+            x.getReason(), x.getByUid(), x.getSetReason());
+      }
+      case REQUEUE_JOB -> new Command.RequeueJob(e.getRequeueJob().getJobId(),
+          e.getRequeueJob().getTime(), e.getRequeueJob().getHold(),
+          e.getRequeueJob().getUserHold(), e.getRequeueJob().getHeldReason());
+      case WARN_SIGNAL_SENT -> new Command.WarnSignalSent(e.getWarnSignalSent().getJobId());
       case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException(
           "journal entry holds no command (written by a newer Corral?)");
     };

@@ -17,6 +17,14 @@ public final class JobStates {
         || j.getCompleting();
   }
 
+  /**
+   * Whether the scheduler may start it: pending, not held, and not still completing an earlier
+   * run (a requeued job pends while its processes are being killed).
+   */
+  public static boolean isSchedulable(JobInfo j) {
+    return j.getState() == JobState.PENDING && !j.getCompleting();
+  }
+
   /** Whether the job has ended (it may still be completing). */
   public static boolean isFinished(JobInfo j) {
     return switch (j.getState()) {

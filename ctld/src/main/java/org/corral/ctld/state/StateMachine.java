@@ -31,6 +31,12 @@ import org.pcollections.TreePMap;
 public final class StateMachine {
   /** Priority of a job that is not held, until the scheduling issue brings real factors. */
   public static final int DEFAULT_PRIORITY = 1;
+  /**
+   * A requeued job may start again this long after its last run ended: Slurm 22.05 shows it
+   * pending with Reason=BeginTime and EligibleTime = end + 121 s (measured), so that nothing of
+   * the previous run (an epilog, a late credential) meets the next one.
+   */
+  public static final long REQUEUE_DELAY_S = 121;
 
   private StateMachine() {}
 
@@ -46,6 +52,9 @@ public final class StateMachine {
       case Command.PurgeJob cmd -> s.withJobs(s.jobs().minus(cmd.jobId()), s.lastUpdate());
       case Command.NodeRegistered cmd -> registered(s, cmd);
       case Command.NodeDown cmd -> nodeDown(s, cmd);
+      case Command.UpdateNode cmd -> NodeUpdates.apply(s, cmd);
+      case Command.RequeueJob cmd -> requeue(s, cmd);
+      case Command.WarnSignalSent cmd -> warned(s, cmd);
       case Command.NodeHeard cmd -> heard(s, cmd);
       case Command.SetPendingReasons cmd -> reasons(s, cmd);
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
@@ -106,7 +115,7 @@ public final class StateMachine {
 
   private static ClusterState start(ClusterState s, Command.StartJob c) {
     JobRecord rec = s.jobs().get(c.jobId());
-    if (rec == null || rec.getInfo().getState() != JobState.PENDING || c.allocation().isEmpty()) {
+    if (rec == null || !JobStates.isSchedulable(rec.getInfo()) || c.allocation().isEmpty()) {
       return s;
     }
     JobInfo j = rec.getInfo();
@@ -136,6 +145,10 @@ public final class StateMachine {
       return s;
     }
     JobInfo j = rec.getInfo();
+    if (j.getState() == JobState.PENDING) { // requeued: its last run is over, it may pend again
+      ClusterState freed = release(s, j, c.time());
+      return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, backInQueue(j, c.time()))), c.time());
+    }
     JobInfo.Builder b = j.toBuilder().setCompleting(false).setExitStatus(c.exitStatus());
     if (j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED) {
       b.setState(c.exitStatus() == 0 ? JobState.COMPLETED : JobState.FAILED)
@@ -225,7 +238,7 @@ public final class StateMachine {
   }
 
   /** A node is gone: it goes DOWN and its jobs end NODE_FAIL, or return to the queue if allowed. */
-  private static ClusterState nodeDown(ClusterState s, Command.NodeDown c) {
+  static ClusterState nodeDown(ClusterState s, Command.NodeDown c) {
     NodeInfo n = s.nodes().get(c.node());
     if (n == null) {
       return s;
@@ -243,16 +256,58 @@ public final class StateMachine {
       }
       out = release(out, j, c.time());
       JobInfo.Builder b = j.toBuilder().setCompleting(false).clearAllocation();
-      if (j.getRequeue() && !j.getCompleting()) {
-        b.setState(JobState.PENDING).setRestartCount(j.getRestartCount() + 1)
-            .setStartTime(0).setEndTime(0).setNodes("").setBatchHost("")
-            .setNumNodes(j.getMinNodes()).setStateReason("None").setEligibleTime(c.time());
+      if (j.getState() == JobState.PENDING) { // requeued already, its run now over
+        b = backInQueue(j, c.time()).toBuilder();
+      } else if (j.getRequeue() && !j.getCompleting()) {
+        b = backInQueue(j.toBuilder().setRestartCount(j.getRestartCount() + 1)
+            .setStateReason("None").build(), c.time()).toBuilder();
       } else if (!JobStates.isFinished(j)) {
         b.setState(JobState.NODE_FAIL).setEndTime(c.time()).setExitStatus(0);
       }
       out = out.withJobs(out.jobs().plus(j.getJobId(), with(rec, b.build())), c.time());
     }
     return out;
+  }
+
+  /**
+   * Requeue: a job holding resources pends at once but stays COMPLETING until its node reports
+   * the end ({@link #ended}); one that has ended goes straight back to the queue.
+   */
+  private static ClusterState requeue(ClusterState s, Command.RequeueJob c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null || (JobStates.isPending(rec.getInfo()) && !rec.getInfo().getCompleting())) {
+      return s;
+    }
+    JobInfo j = rec.getInfo();
+    JobInfo.Builder b = j.toBuilder().setState(JobState.PENDING)
+        .setRestartCount(j.getRestartCount() + 1).setExitStatus(0)
+        .setStateReason(c.hold() ? c.heldReason() : "None");
+    if (c.hold()) {
+      b.setPriority(0).setUserHeld(c.userHold());
+    }
+    JobInfo requeued = b.build();
+    if (!JobStates.holdsResources(j)) {
+      requeued = backInQueue(requeued, c.time());
+    }
+    return s.withJobs(s.jobs().plus(c.jobId(), with(rec, requeued)), c.time());
+  }
+
+  /** A requeued job whose previous run is over: pending again, eligible after the delay. */
+  private static JobInfo backInQueue(JobInfo j, long time) {
+    boolean held = j.getPriority() == 0;
+    return j.toBuilder().setState(JobState.PENDING).setCompleting(false).clearAllocation()
+        .setStartTime(0).setEndTime(0).setNodes("").setBatchHost("").setNumNodes(j.getMinNodes())
+        .setSubmitTime(time).setEligibleTime(time + REQUEUE_DELAY_S)
+        .setStateReason(held ? j.getStateReason() : "BeginTime").setWarnSignalSent(false).build();
+  }
+
+  private static ClusterState warned(ClusterState s, Command.WarnSignalSent c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null) {
+      return s;
+    }
+    return s.withJobs(s.jobs().plus(c.jobId(),
+        with(rec, rec.getInfo().toBuilder().setWarnSignalSent(true).build())), s.lastUpdate());
   }
 
   private static ClusterState reasons(ClusterState s, Command.SetPendingReasons c) {
@@ -306,11 +361,11 @@ public final class StateMachine {
         new OutputPathPattern.Fields(c.jobId(), spec.getName(), c.userName(), null));
   }
 
-  private static boolean runsOn(JobInfo j, String node) {
+  static boolean runsOn(JobInfo j, String node) {
     return j.getAllocationList().stream().anyMatch(a -> a.getNode().equals(node));
   }
 
-  private static ClusterState release(ClusterState s, JobInfo j, long time) {
+  static ClusterState release(ClusterState s, JobInfo j, long time) {
     return s.withNodes(adjust(s.nodes(), j.getAllocationList(), -1, time), time);
   }
 
@@ -337,7 +392,7 @@ public final class StateMachine {
     return nodes.plusAll(changed);
   }
 
-  private static JobRecord with(JobRecord rec, JobInfo info) {
+  static JobRecord with(JobRecord rec, JobInfo info) {
     return rec.toBuilder().setInfo(info).build();
   }
 }

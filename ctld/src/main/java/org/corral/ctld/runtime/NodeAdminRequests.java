@@ -1,0 +1,72 @@
+package org.corral.ctld.runtime;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.corral.common.Hostlist;
+import org.corral.common.SlurmError;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.ctld.state.NodeAction;
+import org.corral.protocol.Peer;
+import org.corral.protocol.msg.NodeBaseState;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.UpdateNodeRequest;
+
+/**
+ * {@code scontrol update NodeName=... State=... Reason=...}: administrators drain, down, resume
+ * and undrain nodes. Everyone else is refused as Slurm refuses them (Invalid user id).
+ */
+final class NodeAdminRequests {
+  private final Authorizer auth;
+  private final Clock clock;
+
+  NodeAdminRequests(Authorizer auth, Clock clock) {
+    this.auth = auth;
+    this.clock = clock;
+  }
+
+  Decision<Void> update(Peer peer, UpdateNodeRequest req, ClusterState s) {
+    if (!auth.isAdmin(peer)) {
+      throw new SlurmException(SlurmError.USER_ID_MISSING);
+    }
+    List<String> names;
+    try {
+      names = Hostlist.expand(req.getNodeNames());
+    } catch (IllegalArgumentException e) {
+      throw new SlurmException(SlurmError.INVALID_NODE_NAME);
+    }
+    NodeAction action = action(req.getState());
+    if ((action == NodeAction.DRAIN || action == NodeAction.DOWN)
+        && (!req.getHasReason() || req.getReason().isEmpty())) {
+      throw new SlurmException(SlurmError.INVALID_NODE_STATE,
+          "You must specify a reason when DOWNING or DRAINING a node. Request denied");
+    }
+    long now = clock.instant().getEpochSecond();
+    int uid = peer.isDaemon() ? 0 : peer.uid();
+    List<Command> cmds = new ArrayList<>();
+    for (String name : names) {
+      NodeInfo n = s.node(name).orElseThrow(() -> new SlurmException(SlurmError.INVALID_NODE_NAME));
+      if (req.getState().equalsIgnoreCase("RESUME") && !n.getDrain()
+          && n.getBaseState() != NodeBaseState.NODE_DOWN) {
+        throw new SlurmException(SlurmError.INVALID_NODE_STATE);
+      }
+      cmds.add(new Command.UpdateNode(name, now, action, req.getReason(), uid, req.getHasReason()));
+    }
+    return new Decision<>(cmds, null, List.of());
+  }
+
+  /** The State= word as Slurm reads it; IDLE puts a node back in service like RESUME. */
+  static NodeAction action(String state) {
+    return switch (state.toUpperCase(Locale.ROOT)) {
+      case "" -> NodeAction.REASON_ONLY;
+      case "DRAIN" -> NodeAction.DRAIN;
+      case "DOWN" -> NodeAction.DOWN;
+      case "RESUME" -> NodeAction.RESUME;
+      case "UNDRAIN" -> NodeAction.UNDRAIN;
+      case "IDLE" -> NodeAction.RESUME; // without RESUME's complaint about a node in service
+      default -> throw new SlurmException(SlurmError.INVALID_NODE_STATE);
+    };
+  }
+}
