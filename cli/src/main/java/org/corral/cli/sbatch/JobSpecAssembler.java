@@ -84,6 +84,10 @@ final class JobSpecAssembler {
     if (o.nice != null) {
       b.setNice(o.nice);
     }
+    if (o.warnSignal != null) {
+      b.setWarnSignal(o.warnSignal.signal()).setWarnTimeS(o.warnSignal.seconds())
+          .setWarnBatchOnly(o.warnSignal.batchOnly()).setWarnReservation(o.warnSignal.reservation());
+    }
     return b.build();
   }
 

@@ -144,6 +144,7 @@ final class SbatchOptionTable {
       Map.entry("SBATCH_OUTPUT", "o"),
       Map.entry("SBATCH_PARTITION", "p"),
       Map.entry("SBATCH_REQUEUE", "requeue"),
+      Map.entry("SBATCH_SIGNAL", "signal"),
       Map.entry("SBATCH_TIMELIMIT", "t"));
 
   /**
@@ -154,7 +155,7 @@ final class SbatchOptionTable {
       "acctg-freq", "contiguous", "cpu-freq", "delay-boot", "get-user-env", "hint",
       "ignore-pbs", "k", "kill-on-invalid-dep", "m", "mail-type", "mail-user", "mcs-label",
       "mem-bind", "network", "O", "power", "priority", "profile", "propagate", "q", "reboot",
-      "s", "signal", "spread-job", "use-min-nodes", "v", "wait-all-nodes", "wckey");
+      "s", "spread-job", "use-min-nodes", "v", "wait-all-nodes", "wckey");
 
   private SbatchOptionTable() {}
 

@@ -41,6 +41,7 @@ final class SbatchOptions {
   String openMode;
   String comment;
   Boolean requeue;
+  WarnSignal warnSignal;
   boolean exclusive;
   Integer nice;
   boolean quiet;
@@ -77,6 +78,7 @@ final class SbatchOptions {
       case "comment" -> comment = value;
       case "requeue" -> requeue = true;
       case "no-requeue" -> requeue = false;
+      case "signal" -> warnSignal = WarnSignal.parse(value);
       case "exclusive" -> exclusive = parseExclusive(value);
       case "nice" -> nice = parseNice(value);
       case "Q" -> quiet = true;

@@ -56,7 +56,8 @@ public final class ScancelCommand implements CliCommand {
   private static Request request(ScancelOptions o) {
     CancelJobsRequest.Builder b = CancelJobsRequest.newBuilder()
         .addAllJobIds(o.jobIds)
-        .setBatchOnly(o.batch);
+        .setBatchOnly(o.batch)
+        .setFull(o.full);
     // -b alone kills the batch shell, as Slurm's default signal for it is SIGKILL.
     if (o.signal != null) {
       b.setSignal(o.signal);

@@ -8,7 +8,7 @@ import java.util.OptionalInt;
  * The signals scancel accepts by name (with or without "SIG", any case), as Slurm 22.05 does,
  * or by number. Linux numbering.
  */
-final class SignalNames {
+public final class SignalNames {
 
   static final int SIGKILL = 9;
 
@@ -24,7 +24,7 @@ final class SignalNames {
   private SignalNames() {}
 
   /** The signal's number, or empty when the text names no signal scancel can send. */
-  static OptionalInt parse(String text) {
+  public static OptionalInt parse(String text) {
     String t = text.strip();
     if (!t.isEmpty() && t.chars().allMatch(Character::isDigit)) {
       if (t.length() > 3) {

@@ -30,7 +30,8 @@ import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.ShutdownRequest;
 
 /**
- * scontrol: show job/node/partition/hostnames/hostlist, ping, hold/uhold/release, version.
+ * scontrol: show job/node/partition/hostnames/hostlist, ping, hold/uhold/release, update
+ * (nodes), requeue/requeuehold, version.
  * Keywords may be abbreviated as Slurm allows (at least three letters, e.g. {@code sho}).
  */
 public final class ScontrolCommand implements CliCommand {
@@ -110,6 +111,13 @@ public final class ScontrolCommand implements CliCommand {
     }
     if (is(keyword, "hold", 3) || is(keyword, "uhold", 3) || is(keyword, "release", 3)) {
       return hold(keyword.toLowerCase(Locale.ROOT), rest, cli);
+    }
+    if (is(keyword, "update", 1)) {
+      return UpdateCommand.run(rest, cli);
+    }
+    if (keyword.equalsIgnoreCase("requeue") || keyword.equalsIgnoreCase("requeuehold")) {
+      return RequeueCommand.run(keyword.toLowerCase(Locale.ROOT),
+          keyword.equalsIgnoreCase("requeuehold"), rest, cli);
     }
     if (is(keyword, "shutdown", 8)) {
       call(cli, Request.newBuilder().setShutdown(ShutdownRequest.getDefaultInstance()).build(),

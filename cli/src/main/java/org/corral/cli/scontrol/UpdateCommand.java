@@ -1,0 +1,99 @@
+package org.corral.cli.scontrol;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.corral.cli.Cli;
+import org.corral.common.SlurmError;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.UpdateNodeRequest;
+
+/**
+ * {@code scontrol update NodeName=LIST [State=STATE] [Reason=TEXT]}: node updates, with Slurm's
+ * messages for what it refuses before asking the controller. Job and partition updates are
+ * not part of Corral yet.
+ */
+final class UpdateCommand {
+  /** The State= values scontrol passes on (Slurm 22.05 also knows power and FAIL states). */
+  private static final Set<String> NODE_STATES = Set.of("DRAIN", "DOWN", "RESUME", "IDLE", "UNDRAIN");
+
+  private UpdateCommand() {}
+
+  static int run(List<String> words, Cli cli) {
+    if (words.isEmpty()) {
+      cli.err().println("too few arguments for update keyword");
+      return 1;
+    }
+    String nodes = null;
+    String state = "";
+    String reason = null;
+    for (String w : words) {
+      int eq = w.indexOf('=');
+      String key = eq < 0 ? w : w.substring(0, eq).toLowerCase(Locale.ROOT);
+      String value = eq < 0 ? "" : w.substring(eq + 1);
+      switch (key) {
+        case "nodename" -> nodes = value;
+        case "state" -> state = value;
+        case "reason" -> reason = value;
+        default -> {
+          if (nodes == null && isOtherEntity(key)) {
+            cli.err().println("scontrol: error: update of " + w.substring(0, eq)
+                + " is not supported by Corral yet");
+            return 1;
+          }
+          cli.err().println("Update of this parameter is not supported: " + w);
+          cli.err().println("Request aborted");
+          return 1;
+        }
+      }
+    }
+    if (nodes == null) {
+      cli.err().println("No valid entity in update command");
+      cli.err().println("Input line must include \"NodeName\", \"PartitionName\", \"Reservation\", "
+          + "\"JobId\", or \"SlurmctldDebug\"");
+      return 1;
+    }
+    String upper = state.toUpperCase(Locale.ROOT);
+    if (!state.isEmpty() && !NODE_STATES.contains(upper)) {
+      cli.err().println("Invalid input: State=" + state);
+      cli.err().println("Request aborted");
+      cli.err().println("Valid states are: NoResp DRAIN FAIL FUTURE RESUME POWER_DOWN POWER_UP UNDRAIN");
+      cli.err().println("Not all states are valid given a node's prior state");
+      return 1;
+    }
+    if ((upper.equals("DRAIN") || upper.equals("DOWN")) && (reason == null || reason.isEmpty())) {
+      cli.err().println("You must specify a reason when DOWNING or DRAINING a node. Request denied");
+      return 1;
+    }
+    UpdateNodeRequest.Builder req = UpdateNodeRequest.newBuilder().setNodeNames(nodes)
+        .setState(state).setHasReason(reason != null).setReason(reason == null ? "" : reason);
+    return send(Request.newBuilder().setUpdateNode(req).build(), cli);
+  }
+
+  private static boolean isOtherEntity(String key) {
+    return switch (key) {
+      case "jobid", "partitionname", "reservation", "reservationname", "slurmctlddebug", "frontendname",
+          "stepid" -> true;
+      default -> false;
+    };
+  }
+
+  private static int send(Request req, Cli cli) {
+    Response r;
+    try {
+      r = cli.controller().get().call(req);
+    } catch (IOException e) {
+      cli.err().println("slurm_update error: " + SlurmError.CONTROLLER_DOWN.message());
+      return 1;
+    }
+    if (r.getErrorCode() != 0) {
+      String text = r.getErrorMessage().startsWith("You must")
+          ? r.getErrorMessage() : "slurm_update error: " + SlurmError.messageFor(r.getErrorCode());
+      cli.err().println(text);
+      return 1;
+    }
+    return 0;
+  }
+}
