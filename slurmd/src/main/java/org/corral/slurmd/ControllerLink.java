@@ -21,6 +21,7 @@ import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.slurmd.launch.JobListener;
 import org.corral.slurmd.launch.JobSupervisor;
+import org.corral.slurmd.launch.NodeTrouble;
 
 /**
  * The node daemon's side of the conversation with the controller: registration at start,
@@ -103,9 +104,19 @@ final class ControllerLink implements JobListener, AutoCloseable {
 
   @Override
   public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message) {
+    finished(jobId, exitStatus, endTime, launchFailed, message, NodeTrouble.NONE);
+  }
+
+  @Override
+  public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed,
+      String message, NodeTrouble trouble) {
     JobFinishedRequest req = JobFinishedRequest.newBuilder().setJobId(jobId)
         .setNodeName(node.name()).setExitStatus(exitStatus).setEndTime(endTime)
-        .setLaunchFailed(launchFailed).setMessage(message == null ? "" : message).build();
+        .setLaunchFailed(launchFailed && trouble != NodeTrouble.PROLOG_FAILED)
+        .setMessage(message == null ? "" : message)
+        .setPrologFailed(trouble == NodeTrouble.PROLOG_FAILED)
+        .setEpilogFailed(trouble == NodeTrouble.EPILOG_FAILED)
+        .setKillFailed(trouble == NodeTrouble.KILL_FAILED).build();
     if (unacknowledged.putIfAbsent(jobId, req) == null) {
       Thread.ofVirtual().name("report-" + jobId).start(() -> report(req));
     }

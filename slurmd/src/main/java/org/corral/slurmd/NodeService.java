@@ -38,7 +38,7 @@ final class NodeService implements RequestHandler {
               .addEnvironment("SLURM_CONF=" + confPath)).build());
         }
         case SIGNAL_JOB -> jobs.signal(req.getSignalJob().getJobId(), req.getSignalJob().getSignal(),
-            req.getSignalJob().getKillWaitS());
+            req.getSignalJob().getKillWaitS(), req.getSignalJob().getScope());
         default -> {
           return error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
         }

@@ -18,6 +18,9 @@ import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.UserDirectory;
+import org.corral.slurmd.hooks.HealthCheck;
+import org.corral.slurmd.hooks.HookSettings;
+import org.corral.slurmd.hooks.NodeJobHooks;
 import org.corral.slurmd.launch.JobSupervisor;
 
 /**
@@ -73,18 +76,30 @@ public final class Slurmd {
           new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(10)),
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
-      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link);
+      HookSettings hookSettings = HookSettings.of(cfg);
+      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link,
+          new NodeJobHooks(hookSettings, nodeName, cfg.path().toString(), spool));
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
           Duration.ofMinutes(1), 256), creds, new NodeService(jobs, cfg.path().toString()));
       link.attach(jobs);
       jobs.recover();
+      HealthCheck health = hookSettings.healthCheckProgram().isPresent()
+          ? new HealthCheck(hookSettings, nodeName, cfg.path().toString(), () -> jobs.runningJobs().size())
+          : null;
+      if (health != null) {
+        health.runNow(); // before registering, as slurmd does
+        health.start();
+      }
       link.start();
       Path pid = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdPidFile(), nodeName, host));
       PidFile.write(pid);
       Object done = new Object();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         server.close();
+        if (health != null) {
+          health.close();
+        }
         link.close();
         jobs.close();
         PidFile.remove(pid);

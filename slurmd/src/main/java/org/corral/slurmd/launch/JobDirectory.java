@@ -88,9 +88,10 @@ final class JobDirectory {
   }
 
   /** Writes the job's script and its environment file, both owned by the job's user. */
-  void writeUserFiles(LaunchPlan plan) throws IOException {
+  void writeUserFiles(LaunchPlan plan, List<String> scriptPrefix) throws IOException {
     writeUserFile(script(), plan.script(), "r-x------", plan);
     List<String> words = new ArrayList<>(plan.environment());
+    words.addAll(scriptPrefix);
     words.add(script().toString());
     words.addAll(plan.argv());
     writeUserFile(dir.resolve("environment"), ShellQuoting.setPositionalParameters(words), "rw-------", plan);

@@ -12,4 +12,10 @@ public interface JobListener {
    *     creatable as the user, ...); {@code message} then says why
    */
   void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message);
+
+  /** The same, with what went wrong on the node around the job (the controller drains it). */
+  default void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed,
+      String message, NodeTrouble trouble) {
+    finished(jobId, exitStatus, endTimeEpochSec, launchFailed, message);
+  }
 }

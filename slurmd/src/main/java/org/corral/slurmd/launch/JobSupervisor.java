@@ -23,6 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.corral.protocol.msg.LaunchBatchRequest;
+import org.corral.protocol.msg.SignalScope;
 
 /**
  * Runs batch jobs on this node as their users, without a JVM per job. Each job runs under a
@@ -49,10 +50,20 @@ public final class JobSupervisor implements AutoCloseable {
   private final JobListener listener;
   private final String hostName;
   private final ConcurrentMap<Integer, TrackedJob> jobs = new ConcurrentHashMap<>();
+  /** Jobs whose script ended and whose Epilog runs: still the node's until it is done. */
+  private final Set<Integer> inEpilog = ConcurrentHashMap.newKeySet();
+  private final LaunchHooks hooks;
   private final ScheduledExecutorService timers;
   private volatile boolean closed;
 
   public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener) throws IOException {
+    this(spoolDir, nodeName, clock, listener, LaunchHooks.NONE);
+  }
+
+  /** @param hooks the Prolog, Epilog, task hooks and kill checks to run around each job */
+  public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener,
+      LaunchHooks hooks) throws IOException {
+    this.hooks = hooks;
     if (!spoolDir.isAbsolute() || spoolDir.toString().contains("=")) {
       // The script's path ends the NAME=value list that env(1) reads: it must hold no '='.
       throw new IllegalArgumentException("spool directory must be an absolute path without '=': " + spoolDir);
@@ -97,10 +108,29 @@ public final class JobSupervisor implements AutoCloseable {
         jobs.remove(jobId, job); // launched by an earlier slurmd: recover() adopts it
         return;
       }
-      dir.writeUserFiles(plan);
+      dir.writeUserFiles(plan, hooks.scriptPrefix());
     } catch (IOException | RuntimeException e) {
       finish(job, JobEnd.failed(0, now(), "cannot write the job's files to the spool: " + e.getMessage()));
       return;
+    }
+    if (!hooks.hasProlog()) {
+      start(job, plan, dir);
+      return;
+    }
+    // The Prolog may take a while: the controller's launch order is answered meanwhile.
+    Thread.ofVirtual().name("prolog-" + jobId).start(() -> {
+      if (hooks.prolog(request, dir.path())) {
+        start(job, plan, dir);
+      } else if (job.markEnded()) {
+        report(jobId, JobEnd.failed(0, now(), "prolog failed"), NodeTrouble.PROLOG_FAILED);
+      }
+    });
+  }
+
+  private void start(TrackedJob job, LaunchPlan plan, JobDirectory dir) {
+    int jobId = plan.jobId();
+    if (closed || job.hasEnded()) {
+      return; // the controller gave up on it while its Prolog ran
     }
     Process wrapper;
     try {
@@ -124,6 +154,26 @@ public final class JobSupervisor implements AutoCloseable {
    * jobs are ignored. Asynchronous: a job launched a moment ago gets it once its pid is known.
    */
   public void signal(int jobId, int signal, int killWaitSeconds) {
+    signal(jobId, signal, killWaitSeconds, SignalScope.SIGNAL_ALL);
+  }
+
+  /**
+   * The same for a signal meant for part of the job: the batch shell alone (scancel --batch,
+   * --signal=B:), or its steps (scancel -s without --batch/--full, --signal without B:), which a
+   * batch job's own processes are not part of, as in Slurm. Signal 0 always ends the whole job.
+   */
+  public void signal(int jobId, int signal, int killWaitSeconds, SignalScope scope) {
+    if (signal != 0 && scope == SignalScope.SIGNAL_STEPS) {
+      LOG.log(Level.DEBUG, "job " + jobId + ": signal " + signal + " is for steps; the batch step is not signalled");
+      return;
+    }
+    if (signal != 0 && scope == SignalScope.SIGNAL_BATCH_SHELL) {
+      TrackedJob job = jobs.get(jobId);
+      if (job != null && !job.hasEnded() && !closed) {
+        schedule(() -> deliverToShell(job, signal, PID_RETRIES), 0);
+      }
+      return;
+    }
     if (signal < 0 || signal > 64) {
       throw new IllegalArgumentException("not a signal number: " + signal);
     }
@@ -138,6 +188,29 @@ public final class JobSupervisor implements AutoCloseable {
     schedule(() -> deliver(job, new int[] {ProcessGroupSignaller.SIGCONT, ProcessGroupSignaller.SIGTERM}, PID_RETRIES), 0);
     schedule(() -> deliver(job, new int[] {ProcessGroupSignaller.SIGKILL}, PID_RETRIES),
         TimeUnit.SECONDS.toMillis(Math.max(0, killWaitSeconds)));
+    if (hooks.unkillableTimeoutSeconds() > 0) {
+      schedule(() -> checkKilled(job),
+          TimeUnit.SECONDS.toMillis(Math.max(0, killWaitSeconds) + hooks.unkillableTimeoutSeconds()));
+    }
+  }
+
+  /**
+   * UnkillableStepTimeout after SIGKILL: processes still there (stuck in the kernel) make the
+   * job end here and now, reported with KILL_FAILED so that the controller drains the node.
+   */
+  private void checkKilled(TrackedJob job) {
+    if (job.hasEnded() || job.dir().hasEnded()) {
+      return;
+    }
+    OptionalLong group = job.dir().processGroup();
+    if (group.isPresent() && hooks.groupAlive(group.getAsLong())) {
+      LOG.log(Level.ERROR, "job " + job.dir().jobId() + ": processes survived SIGKILL for "
+          + hooks.unkillableTimeoutSeconds() + " s; the node is drained (Kill task failed)");
+      if (job.markEnded()) {
+        report(job.dir().jobId(), new JobEnd(ProcessGroupSignaller.SIGKILL, now(), false,
+            "Kill task failed"), NodeTrouble.KILL_FAILED);
+      }
+    }
   }
 
   /** Jobs launched or re-adopted here whose end has not been seen yet. */
@@ -148,6 +221,7 @@ public final class JobSupervisor implements AutoCloseable {
         running.add(id);
       }
     });
+    running.addAll(inEpilog);
     return running;
   }
 
@@ -239,6 +313,24 @@ public final class JobSupervisor implements AutoCloseable {
     }
   }
 
+  private void deliverToShell(TrackedJob job, int signal, int retriesLeft) {
+    if (job.hasEnded() || job.dir().hasEnded()) {
+      return;
+    }
+    OptionalLong shell = job.dir().processGroup(); // the leader of the group is the batch shell
+    if (shell.isEmpty()) {
+      if (retriesLeft > 0) {
+        schedule(() -> deliverToShell(job, signal, retriesLeft - 1), PID_RETRY_MILLIS);
+      }
+      return;
+    }
+    try {
+      ProcessGroupSignaller.signalProcess(shell.getAsLong(), signal);
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.WARNING, "job " + job.dir().jobId() + ": cannot signal its batch shell", e);
+    }
+  }
+
   /** Adopted jobs have no Process to wait on: their status file or their wrapper's death tells. */
   private void pollAdopted() {
     try {
@@ -276,17 +368,36 @@ public final class JobSupervisor implements AutoCloseable {
   }
 
   private void finish(TrackedJob job, JobEnd end) {
-    if (job.markEnded()) {
-      report(job.dir().jobId(), end);
+    if (!job.markEnded()) {
+      return;
     }
+    int jobId = job.dir().jobId();
+    if (!hooks.hasEpilog() || end.launchFailed()) {
+      report(jobId, end);
+      return;
+    }
+    inEpilog.add(jobId);
+    Thread.ofVirtual().name("epilog-" + jobId).start(() -> {
+      try {
+        boolean ok = hooks.epilog(jobId, job.dir().path(), end.exitStatus());
+        report(jobId, end, ok ? NodeTrouble.NONE : NodeTrouble.EPILOG_FAILED);
+      } finally {
+        inEpilog.remove(jobId);
+      }
+    });
   }
 
   private void report(int jobId, JobEnd end) {
+    report(jobId, end, NodeTrouble.NONE);
+  }
+
+  private void report(int jobId, JobEnd end, NodeTrouble trouble) {
     if (closed) {
       return;
     }
     try {
-      listener.finished(jobId, end.exitStatus(), end.endTimeEpochSec(), end.launchFailed(), end.message());
+      listener.finished(jobId, end.exitStatus(), end.endTimeEpochSec(), end.launchFailed(),
+          end.message(), trouble);
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "job listener failed for job " + jobId, e);
     }

@@ -20,11 +20,23 @@ final class ProcessGroupSignaller {
     if (processGroup <= 1) {
       throw new IllegalArgumentException("refusing to signal process group " + processGroup);
     }
+    return kill("-" + processGroup, signal);
+  }
+
+  /** Signals one process (the batch shell), not its group. */
+  static boolean signalProcess(long pid, int signal) throws IOException {
+    if (pid <= 1) {
+      throw new IllegalArgumentException("refusing to signal process " + pid);
+    }
+    return kill(Long.toString(pid), signal);
+  }
+
+  private static boolean kill(String target, int signal) throws IOException {
     if (signal < 1 || signal > 64) {
       throw new IllegalArgumentException("not a signal number: " + signal);
     }
     ProcessBuilder kill = CleanProcess.builder(
-        List.of("kill", "-s", Integer.toString(signal), "--", "-" + processGroup));
+        List.of("kill", "-s", Integer.toString(signal), "--", target));
     kill.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
     Process process = kill.start();
     try {

@@ -1,0 +1,98 @@
+package org.corral.slurmd.hooks;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.LaunchBatchRequest;
+
+/**
+ * The environment Slurm gives the Prolog and Epilog (slurm.conf(5), "Prolog and Epilog
+ * Scripts"): the job's identity, owner, nodes and partition, the cluster, this node and
+ * SLURM_CONF, plus SLURM_SCRIPT_CONTEXT; the Epilog also gets the job's exit code. It is kept
+ * in the job's spool directory (root only) so that an Epilog run by a later slurmd has it too.
+ */
+final class HookEnvironment {
+  static final String FILE = "hooks.env";
+  /** PATH for site programs: Slurm's scripts are written for a plain system PATH. */
+  static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+  private HookEnvironment() {}
+
+  static Map<String, String> of(LaunchBatchRequest request, String nodeName, String confPath) {
+    JobInfo job = request.getJob();
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("PATH", PATH);
+    if (!request.getClusterName().isEmpty()) {
+      env.put("SLURM_CLUSTER_NAME", request.getClusterName());
+    }
+    env.put("SLURM_CONF", confPath);
+    env.put("SLURMD_NODENAME", nodeName);
+    if (!job.getAccount().isEmpty()) {
+      env.put("SLURM_JOB_ACCOUNT", job.getAccount());
+    }
+    if (!job.getComment().isEmpty()) {
+      env.put("SLURM_JOB_COMMENT", job.getComment());
+    }
+    env.put("SLURM_JOB_GID", Integer.toUnsignedString(job.getGroupId()));
+    String id = Integer.toUnsignedString(job.getJobId());
+    env.put("SLURM_JOB_ID", id);
+    env.put("SLURM_JOBID", id);
+    env.put("SLURM_JOB_NODELIST", job.getNodes().isEmpty() ? nodeName : job.getNodes());
+    env.put("SLURM_JOB_PARTITION", job.getPartition());
+    env.put("SLURM_JOB_UID", Integer.toUnsignedString(job.getUserId()));
+    env.put("SLURM_JOB_USER", job.getUserName());
+    return env;
+  }
+
+  /** The Prolog's: the job's environment and SLURM_SCRIPT_CONTEXT=prolog_slurmd. */
+  static Map<String, String> prolog(Map<String, String> job) {
+    Map<String, String> env = new LinkedHashMap<>(job);
+    env.put("SLURM_SCRIPT_CONTEXT", "prolog_slurmd");
+    return env;
+  }
+
+  /** The Epilog's: with the job's wait(2) status and its exit:signal form. */
+  static Map<String, String> epilog(Map<String, String> job, int exitStatus) {
+    Map<String, String> env = new LinkedHashMap<>(job);
+    int code = (exitStatus >> 8) & 0xff;
+    int signal = exitStatus & 0x7f;
+    env.put("SLURM_JOB_DERIVED_EC", Integer.toString(exitStatus));
+    env.put("SLURM_JOB_EXIT_CODE", Integer.toString(exitStatus));
+    env.put("SLURM_JOB_EXIT_CODE2", code + ":" + signal);
+    env.put("SLURM_SCRIPT_CONTEXT", "epilog_slurmd");
+    return env;
+  }
+
+  /** Keeps the job's environment in its directory: NUL-separated NAME=value, mode 0600. */
+  static void save(Map<String, String> env, Path jobDir) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    env.forEach((k, v) -> sb.append(k).append('=').append(v.replace('\0', ' ')).append('\0'));
+    Path tmp = jobDir.resolve(FILE + ".tmp");
+    Files.writeString(tmp, sb, StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+    Files.move(tmp, jobDir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** What {@link #save} kept; empty when the file is missing (a job launched before hooks). */
+  static Map<String, String> load(Path jobDir) {
+    Map<String, String> env = new LinkedHashMap<>();
+    try {
+      String text = Files.readString(jobDir.resolve(FILE), StandardCharsets.UTF_8);
+      for (String entry : text.split("\0")) {
+        int eq = entry.indexOf('=');
+        if (eq > 0) {
+          env.put(entry.substring(0, eq), entry.substring(eq + 1));
+        }
+      }
+    } catch (IOException e) {
+      // no saved environment: the Epilog gets what can be said without it
+    }
+    return env;
+  }
+}

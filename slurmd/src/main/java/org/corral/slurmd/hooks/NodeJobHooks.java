@@ -1,0 +1,119 @@
+package org.corral.slurmd.hooks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import org.corral.protocol.msg.LaunchBatchRequest;
+import org.corral.slurmd.launch.LaunchHooks;
+
+/**
+ * This node's hooks around batch jobs, from slurm.conf: the Prolog before the script and the
+ * Epilog after it, as root; TaskProlog/TaskEpilog as the user, through task-hooks.sh (installed
+ * in the spool) which runs in the job's environment; the UnkillableStepTimeout check.
+ */
+public final class NodeJobHooks implements LaunchHooks {
+  private static final System.Logger LOG = System.getLogger("slurmd");
+  static final String TASK_SHELL = "task-hooks.sh";
+
+  private final HookSettings settings;
+  private final String nodeName;
+  private final String confPath;
+  private final Path taskShell;
+
+  /** Installs task-hooks.sh into {@code spoolDir} when TaskProlog or TaskEpilog is set. */
+  public NodeJobHooks(HookSettings settings, String nodeName, String confPath, Path spoolDir)
+      throws IOException {
+    this.settings = settings;
+    this.nodeName = nodeName;
+    this.confPath = confPath;
+    this.taskShell = spoolDir.resolve(TASK_SHELL);
+    if (settings.taskProlog().isPresent() || settings.taskEpilog().isPresent()) {
+      install(spoolDir);
+    }
+  }
+
+  @Override
+  public boolean hasProlog() {
+    // Even without a Prolog the job's hook environment is kept for the Epilog.
+    return settings.prolog().isPresent() || settings.epilog().isPresent();
+  }
+
+  @Override
+  public boolean prolog(LaunchBatchRequest request, Path jobDir) {
+    Map<String, String> env = HookEnvironment.of(request, nodeName, confPath);
+    try {
+      HookEnvironment.save(env, jobDir);
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "job " + request.getJob().getJobId()
+          + ": cannot keep the Epilog's environment: " + e.getMessage());
+    }
+    if (settings.prolog().isEmpty()) {
+      return true;
+    }
+    int rc = new HookProgram(settings.prolog().get(), "prolog")
+        .run(HookEnvironment.prolog(env), settings.prologEpilogTimeout());
+    if (rc != 0) {
+      LOG.log(Level.ERROR, "[job " + request.getJob().getJobId() + "] prolog failed status="
+          + (rc < 0 ? 0 : rc) + ":0");
+    }
+    return rc == 0;
+  }
+
+  @Override
+  public boolean hasEpilog() {
+    return settings.epilog().isPresent();
+  }
+
+  @Override
+  public boolean epilog(int jobId, Path jobDir, int exitStatus) {
+    Map<String, String> env = HookEnvironment.load(jobDir);
+    if (env.isEmpty()) {
+      env.put("PATH", HookEnvironment.PATH);
+      env.put("SLURM_CONF", confPath);
+      env.put("SLURMD_NODENAME", nodeName);
+      env.put("SLURM_JOB_ID", Integer.toUnsignedString(jobId));
+      env.put("SLURM_JOBID", Integer.toUnsignedString(jobId));
+    }
+    int rc = new HookProgram(settings.epilog().get(), "epilog")
+        .run(HookEnvironment.epilog(env, exitStatus), settings.prologEpilogTimeout());
+    if (rc != 0) {
+      LOG.log(Level.ERROR, "[job " + jobId + "] epilog failed status=" + (rc < 0 ? 0 : rc) + ":0");
+    }
+    return rc == 0;
+  }
+
+  @Override
+  public List<String> scriptPrefix() {
+    if (settings.taskProlog().isEmpty() && settings.taskEpilog().isEmpty()) {
+      return List.of();
+    }
+    return List.of("/bin/sh", taskShell.toString(), settings.taskProlog().orElse(""),
+        settings.taskEpilog().orElse(""));
+  }
+
+  @Override
+  public int unkillableTimeoutSeconds() {
+    return settings.unkillableStepTimeout();
+  }
+
+  private static void install(Path spoolDir) throws IOException {
+    Path target = spoolDir.resolve(TASK_SHELL);
+    Path tmp = spoolDir.resolve(TASK_SHELL + ".tmp");
+    Files.createDirectories(spoolDir);
+    try (InputStream in = NodeJobHooks.class.getResourceAsStream(TASK_SHELL)) {
+      if (in == null) {
+        throw new IOException("resource missing: " + TASK_SHELL);
+      }
+      Files.write(tmp, in.readAllBytes());
+    }
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    // A running job keeps reading its own copy: replace the file, never rewrite it in place.
+    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+}
