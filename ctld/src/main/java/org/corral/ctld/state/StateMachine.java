@@ -280,6 +280,7 @@ public final class StateMachine {
     }
     JobInfo j = rec.getInfo();
     JobInfo.Builder b = j.toBuilder().setState(JobState.PENDING)
+        .setCompleting(JobStates.holdsResources(j))
         .setRestartCount(j.getRestartCount() + 1).setExitStatus(0)
         .setStateReason(c.hold() ? c.heldReason() : "None");
     if (c.hold()) {

@@ -98,4 +98,21 @@ class PlannerTest {
     assertThat(PlanCheck.accept(s, p, 2001)).noneMatch(c -> c instanceof Command.StartJob);
     assertThat(List.of(s.node("n1").orElseThrow().getAllocCpus())).containsExactly(2);
   }
+
+  @Test
+  void requeuedJobWaitsForBeginTimeThenStarts() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1,
+        TestStates.spec().setRequeue(true).build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1001, List.of(
+        NodeAllocation.newBuilder().setNode("n1").setCpus(1).setMemMb(100).build())));
+    s = StateMachine.apply(s, new Command.RequeueJob(1, 1500, false, false, ""));
+    assertThat(Planner.plan(s, 1501).starts()).isEmpty(); // still completing on n1
+
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1502, 9, "n1"));
+    Plan early = Planner.plan(s, 1502 + StateMachine.REQUEUE_DELAY_S - 1);
+    assertThat(early.starts()).isEmpty();
+    assertThat(early.reasons()).containsEntry(1, "BeginTime");
+    assertThat(Planner.plan(s, 1502 + StateMachine.REQUEUE_DELAY_S).starts())
+        .extracting(Command.StartJob::jobId).containsExactly(1);
+  }
 }
