@@ -263,8 +263,16 @@ class SbatchCommandTest {
 
   @Test
   void optionsWithoutEffectAreAccepted() {
-    assertThat(sbatch.run("--mail-type=END", "--wckey=w", "--signal=USR2@90", "-v", "--wrap", "t"))
+    assertThat(sbatch.run("--mail-type=END", "--wckey=w", "-v", "--wrap", "t"))
         .isZero();
+  }
+
+  @Test
+  void signalGoesIntoTheSpec() {
+    assertThat(sbatch.run("--signal=B:USR2@90", "--wrap", "t")).isZero();
+    assertThat(sbatch.spec().getWarnSignal()).isEqualTo(12);
+    assertThat(sbatch.spec().getWarnTimeS()).isEqualTo(90);
+    assertThat(sbatch.spec().getWarnBatchOnly()).isTrue();
   }
 
   @Test

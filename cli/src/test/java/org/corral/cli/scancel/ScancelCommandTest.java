@@ -38,6 +38,13 @@ class ScancelCommandTest {
   }
 
   @Test
+  void fullIsPassedOn() {
+    scancel.run("-s", "USR1", "--full", "12");
+    assertThat(scancel.request().getFull()).isTrue();
+    assertThat(scancel.request().getBatchOnly()).isFalse();
+  }
+
+  @Test
   void batchAloneKillsTheBatchShell() {
     scancel.run("-b", "12");
     assertThat(scancel.request().getSignal()).isEqualTo(9);
