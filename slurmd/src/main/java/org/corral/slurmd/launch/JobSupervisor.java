@@ -53,6 +53,14 @@ public final class JobSupervisor implements AutoCloseable {
   /** Jobs whose script ended and whose Epilog runs: still the node's until it is done. */
   private final Set<Integer> inEpilog = ConcurrentHashMap.newKeySet();
   private final LaunchHooks hooks;
+  /** How signals reach a job's group; a seam so that tests can play processes that survive SIGKILL. */
+  private volatile GroupSignaller signaller = ProcessGroupSignaller::signal;
+
+  /** Sends a signal to a process group; true when delivered. */
+  @FunctionalInterface
+  interface GroupSignaller {
+    boolean signal(long processGroup, int signal) throws IOException;
+  }
   private final ScheduledExecutorService timers;
   private volatile boolean closed;
 
@@ -213,6 +221,11 @@ public final class JobSupervisor implements AutoCloseable {
     }
   }
 
+  /** Replaces how signals are sent (tests only). */
+  void useSignaller(GroupSignaller replacement) {
+    this.signaller = replacement;
+  }
+
   /** Jobs launched or re-adopted here whose end has not been seen yet. */
   public Set<Integer> runningJobs() {
     Set<Integer> running = new TreeSet<>();
@@ -306,7 +319,7 @@ public final class JobSupervisor implements AutoCloseable {
     }
     try {
       for (int signal : signals) {
-        ProcessGroupSignaller.signal(group.getAsLong(), signal);
+        signaller.signal(group.getAsLong(), signal);
       }
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.WARNING, "job " + job.dir().jobId() + ": cannot signal process group " + group.getAsLong(), e);
