@@ -51,4 +51,22 @@ class NodeFailureTest {
       assertThat(spool).doesNotExist();
     }
   }
+
+  @Test
+  void jobOfADeadNodeIsRequeuedByDefault() throws Exception {
+    assumeTrue(TestUsers.canCreate(), "needs root to run the cluster's daemons");
+    try (LocalCluster cluster = LocalCluster.upWithConfig(2, CONF)) {
+      Path work = cluster.root;
+      // JobRequeue is 1 unless slurm.conf says otherwise: the job may be requeued.
+      int id = LocalCluster.jobId(cluster.as(null, work, "sbatch", "-c", "2", "-o", "/dev/null", "--wrap", "sleep 300"));
+      assertThat(cluster.awaitState(id, "RUNNING", 30)).isEqualTo("RUNNING");
+      String node = cluster.as(null, "squeue", "-h", "-j", String.valueOf(id), "-o", "%N").out().trim();
+
+      new ProcessBuilder("kill", "-9", String.valueOf(cluster.pid("slurmd-" + node + ".pid"))).start().waitFor();
+      assertThat(cluster.awaitState(id, "PENDING", 30)).isEqualTo("PENDING");
+      String shown = cluster.as(null, "scontrol", "show", "job", String.valueOf(id)).out();
+      assertThat(shown).contains("JobState=PENDING Reason=BeginTime", "Requeue=1 Restarts=1", "NodeList=\n");
+      assertThat(cluster.as(null, "sinfo", "-h", "-N", "-o", "%N %t").out()).contains(node + " down*");
+    }
+  }
 }
