@@ -31,12 +31,12 @@ class NodeHooksTest {
     hooks = Files.createTempDirectory(Path.of("/tmp"), "corral-hooks-");
     Files.setPosixFilePermissions(hooks, PosixFilePermissions.fromString("rwxr-xr-x"));
     script("prolog", """
-        env > "$HOOKS/prolog-$SLURM_JOB_ID.env"
-        [ -e "$HOOKS/fail-prolog" ] && exit 1
+        env > "$HOOKS/prolog-$SLURM_JOB_ID-$SLURMD_NODENAME.env"
+        [ -e "$HOOKS/fail-prolog" ] || [ -e "$HOOKS/fail-prolog-$SLURMD_NODENAME" ] && exit 1
         exit 0
         """);
     script("epilog", """
-        env > "$HOOKS/epilog-$SLURM_JOB_ID.env"
+        env > "$HOOKS/epilog-$SLURM_JOB_ID-$SLURMD_NODENAME.env"
         [ -e "$HOOKS/fail-epilog" ] && exit 1
         exit 0
         """);
@@ -57,6 +57,7 @@ class NodeHooksTest {
         KillWait=2
         DefMemPerCPU=100
         Prolog=%1$s/prolog
+        PrologFlags=Alloc
         Epilog=%1$s/epilog
         TaskProlog=%1$s/task-prolog
         HealthCheckProgram=%1$s/health
@@ -86,7 +87,7 @@ class NodeHooksTest {
   /** Every test leaves the nodes in service and no marker behind. */
   @AfterEach
   void restore() throws Exception {
-    for (String marker : new String[] {"fail-prolog", "fail-epilog", "unhealthy"}) {
+    for (String marker : new String[] {"fail-prolog", "fail-prolog-h2", "fail-epilog", "unhealthy"}) {
       Files.deleteIfExists(hooks.resolve(marker));
     }
     cluster.as(null, "scancel", "-u", TestUsers.ALICE);
@@ -126,15 +127,16 @@ class NodeHooksTest {
     int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "out-%j.txt", "--wrap",
         "echo \"FROM_TASK_PROLOG=$FROM_TASK_PROLOG\""));
     assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
-    String prolog = Files.readString(hooks.resolve("prolog-" + id + ".env"));
     String node = squeue(id, "%N");
+    String prolog = Files.readString(hooks.resolve("prolog-" + id + "-" + node + ".env"));
     assertThat(prolog).contains("SLURM_JOB_ID=" + id + "\n", "SLURM_JOB_USER=" + TestUsers.ALICE + "\n",
         "SLURM_JOB_UID=" + alice.uid() + "\n", "SLURM_JOB_GID=" + alice.gid() + "\n",
         "SLURM_JOB_NODELIST=" + node + "\n", "SLURM_JOB_PARTITION=main\n",
         "SLURM_CLUSTER_NAME=hooked\n", "SLURMD_NODENAME=" + node + "\n",
         "SLURM_SCRIPT_CONTEXT=prolog_slurmd\n", "SLURM_CONF=" + cluster.dir.resolve("slurm.conf") + "\n");
-    assertThat(eventually(() -> Files.exists(hooks.resolve("epilog-" + id + ".env")), 10)).isTrue();
-    assertThat(Files.readString(hooks.resolve("epilog-" + id + ".env")))
+    Path epilog = hooks.resolve("epilog-" + id + "-" + node + ".env");
+    assertThat(eventually(() -> Files.exists(epilog), 10)).isTrue();
+    assertThat(Files.readString(epilog))
         .contains("SLURM_SCRIPT_CONTEXT=epilog_slurmd\n", "SLURM_JOB_EXIT_CODE=0\n");
     assertThat(Files.readString(work.resolve("out-" + id + ".txt")))
         .isEqualTo("task prolog for job " + id + "\nFROM_TASK_PROLOG=yes it is\n");
@@ -153,6 +155,29 @@ class NodeHooksTest {
     String drained = cluster.as(null, "sinfo", "-h", "-R", "-o", "%E|%u").out();
     assertThat(drained).isEqualTo("Prolog error|root\n");
     assertThat(cluster.as(null, "sinfo", "-h", "-N", "-o", "%N %t").out()).contains(" drain");
+  }
+
+  @Test
+  void withPrologFlagsAllocEveryNodeOfTheJobRunsPrologAndEpilog() throws Exception {
+    Path work = cluster.workDir(alice);
+    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-N", "2", "-o", "/dev/null", "--wrap", "sleep 1"));
+    assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
+    for (String node : new String[] {"h1", "h2"}) {
+      assertThat(Files.readString(hooks.resolve("prolog-" + id + "-" + node + ".env")))
+          .contains("SLURMD_NODENAME=" + node + "\n", "SLURM_JOB_NODELIST=h[1-2]\n");
+      Path epilog = hooks.resolve("epilog-" + id + "-" + node + ".env");
+      assertThat(eventually(() -> Files.exists(epilog), 10)).as(node).isTrue();
+    }
+  }
+
+  @Test
+  void prologFailingOnAnotherNodeOfTheJobDrainsItAndRequeuesTheJobHeld() throws Exception {
+    Files.writeString(hooks.resolve("fail-prolog-h2"), "");
+    Path work = cluster.workDir(alice);
+    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-N", "2", "-o", "/dev/null", "--wrap", "sleep 60"));
+    assertThat(eventually(() -> squeue(id, "%T %r").equals("PENDING launch failed requeued held"), 30))
+        .as(squeue(id, "%T %r")).isTrue();
+    assertThat(cluster.as(null, "sinfo", "-h", "-R", "-o", "%E|%N").out()).isEqualTo("Prolog error|h2\n");
   }
 
   @Test

@@ -15,6 +15,7 @@ import org.corral.common.Version;
 import org.corral.common.config.NodeConfig;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.msg.JobFinishedRequest;
+import org.corral.protocol.msg.NodeHookFailedRequest;
 import org.corral.protocol.msg.RegisterNodeReply;
 import org.corral.protocol.msg.RegisterNodeRequest;
 import org.corral.protocol.msg.Request;
@@ -120,6 +121,33 @@ final class ControllerLink implements JobListener, AutoCloseable {
     if (unacknowledged.putIfAbsent(jobId, req) == null) {
       Thread.ofVirtual().name("report-" + jobId).start(() -> report(req));
     }
+  }
+
+  /** A job's Prolog or Epilog failed here (not its batch host): tells the controller, until it hears. */
+  void hookFailed(int jobId, boolean epilog) {
+    NodeHookFailedRequest req = NodeHookFailedRequest.newBuilder().setNodeName(node.name())
+        .setJobId(jobId).setEpilog(epilog).setTime(clock.instant().getEpochSecond()).build();
+    Thread.ofVirtual().name("hook-report-" + jobId).start(() -> {
+      long delay = 100;
+      while (!closed) {
+        try {
+          Response r = controller.call(Request.newBuilder().setNodeHookFailed(req).build());
+          if (r.getErrorCode() == 0) {
+            return;
+          }
+          LOG.log(Level.WARNING, "job " + jobId + " hook failure report refused: " + r.getErrorMessage());
+          return;
+        } catch (IOException e) {
+          LOG.log(Level.DEBUG, "job " + jobId + " hook failure report not delivered yet: " + e.getMessage());
+        }
+        try {
+          Thread.sleep(delay);
+        } catch (InterruptedException e) {
+          return;
+        }
+        delay = Math.min(10_000, delay * 2);
+      }
+    });
   }
 
   /** Sends an end report until acknowledged, backing off up to 10 s between tries. */

@@ -8,6 +8,7 @@ import org.corral.protocol.RequestHandler;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
+import org.corral.slurmd.hooks.AllocationHooks;
 import org.corral.slurmd.launch.JobSupervisor;
 
 /** What the node daemon serves: the controller's launch and signal orders, nobody else's. */
@@ -16,11 +17,18 @@ final class NodeService implements RequestHandler {
 
   private final JobSupervisor jobs;
   private final String confPath;
+  private final AllocationHooks hooks;
 
   /** @param confPath this node's slurm.conf, which batch jobs see as SLURM_CONF (as in Slurm) */
   NodeService(JobSupervisor jobs, String confPath) {
+    this(jobs, confPath, null);
+  }
+
+  /** @param hooks runs the Prolog/Epilog ordered for jobs whose batch host is another node */
+  NodeService(JobSupervisor jobs, String confPath, AllocationHooks hooks) {
     this.jobs = jobs;
     this.confPath = confPath;
+    this.hooks = hooks;
   }
 
   @Override
@@ -39,6 +47,11 @@ final class NodeService implements RequestHandler {
         }
         case SIGNAL_JOB -> jobs.signal(req.getSignalJob().getJobId(), req.getSignalJob().getSignal(),
             req.getSignalJob().getKillWaitS(), req.getSignalJob().getScope());
+        case NODE_HOOK -> {
+          if (hooks != null) {
+            hooks.submit(req.getNodeHook());
+          }
+        }
         default -> {
           return error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
         }

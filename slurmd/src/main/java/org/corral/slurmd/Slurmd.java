@@ -18,6 +18,7 @@ import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.UserDirectory;
+import org.corral.slurmd.hooks.AllocationHooks;
 import org.corral.slurmd.hooks.HealthCheck;
 import org.corral.slurmd.hooks.HookSettings;
 import org.corral.slurmd.hooks.NodeJobHooks;
@@ -77,11 +78,12 @@ public final class Slurmd {
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
       HookSettings hookSettings = HookSettings.of(cfg);
-      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link,
-          new NodeJobHooks(hookSettings, nodeName, cfg.path().toString(), spool));
+      NodeJobHooks nodeHooks = new NodeJobHooks(hookSettings, nodeName, cfg.path().toString(), spool);
+      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link, nodeHooks);
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
-          Duration.ofMinutes(1), 256), creds, new NodeService(jobs, cfg.path().toString()));
+          Duration.ofMinutes(1), 256), creds, new NodeService(jobs, cfg.path().toString(),
+          new AllocationHooks(nodeHooks, link::hookFailed)));
       link.attach(jobs);
       jobs.recover();
       HealthCheck health = hookSettings.healthCheckProgram().isPresent()

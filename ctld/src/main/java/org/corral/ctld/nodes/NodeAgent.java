@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.msg.LaunchBatchRequest;
+import org.corral.protocol.msg.NodeHookRequest;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
@@ -37,6 +38,12 @@ public final class NodeAgent {
   public boolean signal(NodeInfo node, SignalJobRequest signal) {
     return send(node, Request.newBuilder().setSignalJob(signal).build(),
         "signal job " + signal.getJobId());
+  }
+
+  /** Orders a job's Prolog or Epilog on a node that is not its batch host. */
+  public boolean nodeHook(NodeInfo node, NodeHookRequest hook) {
+    return send(node, Request.newBuilder().setNodeHook(hook).build(),
+        (hook.getEpilog() ? "epilog" : "prolog") + " of job " + hook.getJob().getJobId());
   }
 
   private boolean send(NodeInfo node, Request request, String what) {

@@ -79,7 +79,7 @@ public final class Controller implements AutoCloseable {
         ConfiguredCluster.nodes(cfg), ConfiguredCluster.partitions(cfg), now))));
 
     JobOrders orders = new JobOrders(new NodeAgent(creds, nodeTimeout), writer, cfg.clusterName(),
-        cfg.killWait(), clock);
+        cfg.killWait(), clock, NodeHookPolicy.of(cfg));
     sched[0] = new SchedulerLoop(writer, orders, clock);
     Housekeeper housekeeper = new Housekeeper(writer, orders, clock, cfg.slurmdTimeout(), cfg.minJobAge());
     Authorizer auth = new Authorizer(slurmUid);

@@ -97,6 +97,10 @@ public final class ControllerService implements RequestHandler {
           RegisterNodeReply r = await(writer.submit(s -> nodes.register(peer, req.getRegisterNode(), s)));
           yield Response.newBuilder().setRegisterNode(r).build();
         }
+        case NODE_HOOK_FAILED -> {
+          await(writer.submit(s -> nodes.hookFailed(peer, req.getNodeHookFailed(), s)));
+          yield Response.getDefaultInstance();
+        }
         case JOB_FINISHED -> {
           await(writer.submit(s -> nodes.finished(peer, req.getJobFinished(), s)));
           yield Response.getDefaultInstance();

@@ -9,6 +9,7 @@ import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.NodeHookRequest;
 import org.corral.protocol.msg.SignalJobRequest;
 import org.corral.protocol.msg.SignalScope;
 
@@ -23,13 +24,21 @@ final class JobOrders {
   private final String clusterName;
   private final int killWait;
   private final java.time.Clock clock;
+  private final NodeHookPolicy hooks;
 
   JobOrders(NodeAgent agent, StateWriter writer, String clusterName, int killWait, java.time.Clock clock) {
+    this(agent, writer, clusterName, killWait, clock, NodeHookPolicy.NONE);
+  }
+
+  /** @param hooks whether the job's other nodes run a Prolog at allocation and an Epilog at the end */
+  JobOrders(NodeAgent agent, StateWriter writer, String clusterName, int killWait,
+      java.time.Clock clock, NodeHookPolicy hooks) {
     this.agent = agent;
     this.writer = writer;
     this.clusterName = clusterName;
     this.killWait = killWait;
     this.clock = clock;
+    this.hooks = hooks;
   }
 
   /** The launch of a job that {@code state} shows running. */
@@ -52,7 +61,27 @@ final class JobOrders {
         writer.submit(s -> Decision.of(null, new Command.LaunchFailed(jobId,
             clock.instant().getEpochSecond(), "cannot reach node " + node.getName())));
       }
+      if (hooks.prologAtAllocation()) {
+        otherNodes(j, false, 0).forEach(Runnable::run);
+      }
     };
+  }
+
+  /** The job's Epilog on its nodes other than the batch host (which runs its own), if any is set. */
+  List<Runnable> epilogs(JobInfo j, int exitStatus) {
+    return hooks.epilog() ? otherNodes(j, true, exitStatus) : List.of();
+  }
+
+  private List<Runnable> otherNodes(JobInfo j, boolean epilog, int exitStatus) {
+    List<Runnable> out = new ArrayList<>();
+    NodeHookRequest req = NodeHookRequest.newBuilder().setJob(j).setClusterName(clusterName)
+        .setEpilog(epilog).setExitStatus(exitStatus).build();
+    for (NodeAllocation a : j.getAllocationList()) {
+      if (!a.getNode().equals(j.getBatchHost())) {
+        out.add(() -> writer.current().node(a.getNode()).ifPresent(node -> agent.nodeHook(node, req)));
+      }
+    }
+    return out;
   }
 
   /** Signals (0 = terminate with SIGKILL after KillWait) every node of the job. */

@@ -11,7 +11,10 @@ import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
 import org.corral.ctld.state.NodeReasons;
 import org.corral.protocol.Peer;
+import org.corral.ctld.state.NodeAction;
 import org.corral.protocol.msg.JobFinishedRequest;
+import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.NodeHookFailedRequest;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeBaseState;
@@ -86,7 +89,30 @@ final class NodeRequests {
         || !runsOn(r.getInfo(), req.getNodeName())) {
       return Decision.none(null); // already recorded: acknowledge again so the node forgets it
     }
-    return new Decision<>(NodeProblems.commands(req, slurmUid), null, List.of());
+    // The batch host ran its Epilog already; the job's other nodes run theirs now.
+    return new Decision<>(NodeProblems.commands(req, slurmUid), null,
+        req.getPrologFailed() ? List.of() : orders.epilogs(r.getInfo(), req.getExitStatus()));
+  }
+
+  /**
+   * A Prolog or Epilog failed on one of a job's other nodes: the node drains; after a Prolog
+   * failure the job is killed everywhere and requeued, held.
+   */
+  Decision<Void> hookFailed(Peer peer, NodeHookFailedRequest req, ClusterState s) {
+    checkSender(peer, req.getNodeName());
+    s.node(req.getNodeName()).orElseThrow(() -> new SlurmException(SlurmError.INVALID_NODE_NAME));
+    List<Command> cmds = new ArrayList<>();
+    List<Runnable> effects = new ArrayList<>();
+    cmds.add(new Command.UpdateNode(req.getNodeName(), req.getTime(), NodeAction.DRAIN,
+        req.getEpilog() ? NodeReasons.EPILOG_ERROR : NodeReasons.PROLOG_ERROR, slurmUid, true));
+    JobRecord r = s.jobs().get(req.getJobId());
+    if (!req.getEpilog() && r != null && r.getInfo().getState() == JobState.RUNNING
+        && !r.getInfo().getCompleting()) {
+      cmds.add(new Command.RequeueJob(req.getJobId(), req.getTime(), true, false,
+          NodeProblems.LAUNCH_FAILED_HELD));
+      effects.addAll(orders.signal(r.getInfo(), 0));
+    }
+    return new Decision<>(cmds, null, effects);
   }
 
   /** A node daemon speaks only for itself (the controller, holding the key too, for any). */

@@ -25,11 +25,14 @@ final class HookEnvironment {
   private HookEnvironment() {}
 
   static Map<String, String> of(LaunchBatchRequest request, String nodeName, String confPath) {
-    JobInfo job = request.getJob();
+    return of(request.getJob(), request.getClusterName(), nodeName, confPath);
+  }
+
+  static Map<String, String> of(JobInfo job, String clusterName, String nodeName, String confPath) {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", PATH);
-    if (!request.getClusterName().isEmpty()) {
-      env.put("SLURM_CLUSTER_NAME", request.getClusterName());
+    if (!clusterName.isEmpty()) {
+      env.put("SLURM_CLUSTER_NAME", clusterName);
     }
     env.put("SLURM_CONF", confPath);
     env.put("SLURMD_NODENAME", nodeName);

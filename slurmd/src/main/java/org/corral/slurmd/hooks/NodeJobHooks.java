@@ -9,7 +9,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.corral.protocol.msg.LaunchBatchRequest;
+import org.corral.protocol.msg.NodeHookRequest;
 import org.corral.slurmd.launch.LaunchHooks;
 
 /**
@@ -84,6 +86,27 @@ public final class NodeJobHooks implements LaunchHooks {
         .run(HookEnvironment.epilog(env, exitStatus), settings.prologEpilogTimeout());
     if (rc != 0) {
       LOG.log(Level.ERROR, "[job " + jobId + "] epilog failed status=" + (rc < 0 ? 0 : rc) + ":0");
+    }
+    return rc == 0;
+  }
+
+  /**
+   * A job's Prolog (PrologFlags=Alloc) or Epilog on this node when it is not the job's batch
+   * host, as the controller ordered. Blocking; false when the program failed.
+   */
+  public boolean runForAllocation(NodeHookRequest req) {
+    Map<String, String> job = HookEnvironment.of(req.getJob(), req.getClusterName(), nodeName, confPath);
+    Optional<String> program = req.getEpilog() ? settings.epilog() : settings.prolog();
+    if (program.isEmpty()) {
+      return true;
+    }
+    Map<String, String> env = req.getEpilog()
+        ? HookEnvironment.epilog(job, req.getExitStatus()) : HookEnvironment.prolog(job);
+    String what = req.getEpilog() ? "epilog" : "prolog";
+    int rc = new HookProgram(program.get(), what).run(env, settings.prologEpilogTimeout());
+    if (rc != 0) {
+      LOG.log(Level.ERROR, "[job " + req.getJob().getJobId() + "] " + what + " failed status="
+          + (rc < 0 ? 0 : rc) + ":0");
     }
     return rc == 0;
   }
