@@ -6,6 +6,9 @@ import org.corral.protocol.msg.HoldJobCmd;
 import org.corral.protocol.msg.JobEndedCmd;
 import org.corral.protocol.msg.JournalEntry;
 import org.corral.protocol.msg.LaunchFailedCmd;
+import org.corral.protocol.msg.StepCancelledCmd;
+import org.corral.protocol.msg.StepCreatedCmd;
+import org.corral.protocol.msg.StepNodeDoneCmd;
 import org.corral.protocol.msg.NodeDownCmd;
 import org.corral.protocol.msg.NodeRegisteredCmd;
 import org.corral.protocol.msg.PurgeJobCmd;
@@ -42,6 +45,12 @@ public final class CommandCodec {
           .setVersion(x.version()).setOs(x.os()).setArch(x.arch()));
       case Command.NodeDown x -> e.setNodeDown(NodeDownCmd.newBuilder().setNode(x.node())
           .setTime(x.time()).setReason(x.reason()));
+      case Command.StepCreated x -> e.setStepCreated(StepCreatedCmd.newBuilder().setStep(x.step())
+          .setTime(x.time()));
+      case Command.StepNodeDone x -> e.setStepNodeDone(StepNodeDoneCmd.newBuilder().setJobId(x.jobId())
+          .setStepId(x.stepId()).setNode(x.node()).setExitStatus(x.exitStatus()).setTime(x.time()));
+      case Command.StepCancelled x -> e.setStepCancelled(StepCancelledCmd.newBuilder()
+          .setJobId(x.jobId()).setStepId(x.stepId()).setTime(x.time()));
       case Command.NodeHeard x -> throw transientCommand(x);
       case Command.SetPendingReasons x -> throw transientCommand(x);
       case Command.LoadConfig x -> throw transientCommand(x);
@@ -78,6 +87,15 @@ public final class CommandCodec {
       }
       case NODE_DOWN -> new Command.NodeDown(e.getNodeDown().getNode(), e.getNodeDown().getTime(),
           e.getNodeDown().getReason());
+      case STEP_CREATED -> new Command.StepCreated(e.getStepCreated().getStep(),
+          e.getStepCreated().getTime());
+      case STEP_NODE_DONE -> {
+        StepNodeDoneCmd x = e.getStepNodeDone();
+        yield new Command.StepNodeDone(x.getJobId(), x.getStepId(), x.getNode(), x.getExitStatus(),
+            x.getTime());
+      }
+      case STEP_CANCELLED -> new Command.StepCancelled(e.getStepCancelled().getJobId(),
+          e.getStepCancelled().getStepId(), e.getStepCancelled().getTime());
       case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException(
           "journal entry holds no command (written by a newer Corral?)");
     };
