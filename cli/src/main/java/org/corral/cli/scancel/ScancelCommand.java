@@ -32,6 +32,10 @@ public final class ScancelCommand implements CliCommand {
     if (o.informational != null) {
       return informational(o.informational, cli);
     }
+    int stepStatus = StepCancel.run(o, cli);
+    if (o.jobIds.isEmpty() && !o.hasFilter()) {
+      return stepStatus;
+    }
     Response response;
     try {
       response = cli.controller().get().call(request(o));
@@ -50,7 +54,7 @@ public final class ScancelCommand implements CliCommand {
       cli.error("error: " + message);
       return 1;
     }
-    return report(o, response.getJobResults().getResultsList(), cli);
+    return Math.max(stepStatus, report(o, response.getJobResults().getResultsList(), cli));
   }
 
   private static Request request(ScancelOptions o) {

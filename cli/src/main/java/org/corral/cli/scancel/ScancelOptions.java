@@ -44,6 +44,8 @@ final class ScancelOptions {
       new LongOpt("wckey", Arg.REQUIRED, "wckey"));
 
   final List<Integer> jobIds = new ArrayList<>();
+  /** Steps named as JOB.STEP: {job, step} pairs. */
+  final List<int[]> steps = new ArrayList<>();
   /** The signal to send, or null to cancel the job. */
   Integer signal;
   boolean batch;
@@ -76,9 +78,14 @@ final class ScancelOptions {
       }
     }
     for (String operand : parsed.operands()) {
-      o.jobIds.add(jobId(operand));
+      int dot = operand.indexOf('.');
+      if (dot > 0 && operand.indexOf('_') < 0) {
+        o.steps.add(new int[] {jobId(operand.substring(0, dot)), stepId(operand)});
+      } else {
+        o.jobIds.add(jobId(operand));
+      }
     }
-    if (o.jobIds.isEmpty() && !o.hasFilter()) {
+    if (o.jobIds.isEmpty() && o.steps.isEmpty() && !o.hasFilter()) {
       throw ScancelFailure.error("No job identification provided");
     }
     return o;
@@ -147,7 +154,15 @@ final class ScancelOptions {
     };
   }
 
-  /** A job id operand; array tasks ("12_3") and steps ("12.0") are not supported yet. */
+  private static int stepId(String text) throws ScancelFailure {
+    try {
+      return org.corral.protocol.StepIds.parse(text.substring(text.indexOf('.') + 1));
+    } catch (IllegalArgumentException e) {
+      throw ScancelFailure.error("Invalid job id " + text);
+    }
+  }
+
+  /** A job id operand; array tasks ("12_3") are not supported yet. */
   private static int jobId(String text) throws ScancelFailure {
     if (!text.isEmpty() && text.chars().allMatch(Character::isDigit) && text.length() <= 10) {
       long id = Long.parseLong(text);
@@ -156,7 +171,7 @@ final class ScancelOptions {
       }
     }
     if (text.matches("\\d+([_.]\\S*)")) {
-      throw ScancelFailure.error("Job array and step ids are not supported yet: " + text);
+      throw ScancelFailure.error("Job array ids are not supported yet: " + text);
     }
     throw ScancelFailure.error("Invalid job id " + text);
   }

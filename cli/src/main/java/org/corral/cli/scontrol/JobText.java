@@ -23,7 +23,7 @@ final class JobText {
     l.add("JobState=" + JobStates.name(j) + " Reason=" + j.getStateReason().replace(' ', '_')
         + " Dependency=" + orNull(j.getDependency()));
     l.add("Requeue=" + (j.getRequeue() ? 1 : 0) + " Restarts=" + u(j.getRestartCount())
-        + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(j.getExitStatus()));
+        + " BatchFlag=" + (j.getInteractive() ? 0 : 1) + " Reboot=0 ExitCode=" + exitCode(j.getExitStatus()));
     if (details) {
       l.add("DerivedExitCode=0:0");
     }

@@ -28,6 +28,9 @@ import org.corral.protocol.msg.PingRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.ShutdownRequest;
+import org.corral.protocol.msg.StepInfo;
+import org.corral.protocol.msg.StepInfoRequest;
+import org.corral.protocol.StepIds;
 
 /**
  * scontrol: show job/node/partition/hostnames/hostlist, ping, hold/uhold/release, update
@@ -149,6 +152,9 @@ public final class ScontrolCommand implements CliCommand {
     if (is(entity, "partitions", 1)) {
       return showPartitions(name, cli);
     }
+    if (is(entity, "steps", 2)) {
+      return showSteps(name, cli);
+    }
     if (is(entity, "hostnames", 5) && name != null) {
       Hostlist.expand(name).forEach(cli.out()::println);
       return 0;
@@ -180,6 +186,37 @@ public final class ScontrolCommand implements CliCommand {
     long now = cli.clock().instant().getEpochSecond();
     for (JobInfo j : jobs) {
       cli.out().print(JobText.of(j, now, cli.clock().getZone(), details).render(oneLiner));
+    }
+    return 0;
+  }
+
+  /** {@code show step [JOB[.STEP]]}: running steps, the batch step first as Slurm lists them. */
+  private int showSteps(String id, Cli cli) throws Failed, IOException {
+    StepInfoRequest.Builder req = StepInfoRequest.newBuilder();
+    if (id != null) {
+      int dot = id.indexOf('.');
+      try {
+        req.setJobId(Integer.parseUnsignedInt(dot < 0 ? id : id.substring(0, dot)));
+        if (dot >= 0) {
+          req.setStepId(StepIds.parse(id.substring(dot + 1)));
+        }
+      } catch (IllegalArgumentException e) {
+        cli.err().println("Invalid job step id: " + id);
+        return 1;
+      }
+    }
+    Response r = call(cli, Request.newBuilder().setStepInfo(req).build(), "slurm_get_job_steps");
+    List<StepInfo> steps = r.getStepInfo().getStepsList();
+    if (steps.isEmpty()) {
+      if (id == null) {
+        cli.out().println("No job steps in the system");
+        return 0;
+      }
+      cli.out().println("Job step " + (id.indexOf('.') < 0 ? id + "." : id) + " not found");
+      return 1;
+    }
+    for (StepInfo s : steps) {
+      cli.out().print(StepText.of(s, cli.clock().getZone()).render(oneLiner));
     }
     return 0;
   }

@@ -54,6 +54,9 @@ public final class SqueueCommand implements CliCommand {
       cli.err().println();
       return 1;
     }
+    if (opts.steps() != null) {
+      return StepListing.run(opts, cli);
+    }
     Filter filter = new Filter(opts, users, cli);
     Table<JobRow> table;
     Comparator<JobRow> order;

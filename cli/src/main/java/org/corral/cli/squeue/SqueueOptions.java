@@ -22,7 +22,9 @@ record SqueueOptions(
     List<String> users,
     List<String> partitions,
     List<String> names,
-    List<String> nodes) {
+    List<String> nodes,
+    List<String> steps,
+    String stepFormat) {
 
   /** A bad option value; each line is printed as "squeue: error: LINE". */
   static final class UsageException extends Exception {
@@ -39,7 +41,7 @@ record SqueueOptions(
     }
   }
 
-  private static final Getopt GETOPT = new Getopt("ahij::lM:n:o:O:p:S:t:u:vVw:", List.of(
+  private static final Getopt GETOPT = new Getopt("ahij::lM:n:o:O:p:s::S:t:u:vVw:", List.of(
       new LongOpt("all", Arg.NONE, "a"),
       new LongOpt("noheader", Arg.NONE, "h"),
       new LongOpt("iterate", Arg.REQUIRED, "i"),
@@ -50,6 +52,7 @@ record SqueueOptions(
       new LongOpt("Format", Arg.REQUIRED, "O"),
       new LongOpt("partition", Arg.REQUIRED, "p"),
       new LongOpt("sort", Arg.REQUIRED, "S"),
+      new LongOpt("steps", Arg.OPTIONAL, "s"),
       new LongOpt("start", Arg.NONE, "start"),
       new LongOpt("states", Arg.REQUIRED, "t"),
       new LongOpt("user", Arg.REQUIRED, "u"),
@@ -73,6 +76,7 @@ record SqueueOptions(
     }
     Getopt.Result r = GETOPT.parse(args);
     boolean jobFlag = false;
+    boolean stepFlag = false;
     for (Getopt.Opt o : r.options()) {
       String v = o.value();
       switch (o.key()) {
@@ -92,6 +96,10 @@ record SqueueOptions(
         case "O" -> b.longFormat = v;
         case "p" -> b.partitions = split(v);
         case "S" -> b.sort = v;
+        case "s" -> {
+          stepFlag = true;
+          b.steps = v == null ? List.of() : split(v);
+        }
         case "start" -> b.start = true;
         case "t" -> b.states = states(v);
         case "u" -> b.users = split(v);
@@ -100,10 +108,13 @@ record SqueueOptions(
       }
     }
     if (!r.operands().isEmpty()) {
-      if (!jobFlag) {
+      if (stepFlag && !jobFlag) {
+        b.steps = split(r.operands().get(0));
+      } else if (!jobFlag) {
         throw new UsageException("Unrecognized option: " + r.operands().get(0));
+      } else {
+        b.jobIds = jobIds(r.operands().get(0));
       }
-      b.jobIds = jobIds(r.operands().get(0));
     }
     return b.build();
   }
@@ -146,6 +157,7 @@ record SqueueOptions(
     List<String> partitions;
     List<String> names;
     List<String> nodes;
+    List<String> steps;
 
     SqueueOptions build() throws UsageException {
       String fmt = format;
@@ -165,7 +177,8 @@ record SqueueOptions(
         fmt = dateLine ? SqueueCommand.LONG_FORMAT : SqueueCommand.DEFAULT_FORMAT;
       }
       return new SqueueOptions(fmt, longFormat, sort == null ? JobOrder.DEFAULT : sort, header,
-          dateLine, jobIds, states, users, partitions, names, nodes);
+          dateLine, jobIds, states, users, partitions, names, nodes, steps,
+          format != null ? format : StepListing.DEFAULT_FORMAT);
     }
   }
 }

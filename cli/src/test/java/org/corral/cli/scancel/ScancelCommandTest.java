@@ -120,11 +120,20 @@ class ScancelCommandTest {
   }
 
   @Test
-  void arrayAndStepIdsAreRefusedForNow() {
+  void arrayIdsAreRefusedForNow() {
     assertThat(scancel.run("12_3")).isEqualTo(1);
     assertThat(scancel.err)
-        .isEqualTo("scancel: error: Job array and step ids are not supported yet: 12_3\n");
+        .isEqualTo("scancel: error: Job array ids are not supported yet: 12_3\n");
     assertThat(scancel.requests).isEmpty();
+  }
+
+  @Test
+  void aStepIsCancelledByItsOwnRequest() {
+    assertThat(scancel.run("-v", "12.3")).isZero();
+    assertThat(scancel.err).isEqualTo("scancel: Terminating step 12.3\n");
+    assertThat(scancel.requests).hasSize(1);
+    assertThat(scancel.requests.get(0).getSignalStep().getJobId()).isEqualTo(12);
+    assertThat(scancel.requests.get(0).getSignalStep().getStepId()).isEqualTo(3);
   }
 
   @Test

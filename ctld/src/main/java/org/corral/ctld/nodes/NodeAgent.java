@@ -7,6 +7,8 @@ import org.corral.protocol.Credentials;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.NodeHookRequest;
+import org.corral.protocol.msg.LaunchTasksRequest;
+import org.corral.protocol.msg.SignalTasksRequest;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
@@ -44,6 +46,17 @@ public final class NodeAgent {
   public boolean nodeHook(NodeInfo node, NodeHookRequest hook) {
     return send(node, Request.newBuilder().setNodeHook(hook).build(),
         (hook.getEpilog() ? "epilog" : "prolog") + " of job " + hook.getJob().getJobId());
+  }
+
+  /** Launches a node's share of a step's tasks; false if unreachable or refused. */
+  public boolean launchTasks(NodeInfo node, LaunchTasksRequest launch) {
+    return send(node, Request.newBuilder().setLaunchTasks(launch).build(),
+        "launch step " + launch.getJob().getJobId() + "." + launch.getStep().getStepId());
+  }
+
+  public boolean signalTasks(NodeInfo node, SignalTasksRequest signal) {
+    return send(node, Request.newBuilder().setSignalTasks(signal).build(),
+        "signal step " + signal.getJobId() + "." + signal.getStepId());
   }
 
   private boolean send(NodeInfo node, Request request, String what) {

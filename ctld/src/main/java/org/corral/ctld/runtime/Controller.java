@@ -78,16 +78,20 @@ public final class Controller implements AutoCloseable {
     await(writer.submit(s -> Decision.of(null, new Command.LoadConfig(
         ConfiguredCluster.nodes(cfg), ConfiguredCluster.partitions(cfg), now))));
 
-    JobOrders orders = new JobOrders(new NodeAgent(creds, nodeTimeout), writer, cfg.clusterName(),
-        cfg.killWait(), clock, NodeHookPolicy.of(cfg));
+    NodeAgent agent = new NodeAgent(creds, nodeTimeout);
+    JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
+        NodeHookPolicy.of(cfg));
     sched[0] = new SchedulerLoop(writer, orders, clock);
-    Housekeeper housekeeper = new Housekeeper(writer, orders, clock, cfg.slurmdTimeout(), cfg.minJobAge());
     Authorizer auth = new Authorizer(slurmUid);
     JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), auth, users, clock, orders, cfg.maxJobId());
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
+    StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
+    StepRequests steps = new StepRequests(auth, clock, stepOrders);
+    Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clock, cfg.slurmdTimeout(),
+        cfg.minJobAge());
 
     Controller[] self = new Controller[1];
-    ControllerService service = new ControllerService(writer, jobs, nodes,
+    ControllerService service = new ControllerService(writer, jobs, nodes, steps,
         new NodeAdminRequests(auth, clock), auth,
         cfg.controllerHost(), cfg.entries(), () -> self[0].close());
     Path socket = ControllerAddress.unixSocket(cfg);

@@ -12,7 +12,11 @@ import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
 import org.corral.protocol.msg.ConfigEntry;
 import org.corral.protocol.msg.ConfigReply;
+import org.corral.protocol.msg.CreateStepReply;
+import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobInfoReply;
+import org.corral.protocol.msg.WaitAllocationReply;
+import org.corral.protocol.msg.WaitAllocationRequest;
 import org.corral.protocol.msg.JobResultsReply;
 import org.corral.protocol.msg.RegisterNodeReply;
 import org.corral.protocol.msg.JobRecord;
@@ -31,22 +35,26 @@ import org.corral.protocol.msg.SubmitJobReply;
  */
 public final class ControllerService implements RequestHandler {
   private static final System.Logger LOG = System.getLogger("slurmctld");
+  private static final long MAX_WAIT_MS = 60_000;
+  private static final long WAIT_POLL_MS = 10;
 
   private final StateWriter writer;
   private final JobRequests jobs;
   private final NodeRequests nodes;
   private final NodeAdminRequests nodeAdmin;
+  private final StepRequests steps;
   private final Authorizer auth;
   private final String host;
   private final Map<String, String> configEntries;
   private final Runnable shutdown;
 
-  ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes,
+  ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, StepRequests steps,
       NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
       Runnable shutdown) {
     this.writer = writer;
     this.jobs = jobs;
     this.nodes = nodes;
+    this.steps = steps;
     this.nodeAdmin = nodeAdmin;
     this.auth = auth;
     this.host = host;
@@ -105,6 +113,26 @@ public final class ControllerService implements RequestHandler {
           await(writer.submit(s -> nodes.finished(peer, req.getJobFinished(), s)));
           yield Response.getDefaultInstance();
         }
+        case CREATE_STEP -> {
+          CreateStepReply r = await(writer.submit(s -> steps.create(peer, req.getCreateStep().getSpec(), s)));
+          yield Response.newBuilder().setCreateStep(r).build();
+        }
+        case STEP_INFO -> Response.newBuilder()
+            .setStepInfo(StepRequests.info(req.getStepInfo(), writer.current())).build();
+        case SIGNAL_STEP -> {
+          await(writer.submit(s -> steps.signal(peer, req.getSignalStep(), s)));
+          yield Response.getDefaultInstance();
+        }
+        case COMPLETE_ALLOCATION -> {
+          await(writer.submit(s -> steps.complete(peer, req.getCompleteAllocation(), s)));
+          yield Response.getDefaultInstance();
+        }
+        case WAIT_ALLOCATION -> Response.newBuilder()
+            .setWaitAllocation(waitAllocation(req.getWaitAllocation())).build();
+        case STEP_FINISHED -> {
+          await(writer.submit(s -> steps.nodeDone(peer, req.getStepFinished(), s)));
+          yield Response.getDefaultInstance();
+        }
         default -> error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
       };
     } catch (SlurmException e) {
@@ -113,6 +141,24 @@ public final class ControllerService implements RequestHandler {
             + peer.uid() + (peer.isDaemon() ? " (" + peer.daemon() + ")" : ""));
       }
       return error(e.error(), e.getMessage());
+    }
+  }
+
+  /** Long-polls the published state until the job leaves PENDING or the wait is over. */
+  private WaitAllocationReply waitAllocation(WaitAllocationRequest req) {
+    long deadline = System.nanoTime() + Math.min(req.getTimeoutMs(), MAX_WAIT_MS) * 1_000_000L;
+    while (true) {
+      JobInfo job = writer.current().job(req.getJobId()).map(JobRecord::getInfo)
+          .orElseThrow(() -> new SlurmException(SlurmError.INVALID_JOB_ID));
+      if (job.getState() != org.corral.protocol.msg.JobState.PENDING || System.nanoTime() >= deadline) {
+        return WaitAllocationReply.newBuilder().setJob(job).build();
+      }
+      try {
+        Thread.sleep(WAIT_POLL_MS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return WaitAllocationReply.newBuilder().setJob(job).build();
+      }
     }
   }
 

@@ -15,9 +15,13 @@ import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.StepInfo;
+import org.corral.protocol.msg.StepRecord;
+import org.corral.common.SlurmDuration;
 
 /**
  * Once a second: jobs past their time limit end TIMEOUT (their nodes are told to kill them),
+ * steps past theirs are cancelled,
  * nodes silent for SlurmdTimeout go DOWN, and ended jobs older than MinJobAge are purged.
  */
 final class Housekeeper implements AutoCloseable {
@@ -25,13 +29,16 @@ final class Housekeeper implements AutoCloseable {
       r -> Thread.ofPlatform().name("housekeeper").daemon().unstarted(r));
   private final StateWriter writer;
   private final JobOrders orders;
+  private final StepOrders steps;
   private final Clock clock;
   private final int slurmdTimeout;
   private final int minJobAge;
 
-  Housekeeper(StateWriter writer, JobOrders orders, Clock clock, int slurmdTimeout, int minJobAge) {
+  Housekeeper(StateWriter writer, JobOrders orders, StepOrders steps, Clock clock, int slurmdTimeout,
+      int minJobAge) {
     this.writer = writer;
     this.orders = orders;
+    this.steps = steps;
     this.clock = clock;
     this.slurmdTimeout = slurmdTimeout;
     this.minJobAge = minJobAge;
@@ -57,9 +64,20 @@ final class Housekeeper implements AutoCloseable {
       if (j.getState() == JobState.RUNNING && j.getEndTime() > 0 && j.getEndTime() <= now) {
         cmds.add(new Command.TimeoutJob(j.getJobId(), now));
         effects.addAll(orders.signal(j, 0));
-      } else if (WarnSignals.due(r, now)) {
-        cmds.add(new Command.WarnSignalSent(j.getJobId()));
-        effects.addAll(orders.signal(j, r.getSpec().getWarnSignal(), WarnSignals.scope(r.getSpec())));
+      } else if (j.getState() == JobState.RUNNING) {
+        if (WarnSignals.due(r, now)) {
+          cmds.add(new Command.WarnSignalSent(j.getJobId()));
+          effects.addAll(orders.signal(j, r.getSpec().getWarnSignal(), WarnSignals.scope(r.getSpec())));
+        }
+        for (StepRecord st : r.getStepsList()) {
+          StepInfo step = st.getInfo();
+          long limit = Integer.toUnsignedLong(step.getTimeLimitMin());
+          if (step.getState() == JobState.RUNNING && !step.getCancelled() && limit != SlurmDuration.INFINITE
+              && step.getStartTime() + limit * 60 <= now) {
+            cmds.add(new Command.StepCancelled(j.getJobId(), step.getStepId(), now));
+            effects.addAll(steps.signal(step, 0));
+          }
+        }
       } else if (minJobAge > 0 && JobStates.isFinished(j) && !j.getCompleting()
           && j.getEndTime() + minJobAge <= now) {
         cmds.add(new Command.PurgeJob(j.getJobId()));

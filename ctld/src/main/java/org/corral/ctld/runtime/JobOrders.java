@@ -45,7 +45,7 @@ final class JobOrders {
   Runnable launch(ClusterState state, int jobId) {
     return () -> {
       JobRecord rec = writer.current().job(jobId).orElse(state.job(jobId).orElse(null));
-      if (rec == null || rec.getInfo().getAllocationCount() == 0) {
+      if (rec == null || rec.getInfo().getAllocationCount() == 0 || rec.getSpec().getInteractive()) {
         return;
       }
       JobInfo j = rec.getInfo();

@@ -199,6 +199,8 @@ final class JobRequests {
         err = SlurmError.ACCESS_DENIED;
       } else if (JobStates.isPending(r.getInfo())) {
         err = SlurmError.JOB_PENDING;
+      } else if (r.getInfo().getInteractive()) {
+        err = SlurmError.BATCH_ONLY; // srun/salloc allocations are never requeued
       } else if (!r.getInfo().getRequeue()) {
         err = SlurmError.DISABLED;
       } else {

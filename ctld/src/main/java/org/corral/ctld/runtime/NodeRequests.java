@@ -74,6 +74,7 @@ final class NodeRequests {
     for (JobRecord r : s.jobs().values()) {
       JobInfo j = r.getInfo();
       if (j.getState() == org.corral.protocol.msg.JobState.RUNNING && !j.getCompleting()
+          && !r.getSpec().getInteractive()
           && n.getName().equals(j.getBatchHost()) && !reported.contains(j.getJobId())
           && now - j.getStartTime() >= RELAUNCH_AFTER_S) {
         effects.add(orders.launch(s, j.getJobId()));
@@ -116,7 +117,7 @@ final class NodeRequests {
   }
 
   /** A node daemon speaks only for itself (the controller, holding the key too, for any). */
-  private static void checkSender(Peer peer, String node) {
+  static void checkSender(Peer peer, String node) {
     if (!peer.isDaemon() || !(peer.daemon().equals(node) || peer.daemon().equals("slurmctld"))) {
       throw new SlurmException(SlurmError.ACCESS_DENIED);
     }

@@ -24,7 +24,10 @@ final class SubmitPolicy {
   }
 
   JobSpec normalize(JobSpec spec, ClusterState s) {
-    if (spec.getScript().isBlank()) {
+    if (spec.getInteractive() && !spec.getScript().isEmpty()) {
+      throw new SlurmException(SlurmError.INVALID_MESSAGE, "an allocation (srun, salloc) carries no batch script");
+    }
+    if (!spec.getInteractive() && spec.getScript().isBlank()) {
       throw new SlurmException(SlurmError.JOB_SCRIPT_MISSING);
     }
     PartitionInfo p = partition(spec, s);

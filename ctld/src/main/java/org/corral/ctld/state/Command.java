@@ -59,6 +59,13 @@ public sealed interface Command {
 
   /** sbatch --signal's warning signal was sent to the job (once per run). */
   record WarnSignalSent(int jobId) implements Command {}
+  /** srun created a step; its placement and I/O key were chosen before it was logged. */
+  record StepCreated(org.corral.protocol.msg.StepRecord step, long time) implements Command {}
+
+  /** One node of a step reports its tasks there have ended. */
+  record StepNodeDone(int jobId, int stepId, String node, int exitStatus, long time) implements Command {}
+
+  record StepCancelled(int jobId, int stepId, long time) implements Command {}
 
   // ---- transient: recomputed after a restart, never journaled
 

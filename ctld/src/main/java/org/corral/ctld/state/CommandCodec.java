@@ -6,6 +6,9 @@ import org.corral.protocol.msg.HoldJobCmd;
 import org.corral.protocol.msg.JobEndedCmd;
 import org.corral.protocol.msg.JournalEntry;
 import org.corral.protocol.msg.LaunchFailedCmd;
+import org.corral.protocol.msg.StepCancelledCmd;
+import org.corral.protocol.msg.StepCreatedCmd;
+import org.corral.protocol.msg.StepNodeDoneCmd;
 import org.corral.protocol.msg.NodeDownCmd;
 import org.corral.protocol.msg.NodeRegisteredCmd;
 import org.corral.protocol.msg.PurgeJobCmd;
@@ -53,6 +56,12 @@ public final class CommandCodec {
           .setHeldReason(x.heldReason()));
       case Command.WarnSignalSent x -> e.setWarnSignalSent(WarnSignalSentCmd.newBuilder()
           .setJobId(x.jobId()));
+      case Command.StepCreated x -> e.setStepCreated(StepCreatedCmd.newBuilder().setStep(x.step())
+          .setTime(x.time()));
+      case Command.StepNodeDone x -> e.setStepNodeDone(StepNodeDoneCmd.newBuilder().setJobId(x.jobId())
+          .setStepId(x.stepId()).setNode(x.node()).setExitStatus(x.exitStatus()).setTime(x.time()));
+      case Command.StepCancelled x -> e.setStepCancelled(StepCancelledCmd.newBuilder()
+          .setJobId(x.jobId()).setStepId(x.stepId()).setTime(x.time()));
       case Command.NodeHeard x -> throw transientCommand(x);
       case Command.SetPendingReasons x -> throw transientCommand(x);
       case Command.LoadConfig x -> throw transientCommand(x);
@@ -98,6 +107,15 @@ public final class CommandCodec {
           e.getRequeueJob().getTime(), e.getRequeueJob().getHold(),
           e.getRequeueJob().getUserHold(), e.getRequeueJob().getHeldReason());
       case WARN_SIGNAL_SENT -> new Command.WarnSignalSent(e.getWarnSignalSent().getJobId());
+      case STEP_CREATED -> new Command.StepCreated(e.getStepCreated().getStep(),
+          e.getStepCreated().getTime());
+      case STEP_NODE_DONE -> {
+        StepNodeDoneCmd x = e.getStepNodeDone();
+        yield new Command.StepNodeDone(x.getJobId(), x.getStepId(), x.getNode(), x.getExitStatus(),
+            x.getTime());
+      }
+      case STEP_CANCELLED -> new Command.StepCancelled(e.getStepCancelled().getJobId(),
+          e.getStepCancelled().getStepId(), e.getStepCancelled().getTime());
       case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException(
           "journal entry holds no command (written by a newer Corral?)");
     };

@@ -58,6 +58,9 @@ public final class StateMachine {
       case Command.NodeHeard cmd -> heard(s, cmd);
       case Command.SetPendingReasons cmd -> reasons(s, cmd);
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
+      case Command.StepCreated cmd -> StepTransitions.created(s, cmd);
+      case Command.StepNodeDone cmd -> StepTransitions.nodeDone(s, cmd);
+      case Command.StepCancelled cmd -> StepTransitions.cancelled(s, cmd);
     };
   }
 
@@ -106,7 +109,8 @@ public final class StateMachine {
         .setComment(spec.getComment())
         .setNtasksPerNode(spec.hasNtasksPerNode() ? spec.getNtasksPerNode() : 0)
         .setNice(spec.getNice())
-        .setAllocSid(spec.getAllocSid());
+        .setAllocSid(spec.getAllocSid())
+        .setInteractive(spec.getInteractive());
     JobRecord rec = JobRecord.newBuilder().setInfo(info).setSpec(spec).build();
     ClusterState next = s.withJobs(s.jobs().plus(c.jobId(), rec), c.time());
     return new ClusterState(next.jobs(), next.nodes(), next.nodeOrder(), next.partitions(),
@@ -159,7 +163,10 @@ public final class StateMachine {
     return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, b.build())), c.time());
   }
 
-  /** Cancel or time limit: pending jobs end at once; running ones complete when their node says so. */
+  /**
+   * Cancel or time limit: pending jobs end at once; running batch jobs complete when their batch
+   * host says so; an allocation (srun, salloc) has no batch host and completes at once.
+   */
   private static ClusterState endEarly(ClusterState s, int jobId, long time, JobState state) {
     JobRecord rec = s.jobs().get(jobId);
     if (rec == null || JobStates.isFinished(rec.getInfo())) {
@@ -167,14 +174,16 @@ public final class StateMachine {
     }
     JobInfo j = rec.getInfo();
     boolean running = JobStates.holdsResources(j);
-    JobInfo.Builder b = j.toBuilder().setState(state).setEndTime(time).setCompleting(running);
+    boolean waitsForNode = running && !rec.getSpec().getInteractive();
+    JobInfo.Builder b = j.toBuilder().setState(state).setEndTime(time).setCompleting(waitsForNode);
     if (!running) {
       b.setStartTime(time).setStateReason(j.getStateReason());
     }
     if (state == JobState.TIMEOUT) {
       b.setStateReason("TimeLimit");
     }
-    return s.withJobs(s.jobs().plus(jobId, with(rec, b.build())), time);
+    ClusterState out = running && !waitsForNode ? release(s, j, time) : s;
+    return out.withJobs(out.jobs().plus(jobId, with(rec, b.build())), time);
   }
 
   private static ClusterState launchFailed(ClusterState s, Command.LaunchFailed c) {
@@ -258,7 +267,7 @@ public final class StateMachine {
       JobInfo.Builder b = j.toBuilder().setCompleting(false).clearAllocation();
       if (j.getState() == JobState.PENDING) { // requeued already, its run now over
         b = backInQueue(j, c.time()).toBuilder();
-      } else if (j.getRequeue() && !j.getCompleting()) {
+      } else if (j.getRequeue() && !j.getCompleting() && !j.getInteractive()) { // batch jobs only
         b = backInQueue(j.toBuilder().setRestartCount(j.getRestartCount() + 1)
             .setStateReason("None").build(), c.time()).toBuilder();
       } else if (!JobStates.isFinished(j)) {
@@ -394,6 +403,6 @@ public final class StateMachine {
   }
 
   static JobRecord with(JobRecord rec, JobInfo info) {
-    return rec.toBuilder().setInfo(info).build();
+    return StepTransitions.closeWithJob(rec, info).toBuilder().setInfo(info).build();
   }
 }

@@ -12,24 +12,7 @@ final class PerNodeCounts {
 
   /** Runs of equal values written as "v(xN)", joined with commas: [2,2,2,1] is "2(x3),1". */
   static String format(List<Integer> counts) {
-    StringBuilder out = new StringBuilder();
-    int i = 0;
-    while (i < counts.size()) {
-      int value = counts.get(i);
-      int run = 1;
-      while (i + run < counts.size() && counts.get(i + run) == value) {
-        run++;
-      }
-      if (!out.isEmpty()) {
-        out.append(',');
-      }
-      out.append(value);
-      if (run > 1) {
-        out.append("(x").append(run).append(')');
-      }
-      i += run;
-    }
-    return out.toString();
+    return org.corral.common.RunLengthCounts.format(counts);
   }
 
   /**
