@@ -15,6 +15,7 @@ import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.SignalScope;
 import org.corral.protocol.msg.StepInfo;
 import org.corral.protocol.msg.StepRecord;
 import org.corral.common.SlurmDuration;
@@ -67,7 +68,9 @@ final class Housekeeper implements AutoCloseable {
       } else if (j.getState() == JobState.RUNNING) {
         if (WarnSignals.due(r, now)) {
           cmds.add(new Command.WarnSignalSent(j.getJobId()));
-          effects.addAll(orders.signal(j, r.getSpec().getWarnSignal(), WarnSignals.scope(r.getSpec())));
+          effects.addAll(r.getSpec().getWarnBatchOnly()
+              ? orders.signal(j, r.getSpec().getWarnSignal(), SignalScope.SIGNAL_BATCH_SHELL)
+              : orders.signalSteps(r, r.getSpec().getWarnSignal()));
         }
         for (StepRecord st : r.getStepsList()) {
           StepInfo step = st.getInfo();

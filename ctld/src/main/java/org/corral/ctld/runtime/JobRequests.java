@@ -71,6 +71,10 @@ final class JobRequests {
     JobResultsReply.Builder reply = JobResultsReply.newBuilder();
     for (JobInfo j : targets(req, s, reply)) {
       SlurmError err = cancelOne(peer, j, req.getSignal(), scope(req), cmds, effects);
+      boolean kill = req.getSignal() == 0 || req.getSignal() == 9;
+      if (err == SlurmError.SUCCESS && !kill && scope(req) != SignalScope.SIGNAL_BATCH_SHELL) {
+        effects.addAll(orders.signalSteps(s.jobs().get(j.getJobId()), req.getSignal()));
+      }
       if (err != SlurmError.SUCCESS) {
         reply.addResults(result(j.getJobId(), err));
       } else if (!req.getJobIdsList().isEmpty()) {
@@ -112,7 +116,11 @@ final class JobRequests {
     if (kill) {
       cmds.add(new Command.CancelJob(j.getJobId(), now(), peer.uid()));
     }
-    effects.addAll(kill ? orders.signal(j, 0) : orders.signal(j, signal, scope));
+    if (kill) {
+      effects.addAll(orders.signal(j, 0));
+    } else if (scope != SignalScope.SIGNAL_STEPS) { // steps alone: signalled as steps (signalSteps)
+      effects.addAll(orders.signal(j, signal, scope));
+    }
     return SlurmError.SUCCESS;
   }
 

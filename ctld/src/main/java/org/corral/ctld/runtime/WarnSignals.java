@@ -4,7 +4,6 @@ import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.JobState;
-import org.corral.protocol.msg.SignalScope;
 
 /**
  * sbatch {@code --signal=[{R|B}:]SIG[@TIME]}: SIG goes to the job TIME seconds before its time
@@ -20,9 +19,5 @@ final class WarnSignals {
     return j.getState() == JobState.RUNNING && !j.getCompleting() && spec.getWarnSignal() > 0
         && !j.getWarnSignalSent() && j.getEndTime() > 0
         && j.getEndTime() - spec.getWarnTimeS() <= now;
-  }
-
-  static SignalScope scope(JobSpec spec) {
-    return spec.getWarnBatchOnly() ? SignalScope.SIGNAL_BATCH_SHELL : SignalScope.SIGNAL_STEPS;
   }
 }
