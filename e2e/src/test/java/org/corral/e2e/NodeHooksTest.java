@@ -228,6 +228,29 @@ class NodeHooksTest {
   }
 
   @Test
+  void downKillsTheNodesJobsWhichGoBackToTheQueueAndResumeReturnsIt() throws Exception {
+    Path work = cluster.workDir(alice);
+    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap",
+        "echo $$ > pid-$SLURM_JOB_ID; sleep 300"));
+    assertThat(cluster.awaitState(id, "RUNNING", 30)).isEqualTo("RUNNING");
+    Path pidFile = work.resolve("pid-" + id);
+    assertThat(eventually(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank(), 10)).isTrue();
+    long pid = Long.parseLong(Files.readString(pidFile).trim());
+    String node = squeue(id, "%N");
+
+    LocalCluster.Result down = cluster.as(null, "scontrol", "update", "NodeName=" + node, "State=DOWN", "Reason=maintenance");
+    assertThat(down.exitCode()).isZero();
+    assertThat(cluster.awaitState(id, "PENDING", 20)).isEqualTo("PENDING");
+    assertThat(showJob(id)).contains("Restarts=1");
+    assertThat(eventually(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), 20)).isTrue();
+    assertThat(cluster.as(null, "sinfo", "-h", "-N", "-o", "%N %t").out()).contains(node + " down\n");
+    assertThat(cluster.as(null, "sinfo", "-h", "-R", "-o", "%E|%u|%N").out()).isEqualTo("maintenance|root|" + node + "\n");
+
+    assertThat(cluster.as(null, "scontrol", "update", "NodeName=" + node, "State=RESUME").exitCode()).isZero();
+    assertThat(cluster.as(null, "sinfo", "-h", "-N", "-o", "%N %t").out()).isEqualTo("h1 idle\nh2 idle\n");
+  }
+
+  @Test
   void requeueAndRequeueholdReturnRunningJobsToTheQueue() throws Exception {
     Path work = cluster.workDir(alice);
     int first = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "sleep 300"));

@@ -92,7 +92,7 @@ public final class Controller implements AutoCloseable {
 
     Controller[] self = new Controller[1];
     ControllerService service = new ControllerService(writer, jobs, nodes, steps,
-        new NodeAdminRequests(auth, clock), auth,
+        new NodeAdminRequests(auth, clock, orders), auth,
         cfg.controllerHost(), cfg.entries(), () -> self[0].close());
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());

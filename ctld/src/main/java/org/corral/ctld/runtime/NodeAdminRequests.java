@@ -8,7 +8,10 @@ import org.corral.common.Hostlist;
 import org.corral.common.SlurmError;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
+import org.corral.ctld.state.JobStates;
 import org.corral.ctld.state.NodeAction;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.Peer;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
@@ -21,10 +24,13 @@ import org.corral.protocol.msg.UpdateNodeRequest;
 final class NodeAdminRequests {
   private final Authorizer auth;
   private final Clock clock;
+  private final JobOrders orders;
 
-  NodeAdminRequests(Authorizer auth, Clock clock) {
+  /** @param orders kills the jobs of a node set DOWN (null: leave that to the node's next heartbeat) */
+  NodeAdminRequests(Authorizer auth, Clock clock, JobOrders orders) {
     this.auth = auth;
     this.clock = clock;
+    this.orders = orders;
   }
 
   Decision<Void> update(Peer peer, UpdateNodeRequest req, ClusterState s) {
@@ -46,6 +52,7 @@ final class NodeAdminRequests {
     long now = clock.instant().getEpochSecond();
     int uid = peer.isDaemon() ? 0 : peer.uid();
     List<Command> cmds = new ArrayList<>();
+    List<Runnable> effects = new ArrayList<>();
     for (String name : names) {
       NodeInfo n = s.node(name).orElseThrow(() -> new SlurmException(SlurmError.INVALID_NODE_NAME));
       if (req.getState().equalsIgnoreCase("RESUME") && !n.getDrain()
@@ -53,8 +60,18 @@ final class NodeAdminRequests {
         throw new SlurmException(SlurmError.INVALID_NODE_STATE);
       }
       cmds.add(new Command.UpdateNode(name, now, action, req.getReason(), uid, req.getHasReason()));
+      if (action == NodeAction.DOWN && orders != null) {
+        // Its jobs end (or go back to the queue) now: their processes go too, on all their nodes.
+        for (JobRecord r : s.jobs().values()) {
+          JobInfo j = r.getInfo();
+          if (JobStates.holdsResources(j)
+              && j.getAllocationList().stream().anyMatch(a -> a.getNode().equals(name))) {
+            effects.addAll(orders.signal(j, 0));
+          }
+        }
+      }
     }
-    return new Decision<>(cmds, null, List.of());
+    return new Decision<>(cmds, null, effects);
   }
 
   /** The State= word as Slurm reads it; IDLE puts a node back in service like RESUME. */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class NodeAdminRequestsTest {
   private static final Peer ROOT = new Peer(0, 0, "root", null);
   private final Clock clock = Clock.fixed(Instant.ofEpochSecond(5000), ZoneOffset.UTC);
-  private final NodeAdminRequests admin = new NodeAdminRequests(new Authorizer(450), clock);
+  private final NodeAdminRequests admin = new NodeAdminRequests(new Authorizer(450), clock, null);
   private final ClusterState s = TestStates.cluster(3, 8, 4000);
 
   private static UpdateNodeRequest req(String nodes, String state, String reason) {
