@@ -101,6 +101,12 @@ class NodeHooksTest {
     return cluster.as(null, "squeue", "-h", "-t", "all", "-j", String.valueOf(id), "-o", format).out().trim();
   }
 
+  /** A failed Prolog sends the job back to the queue, held. */
+  private void awaitLaunchFailedHeld(int id) throws Exception {
+    assertThat(eventually(() -> squeue(id, "%T %r").equals("PENDING launch failed requeued held"), 30))
+        .as(squeue(id, "%T %r")).isTrue();
+  }
+
   private String showJob(int id) throws Exception {
     return cluster.as(null, "scontrol", "show", "job", String.valueOf(id)).out();
   }
@@ -147,8 +153,7 @@ class NodeHooksTest {
     Files.writeString(hooks.resolve("fail-prolog"), "");
     Path work = cluster.workDir(alice);
     int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "touch ran"));
-    assertThat(eventually(() -> squeue(id, "%T %r").equals("PENDING launch failed requeued held"), 30))
-        .as(squeue(id, "%T %r")).isTrue();
+    awaitLaunchFailedHeld(id);
     assertThat(work.resolve("ran")).doesNotExist();
     assertThat(showJob(id)).contains("JobState=PENDING Reason=launch_failed_requeued_held",
         "Restarts=1", "Priority=0");
@@ -175,8 +180,7 @@ class NodeHooksTest {
     Files.writeString(hooks.resolve("fail-prolog-h2"), "");
     Path work = cluster.workDir(alice);
     int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-N", "2", "-o", "/dev/null", "--wrap", "sleep 60"));
-    assertThat(eventually(() -> squeue(id, "%T %r").equals("PENDING launch failed requeued held"), 30))
-        .as(squeue(id, "%T %r")).isTrue();
+    awaitLaunchFailedHeld(id);
     assertThat(cluster.as(null, "sinfo", "-h", "-R", "-o", "%E|%N").out()).isEqualTo("Prolog error|h2\n");
   }
 

@@ -200,19 +200,8 @@ final class JobRequests {
     boolean admin = auth.isAdmin(peer);
     for (int id : req.getJobIdsList()) {
       JobRecord r = s.jobs().get(id);
-      SlurmError err;
-      if (r == null) {
-        err = SlurmError.INVALID_JOB_ID;
-      } else if (!auth.mayActOnJob(peer, r.getInfo().getUserId())) {
-        err = SlurmError.ACCESS_DENIED;
-      } else if (JobStates.isPending(r.getInfo())) {
-        err = SlurmError.JOB_PENDING;
-      } else if (r.getInfo().getInteractive()) {
-        err = SlurmError.BATCH_ONLY; // srun/salloc allocations are never requeued
-      } else if (!r.getInfo().getRequeue()) {
-        err = SlurmError.DISABLED;
-      } else {
-        err = SlurmError.SUCCESS;
+      SlurmError err = r == null ? SlurmError.INVALID_JOB_ID : requeueRefusal(peer, r.getInfo());
+      if (err == SlurmError.SUCCESS) {
         JobInfo j = r.getInfo();
         boolean hold = req.getHold() || req.getSpecialExit();
         cmds.add(new Command.RequeueJob(id, now(), hold, hold && !admin, hold ? REQUEUED_HELD : ""));
@@ -223,6 +212,20 @@ final class JobRequests {
       reply.addResults(result(id, err));
     }
     return new Decision<>(cmds, reply.build(), effects);
+  }
+
+  /** Why the caller may not requeue this job, in Slurm's order of checks; SUCCESS when it may. */
+  private SlurmError requeueRefusal(Peer peer, JobInfo j) {
+    if (!auth.mayActOnJob(peer, j.getUserId())) {
+      return SlurmError.ACCESS_DENIED;
+    }
+    if (JobStates.isPending(j)) {
+      return SlurmError.JOB_PENDING;
+    }
+    if (j.getInteractive()) {
+      return SlurmError.BATCH_ONLY; // srun/salloc allocations are never requeued
+    }
+    return j.getRequeue() ? SlurmError.SUCCESS : SlurmError.DISABLED;
   }
 
   static JobResult result(int id, SlurmError e) {

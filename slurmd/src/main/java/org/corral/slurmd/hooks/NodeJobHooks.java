@@ -1,18 +1,16 @@
 package org.corral.slurmd.hooks;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.NodeHookRequest;
 import org.corral.slurmd.launch.LaunchHooks;
+import org.corral.slurmd.launch.SpoolScripts;
 
 /**
  * This node's hooks around batch jobs, from slurm.conf: the Prolog before the script and the
@@ -126,17 +124,8 @@ public final class NodeJobHooks implements LaunchHooks {
   }
 
   private static void install(Path spoolDir) throws IOException {
-    Path target = spoolDir.resolve(TASK_SHELL);
-    Path tmp = spoolDir.resolve(TASK_SHELL + ".tmp");
     Files.createDirectories(spoolDir);
-    try (InputStream in = NodeJobHooks.class.getResourceAsStream(TASK_SHELL)) {
-      if (in == null) {
-        throw new IOException("resource missing: " + TASK_SHELL);
-      }
-      Files.write(tmp, in.readAllBytes());
-    }
-    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-    // A running job keeps reading its own copy: replace the file, never rewrite it in place.
-    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    SpoolScripts.install(spoolDir, TASK_SHELL, NodeJobHooks.class);
   }
+
 }

@@ -2,12 +2,10 @@ package org.corral.slurmd.launch;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
@@ -449,17 +447,7 @@ public final class JobSupervisor implements AutoCloseable {
   }
 
   private void install(String name) throws IOException {
-    Path target = spoolDir.resolve(name);
-    Path tmp = spoolDir.resolve(name + ".tmp");
-    try (InputStream in = JobSupervisor.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IOException("resource missing: " + name);
-      }
-      Files.write(tmp, in.readAllBytes());
-    }
-    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-    // A running wrapper keeps reading its own copy: replace the file, never rewrite it in place.
-    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    SpoolScripts.install(spoolDir, name, JobSupervisor.class);
   }
 
   /** %N in output patterns: the host's name up to its first dot, as Slurm writes it. */

@@ -82,20 +82,7 @@ class JobHooksTest {
     if (supervisor != null) {
       supervisor.close();
     }
-    if (spool != null && Files.isDirectory(spool)) {
-      for (int id : JobDirectory.jobIds(spool)) {
-        JobDirectory dir = JobDirectory.in(spool, id);
-        if (!dir.hasEnded()) {
-          dir.processGroup().ifPresent(group -> {
-            try {
-              ProcessGroupSignaller.signal(group, ProcessGroupSignaller.SIGKILL);
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          });
-        }
-      }
-    }
+    SpoolCleanup.killRunningJobs(spool);
   }
 
   private Path program(String name, String body) throws IOException {
@@ -227,27 +214,30 @@ class JobHooksTest {
 
   @Test
   void processesSurvivingSigkillEndTheJobAsKillFailed() throws Exception {
-    start(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 1);
     // Plays a process stuck in the kernel: SIGKILL is "sent" but never arrives.
-    supervisor.useSignaller((group, signal) -> signal == ProcessGroupSignaller.SIGKILL
-        || ProcessGroupSignaller.signal(group, signal));
-    supervisor.launch(job(26, "#!/bin/sh\ntrap '' TERM\nwhile :; do sleep 0.2; done\n"));
-    Thread.sleep(1000);
-    supervisor.signal(26, 0, 0);
-    Ends.End end = ends.await(26);
+    Ends.End end = killTermIgnoringJob(26, true);
     assertThat(end.trouble()).isEqualTo(NodeTrouble.KILL_FAILED);
     assertThat(end.exitStatus()).isEqualTo(ProcessGroupSignaller.SIGKILL);
   }
 
   @Test
   void aJobThatDiesOfSigkillIsNotReportedUnkillable() throws Exception {
-    start(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 1);
-    supervisor.launch(job(27, "#!/bin/sh\ntrap '' TERM\nwhile :; do sleep 0.2; done\n"));
-    Thread.sleep(1000);
-    supervisor.signal(27, 0, 0);
-    Ends.End end = ends.await(27);
+    Ends.End end = killTermIgnoringJob(27, false);
     assertThat(end.trouble()).isEqualTo(NodeTrouble.NONE);
     assertThat(end.exitStatus()).isEqualTo(ProcessGroupSignaller.SIGKILL);
+  }
+
+  /** Cancels (KillWait 0, UnkillableStepTimeout 1 s) a job that ignores SIGTERM; how it ended. */
+  private Ends.End killTermIgnoringJob(int id, boolean sigkillLost) throws Exception {
+    start(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 1);
+    if (sigkillLost) {
+      supervisor.useSignaller((group, signal) -> signal == ProcessGroupSignaller.SIGKILL
+          || ProcessGroupSignaller.signal(group, signal));
+    }
+    supervisor.launch(job(id, "#!/bin/sh\ntrap '' TERM\nwhile :; do sleep 0.2; done\n"));
+    Thread.sleep(1000);
+    supervisor.signal(id, 0, 0);
+    return ends.await(id);
   }
 
   private static void waitFor(Path file) throws InterruptedException {

@@ -50,20 +50,7 @@ class JobSupervisorTest {
       supervisor.close();
     }
     // A failed test must not leave its jobs running: kill every job group still recorded.
-    if (spool != null && Files.isDirectory(spool)) {
-      for (int id : JobDirectory.jobIds(spool)) {
-        JobDirectory dir = JobDirectory.in(spool, id);
-        if (!dir.hasEnded()) {
-          dir.processGroup().ifPresent(group -> {
-            try {
-              ProcessGroupSignaller.signal(group, ProcessGroupSignaller.SIGKILL);
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          });
-        }
-      }
-    }
+    SpoolCleanup.killRunningJobs(spool);
   }
 
   @Test
