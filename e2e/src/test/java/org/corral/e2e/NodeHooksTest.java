@@ -282,6 +282,15 @@ class NodeHooksTest {
     assertThat(disabled.exitCode()).isEqualTo(1);
     assertThat(disabled.err()).isEqualTo("Requested operation is presently disabled for job " + fixed + "\n");
     assertThat(cluster.state(fixed)).isEqualTo("RUNNING");
+
+    int special = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "sleep 300"));
+    assertThat(cluster.awaitState(special, "RUNNING", 30)).isEqualTo("RUNNING");
+    assertThat(cluster.as(null, "scontrol", "requeuehold", "State=SpecialExit", String.valueOf(special))
+        .exitCode()).isZero();
+    assertThat(cluster.awaitState(special, "SPECIAL_EXIT", 30)).isEqualTo("SPECIAL_EXIT");
+    assertThat(squeue(special, "%t %r")).isEqualTo("SE job requeued in held state");
+    assertThat(cluster.as(null, "scontrol", "release", String.valueOf(special)).exitCode()).isZero();
+    assertThat(squeue(special, "%T")).isEqualTo("PENDING");
   }
 
   @Test

@@ -34,6 +34,7 @@ public final class JobStates {
       case BOOT_FAIL -> "BOOT_FAIL";
       case DEADLINE -> "DEADLINE";
       case OUT_OF_MEMORY -> "OUT_OF_MEMORY";
+      case SPECIAL_EXIT -> "SPECIAL_EXIT";
       case UNRECOGNIZED -> "UNKNOWN";
     };
   }
@@ -52,6 +53,7 @@ public final class JobStates {
       case BOOT_FAIL -> "BF";
       case DEADLINE -> "DL";
       case OUT_OF_MEMORY -> "OOM";
+      case SPECIAL_EXIT -> "SE";
       case UNRECOGNIZED -> "??";
     };
   }
@@ -59,7 +61,8 @@ public final class JobStates {
   /** Whether the job has not ended: squeue's default selection (pending, running, suspended, completing). */
   public static boolean isActive(JobInfo job) {
     return job.getCompleting() || job.getState() == JobState.PENDING
-        || job.getState() == JobState.RUNNING || job.getState() == JobState.SUSPENDED;
+        || job.getState() == JobState.RUNNING || job.getState() == JobState.SUSPENDED
+        || job.getState() == JobState.SPECIAL_EXIT;
   }
 
   /**

@@ -106,7 +106,7 @@ final class JobColumns {
    */
   static String reasonList(JobInfo j) {
     JobState s = j.getState();
-    boolean showReason = s == JobState.PENDING
+    boolean showReason = s == JobState.PENDING || s == JobState.SPECIAL_EXIT
         || (!j.getCompleting() && (s == JobState.FAILED || s == JobState.TIMEOUT
             || s == JobState.OUT_OF_MEMORY || s == JobState.DEADLINE || s == JobState.NODE_FAIL
             || s == JobState.BOOT_FAIL) && !j.getStateReason().isEmpty()

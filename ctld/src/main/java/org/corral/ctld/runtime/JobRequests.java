@@ -172,7 +172,7 @@ final class JobRequests {
         err = SlurmError.INVALID_JOB_ID;
       } else if (!auth.mayActOnJob(peer, r.getInfo().getUserId())) {
         err = SlurmError.ACCESS_DENIED;
-      } else if (!JobStates.isPending(r.getInfo())) {
+      } else if (!JobStates.isQueued(r.getInfo())) {
         err = SlurmError.JOB_NOT_PENDING;
       } else if (req.getRelease() && !admin && r.getInfo().getPriority() == 0
           && !r.getInfo().getUserHeld()) {
@@ -204,7 +204,8 @@ final class JobRequests {
       if (err == SlurmError.SUCCESS) {
         JobInfo j = r.getInfo();
         boolean hold = req.getHold() || req.getSpecialExit();
-        cmds.add(new Command.RequeueJob(id, now(), hold, hold && !admin, hold ? REQUEUED_HELD : ""));
+        cmds.add(new Command.RequeueJob(id, now(), hold, hold && !admin, hold ? REQUEUED_HELD : "",
+            req.getSpecialExit()));
         if (JobStates.holdsResources(j) && !j.getCompleting()) {
           effects.addAll(orders.signal(j, 0));
         }
@@ -219,7 +220,7 @@ final class JobRequests {
     if (!auth.mayActOnJob(peer, j.getUserId())) {
       return SlurmError.ACCESS_DENIED;
     }
-    if (JobStates.isPending(j)) {
+    if (JobStates.isQueued(j)) {
       return SlurmError.JOB_PENDING;
     }
     if (j.getInteractive()) {

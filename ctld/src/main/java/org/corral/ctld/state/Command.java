@@ -52,10 +52,16 @@ public sealed interface Command {
   /**
    * A job goes back to the queue: {@code scontrol requeue[hold]}, a failed Prolog. A running job
    * first completes (its processes are killed); it pends again once its node reports the end.
-   * {@code heldReason} is the reason shown while held (empty when not held).
+   * {@code heldReason} is the reason shown while held (empty when not held); {@code specialExit}
+   * leaves the job in SPECIAL_EXIT (held) rather than PENDING.
    */
-  record RequeueJob(int jobId, long time, boolean hold, boolean userHold, String heldReason)
-      implements Command {}
+  record RequeueJob(int jobId, long time, boolean hold, boolean userHold, String heldReason,
+      boolean specialExit) implements Command {
+    /** A requeue into PENDING. */
+    public RequeueJob(int jobId, long time, boolean hold, boolean userHold, String heldReason) {
+      this(jobId, time, hold, userHold, heldReason, false);
+    }
+  }
 
   /** sbatch --signal's warning signal was sent to the job (once per run). */
   record WarnSignalSent(int jobId) implements Command {}

@@ -53,7 +53,7 @@ public final class CommandCodec {
           .setByUid(x.byUid()).setSetReason(x.setReason()));
       case Command.RequeueJob x -> e.setRequeueJob(RequeueJobCmd.newBuilder().setJobId(x.jobId())
           .setTime(x.time()).setHold(x.hold()).setUserHold(x.userHold())
-          .setHeldReason(x.heldReason()));
+          .setHeldReason(x.heldReason()).setSpecialExit(x.specialExit()));
       case Command.WarnSignalSent x -> e.setWarnSignalSent(WarnSignalSentCmd.newBuilder()
           .setJobId(x.jobId()));
       case Command.StepCreated x -> e.setStepCreated(StepCreatedCmd.newBuilder().setStep(x.step())
@@ -105,7 +105,8 @@ public final class CommandCodec {
       }
       case REQUEUE_JOB -> new Command.RequeueJob(e.getRequeueJob().getJobId(),
           e.getRequeueJob().getTime(), e.getRequeueJob().getHold(),
-          e.getRequeueJob().getUserHold(), e.getRequeueJob().getHeldReason());
+          e.getRequeueJob().getUserHold(), e.getRequeueJob().getHeldReason(),
+          e.getRequeueJob().getSpecialExit());
       case WARN_SIGNAL_SENT -> new Command.WarnSignalSent(e.getWarnSignalSent().getJobId());
       case STEP_CREATED -> new Command.StepCreated(e.getStepCreated().getStep(),
           e.getStepCreated().getTime());

@@ -25,10 +25,15 @@ public final class JobStates {
     return j.getState() == JobState.PENDING && !j.getCompleting();
   }
 
+  /** Whether it waits in the queue: pending, or held in SPECIAL_EXIT after a requeue. */
+  public static boolean isQueued(JobInfo j) {
+    return j.getState() == JobState.PENDING || j.getState() == JobState.SPECIAL_EXIT;
+  }
+
   /** Whether the job has ended (it may still be completing). */
   public static boolean isFinished(JobInfo j) {
     return switch (j.getState()) {
-      case PENDING, RUNNING, SUSPENDED, UNRECOGNIZED -> false;
+      case PENDING, RUNNING, SUSPENDED, SPECIAL_EXIT, UNRECOGNIZED -> false;
       default -> true;
     };
   }

@@ -149,7 +149,7 @@ public final class StateMachine {
       return s;
     }
     JobInfo j = rec.getInfo();
-    if (j.getState() == JobState.PENDING) { // requeued: its last run is over, it may pend again
+    if (JobStates.isQueued(j)) { // requeued: its last run is over, it may pend again
       ClusterState freed = release(s, j, c.time());
       return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, backInQueue(j, c.time()))), c.time());
     }
@@ -200,12 +200,13 @@ public final class StateMachine {
 
   private static ClusterState hold(ClusterState s, Command.HoldJob c) {
     JobRecord rec = s.jobs().get(c.jobId());
-    if (rec == null || !JobStates.isPending(rec.getInfo())) {
+    if (rec == null || !JobStates.isQueued(rec.getInfo()) || rec.getInfo().getCompleting()) {
       return s;
     }
     JobInfo.Builder b = rec.getInfo().toBuilder();
     if (c.release()) {
-      b.setPriority(DEFAULT_PRIORITY).setUserHeld(false).setStateReason("None");
+      b.setState(JobState.PENDING) // out of SPECIAL_EXIT too
+          .setPriority(DEFAULT_PRIORITY).setUserHeld(false).setStateReason("None");
     } else {
       b.setPriority(0).setUserHeld(c.userHold())
           .setStateReason(c.userHold() ? "JobHeldUser" : "JobHeldAdmin");
@@ -265,7 +266,7 @@ public final class StateMachine {
       }
       out = release(out, j, c.time());
       JobInfo.Builder b = j.toBuilder().setCompleting(false).clearAllocation();
-      if (j.getState() == JobState.PENDING) { // requeued already, its run now over
+      if (JobStates.isQueued(j)) { // requeued already, its run now over
         b = backInQueue(j, c.time()).toBuilder();
       } else if (j.getRequeue() && !j.getCompleting() && !j.getInteractive()) { // batch jobs only
         b = backInQueue(j.toBuilder().setRestartCount(j.getRestartCount() + 1)
@@ -284,11 +285,12 @@ public final class StateMachine {
    */
   private static ClusterState requeue(ClusterState s, Command.RequeueJob c) {
     JobRecord rec = s.jobs().get(c.jobId());
-    if (rec == null || (JobStates.isPending(rec.getInfo()) && !rec.getInfo().getCompleting())) {
+    if (rec == null || (JobStates.isQueued(rec.getInfo()) && !rec.getInfo().getCompleting())) {
       return s;
     }
     JobInfo j = rec.getInfo();
-    JobInfo.Builder b = j.toBuilder().setState(JobState.PENDING)
+    JobInfo.Builder b = j.toBuilder()
+        .setState(c.specialExit() ? JobState.SPECIAL_EXIT : JobState.PENDING)
         .setCompleting(JobStates.holdsResources(j))
         .setRestartCount(j.getRestartCount() + 1).setExitStatus(0)
         .setStateReason(c.hold() ? c.heldReason() : "None");
@@ -305,7 +307,8 @@ public final class StateMachine {
   /** A requeued job whose previous run is over: pending again, eligible after the delay. */
   private static JobInfo backInQueue(JobInfo j, long time) {
     boolean held = j.getPriority() == 0;
-    return j.toBuilder().setState(JobState.PENDING).setCompleting(false).clearAllocation()
+    JobState queued = j.getState() == JobState.SPECIAL_EXIT ? JobState.SPECIAL_EXIT : JobState.PENDING;
+    return j.toBuilder().setState(queued).setCompleting(false).clearAllocation()
         .setStartTime(0).setEndTime(0).setNodes("").setBatchHost("").setNumNodes(j.getMinNodes())
         .setSubmitTime(time).setEligibleTime(time + REQUEUE_DELAY_S)
         .setStateReason(held ? j.getStateReason() : "BeginTime").setWarnSignalSent(false).build();

@@ -59,6 +59,23 @@ class RequeueAndNodeUpdateTest {
   }
 
   @Test
+  void specialExitHoldsTheJobInItsOwnStateUntilReleased() {
+    ClusterState s = running(1, true);
+    s = StateMachine.apply(s, new Command.RequeueJob(1, 1050, true, false, "job requeued in held state", true));
+    assertThat(job(s, 1).getState()).isEqualTo(JobState.SPECIAL_EXIT);
+    assertThat(job(s, 1).getCompleting()).isTrue();
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1052, 9, "n1"));
+    JobInfo j = job(s, 1);
+    assertThat(j.getState()).isEqualTo(JobState.SPECIAL_EXIT);
+    assertThat(j.getCompleting()).isFalse();
+    assertThat(j.getPriority()).isZero();
+    assertThat(JobStates.isFinished(j)).isFalse();
+    s = StateMachine.apply(s, new Command.HoldJob(1, true, false));
+    assertThat(job(s, 1).getState()).isEqualTo(JobState.PENDING);
+    assertThat(job(s, 1).getPriority()).isEqualTo(StateMachine.DEFAULT_PRIORITY);
+  }
+
+  @Test
   void finishedJobGoesStraightBackToTheQueue() {
     ClusterState s = running(1, true);
     s = StateMachine.apply(s, new Command.JobEnded(1, 1020, 0, "n1"));
@@ -142,7 +159,7 @@ class RequeueAndNodeUpdateTest {
   void newCommandsSurviveTheJournalCodec() throws Exception {
     for (Command c : List.<Command>of(
         new Command.UpdateNode("n1", 5, NodeAction.DOWN, "why", 7, true),
-        new Command.RequeueJob(3, 9, true, true, "job requeued in held state"),
+        new Command.RequeueJob(3, 9, true, true, "job requeued in held state", true),
         new Command.WarnSignalSent(4))) {
       assertThat(CommandCodec.decode(CommandCodec.encode(c))).isEqualTo(c);
     }
