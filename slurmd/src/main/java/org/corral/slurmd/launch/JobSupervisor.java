@@ -136,7 +136,11 @@ public final class JobSupervisor implements AutoCloseable {
   private void start(TrackedJob job, LaunchPlan plan, JobDirectory dir) {
     int jobId = plan.jobId();
     if (closed || job.hasEnded()) {
-      return; // the controller gave up on it while its Prolog ran
+      return;
+    }
+    if (job.terminated()) { // cancelled while its Prolog ran: the script never starts
+      finish(job, new JobEnd(ProcessGroupSignaller.SIGKILL, now(), false, ""));
+      return;
     }
     Process wrapper;
     try {
@@ -191,6 +195,7 @@ public final class JobSupervisor implements AutoCloseable {
       schedule(() -> deliver(job, new int[] {signal}, PID_RETRIES), 0);
       return;
     }
+    job.terminate();
     schedule(() -> deliver(job, new int[] {ProcessGroupSignaller.SIGCONT, ProcessGroupSignaller.SIGTERM}, PID_RETRIES), 0);
     schedule(() -> deliver(job, new int[] {ProcessGroupSignaller.SIGKILL}, PID_RETRIES),
         TimeUnit.SECONDS.toMillis(Math.max(0, killWaitSeconds)));

@@ -8,6 +8,7 @@ final class TrackedJob {
   private final JobDirectory dir;
   private final boolean adopted;
   private final AtomicBoolean ended = new AtomicBoolean();
+  private volatile boolean terminated;
   private volatile ProcessHandle wrapper;
 
   /** @param adopted true for a job found in the spool (watched by polling), false for one started here */
@@ -30,6 +31,15 @@ final class TrackedJob {
 
   Optional<ProcessHandle> wrapper() {
     return Optional.ofNullable(wrapper);
+  }
+
+  /** The controller ordered it ended (perhaps before its script started: while its Prolog ran). */
+  void terminate() {
+    terminated = true;
+  }
+
+  boolean terminated() {
+    return terminated;
   }
 
   boolean hasEnded() {

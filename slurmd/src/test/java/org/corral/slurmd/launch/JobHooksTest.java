@@ -155,6 +155,18 @@ class JobHooksTest {
   }
 
   @Test
+  void aJobCancelledWhileItsPrologRunsNeverStarts() throws Exception {
+    start(Optional.of(program("prolog", "sleep 2\n")), Optional.empty(), Optional.empty(), Optional.empty(), 60);
+    supervisor.launch(job(28, "#!/bin/sh\ntouch ran\n"));
+    Thread.sleep(300);
+    supervisor.signal(28, 0, 30);
+    Ends.End end = ends.await(28);
+    assertThat(end.exitStatus()).isEqualTo(ProcessGroupSignaller.SIGKILL);
+    assertThat(end.trouble()).isEqualTo(NodeTrouble.NONE);
+    assertThat(work.resolve("ran")).doesNotExist();
+  }
+
+  @Test
   void failingEpilogReportsEpilogFailedWithTheJobsStatus() throws Exception {
     start(Optional.empty(), Optional.of(program("epilog", "exit 2\n")), Optional.empty(), Optional.empty(), 60);
     supervisor.launch(job(23, "#!/bin/sh\nexit 0\n"));
@@ -218,6 +230,9 @@ class JobHooksTest {
     Ends.End end = killTermIgnoringJob(26, true);
     assertThat(end.trouble()).isEqualTo(NodeTrouble.KILL_FAILED);
     assertThat(end.exitStatus()).isEqualTo(ProcessGroupSignaller.SIGKILL);
+    // The job still runs (only its SIGKILL was lost): end it, and let its wrapper finish writing.
+    SpoolCleanup.killRunningJobs(spool);
+    waitFor(spool.resolve("job00026/status"));
   }
 
   @Test
