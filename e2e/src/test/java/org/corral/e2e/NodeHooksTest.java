@@ -37,6 +37,7 @@ class NodeHooksTest {
         """);
     script("epilog", """
         env > "$HOOKS/epilog-$SLURM_JOB_ID-$SLURMD_NODENAME.env"
+        [ -e "$HOOKS/slow-epilog" ] && sleep 4
         [ -e "$HOOKS/fail-epilog" ] && exit 1
         exit 0
         """);
@@ -87,7 +88,7 @@ class NodeHooksTest {
   /** Every test leaves the nodes in service and no marker behind. */
   @AfterEach
   void restore() throws Exception {
-    for (String marker : new String[] {"fail-prolog", "fail-prolog-h2", "fail-epilog", "unhealthy"}) {
+    for (String marker : new String[] {"fail-prolog", "fail-prolog-h2", "fail-epilog", "slow-epilog", "unhealthy"}) {
       Files.deleteIfExists(hooks.resolve(marker));
     }
     cluster.as(null, "scancel", "-u", TestUsers.ALICE);
@@ -182,6 +183,19 @@ class NodeHooksTest {
     int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-N", "2", "-o", "/dev/null", "--wrap", "sleep 60"));
     awaitLaunchFailedHeld(id);
     assertThat(cluster.as(null, "sinfo", "-h", "-R", "-o", "%E|%N").out()).isEqualTo("Prolog error|h2\n");
+  }
+
+  @Test
+  void whileTheEpilogRunsTheJobIsCompletingAndHoldsItsNode() throws Exception {
+    Files.writeString(hooks.resolve("slow-epilog"), "");
+    Path work = cluster.workDir(alice);
+    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "true"));
+    assertThat(cluster.awaitState(id, "COMPLETING", 30)).isEqualTo("COMPLETING");
+    String node = squeue(id, "%N");
+    assertThat(squeue(id, "%t")).isEqualTo("CG");
+    assertThat(cluster.as(null, "sinfo", "-h", "-n", node, "-o", "%t").out()).isEqualTo("mix\n");
+    assertThat(cluster.awaitState(id, "COMPLETED", 30)).isEqualTo("COMPLETED");
+    assertThat(cluster.as(null, "sinfo", "-h", "-n", node, "-o", "%t").out()).isEqualTo("idle\n");
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.corral.common.Version;
 import org.corral.common.config.NodeConfig;
 import org.corral.protocol.RpcChannel;
+import org.corral.protocol.msg.JobEndingRequest;
 import org.corral.protocol.msg.JobFinishedRequest;
 import org.corral.protocol.msg.NodeHookFailedRequest;
 import org.corral.protocol.msg.RegisterNodeReply;
@@ -120,6 +121,18 @@ final class ControllerLink implements JobListener, AutoCloseable {
         .setKillFailed(trouble == NodeTrouble.KILL_FAILED).build();
     if (unacknowledged.putIfAbsent(jobId, req) == null) {
       Thread.ofVirtual().name("report-" + jobId).start(() -> report(req));
+    }
+  }
+
+  /** The job's script ended and its Epilog runs: one try to say so; the final report decides anyway. */
+  @Override
+  public void ending(int jobId, int exitStatus, long endTime) {
+    JobEndingRequest req = JobEndingRequest.newBuilder().setJobId(jobId).setNodeName(node.name())
+        .setExitStatus(exitStatus).setEndTime(endTime).build();
+    try {
+      controller.call(Request.newBuilder().setJobEnding(req).build());
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.DEBUG, "job " + jobId + ": end not shown before its epilog: " + e.getMessage());
     }
   }
 

@@ -105,6 +105,10 @@ public final class ControllerService implements RequestHandler {
           RegisterNodeReply r = await(writer.submit(s -> nodes.register(peer, req.getRegisterNode(), s)));
           yield Response.newBuilder().setRegisterNode(r).build();
         }
+        case JOB_ENDING -> {
+          await(writer.submit(s -> nodes.ending(peer, req.getJobEnding(), s)));
+          yield Response.getDefaultInstance();
+        }
         case NODE_HOOK_FAILED -> {
           await(writer.submit(s -> nodes.hookFailed(peer, req.getNodeHookFailed(), s)));
           yield Response.getDefaultInstance();

@@ -12,6 +12,7 @@ import org.corral.ctld.state.JobStates;
 import org.corral.ctld.state.NodeReasons;
 import org.corral.protocol.Peer;
 import org.corral.ctld.state.NodeAction;
+import org.corral.protocol.msg.JobEndingRequest;
 import org.corral.protocol.msg.JobFinishedRequest;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.NodeHookFailedRequest;
@@ -93,6 +94,13 @@ final class NodeRequests {
     // The batch host ran its Epilog already; the job's other nodes run theirs now.
     return new Decision<>(NodeProblems.commands(req, slurmUid), null,
         req.getPrologFailed() ? List.of() : orders.epilogs(r.getInfo(), req.getExitStatus()));
+  }
+
+  /** The batch script ended on the node and its Epilog runs: the job is COMPLETING meanwhile. */
+  Decision<Void> ending(Peer peer, JobEndingRequest req, ClusterState s) {
+    checkSender(peer, req.getNodeName());
+    return Decision.of(null, new Command.JobEnding(req.getJobId(), req.getEndTime(),
+        req.getExitStatus(), req.getNodeName()));
   }
 
   /**

@@ -63,6 +63,12 @@ public sealed interface Command {
     }
   }
 
+  /**
+   * The batch script ended on {@code node} and the node's Epilog runs: the job takes its end
+   * state but keeps its resources (COMPLETING) until {@link JobEnded}.
+   */
+  record JobEnding(int jobId, long time, int exitStatus, String node) implements Command {}
+
   /** sbatch --signal's warning signal was sent to the job (once per run). */
   record WarnSignalSent(int jobId) implements Command {}
   /** srun created a step; its placement and I/O key were chosen before it was logged. */

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import org.corral.protocol.msg.CancelJobCmd;
 import org.corral.protocol.msg.HoldJobCmd;
 import org.corral.protocol.msg.JobEndedCmd;
+import org.corral.protocol.msg.JobEndingCmd;
 import org.corral.protocol.msg.JournalEntry;
 import org.corral.protocol.msg.LaunchFailedCmd;
 import org.corral.protocol.msg.StepCancelledCmd;
@@ -56,6 +57,8 @@ public final class CommandCodec {
           .setHeldReason(x.heldReason()).setSpecialExit(x.specialExit()));
       case Command.WarnSignalSent x -> e.setWarnSignalSent(WarnSignalSentCmd.newBuilder()
           .setJobId(x.jobId()));
+      case Command.JobEnding x -> e.setJobEnding(JobEndingCmd.newBuilder().setJobId(x.jobId())
+          .setTime(x.time()).setExitStatus(x.exitStatus()).setNode(x.node()));
       case Command.StepCreated x -> e.setStepCreated(StepCreatedCmd.newBuilder().setStep(x.step())
           .setTime(x.time()));
       case Command.StepNodeDone x -> e.setStepNodeDone(StepNodeDoneCmd.newBuilder().setJobId(x.jobId())
@@ -108,6 +111,8 @@ public final class CommandCodec {
           e.getRequeueJob().getUserHold(), e.getRequeueJob().getHeldReason(),
           e.getRequeueJob().getSpecialExit());
       case WARN_SIGNAL_SENT -> new Command.WarnSignalSent(e.getWarnSignalSent().getJobId());
+      case JOB_ENDING -> new Command.JobEnding(e.getJobEnding().getJobId(), e.getJobEnding().getTime(),
+          e.getJobEnding().getExitStatus(), e.getJobEnding().getNode());
       case STEP_CREATED -> new Command.StepCreated(e.getStepCreated().getStep(),
           e.getStepCreated().getTime());
       case STEP_NODE_DONE -> {

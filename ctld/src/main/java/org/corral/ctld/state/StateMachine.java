@@ -55,6 +55,7 @@ public final class StateMachine {
       case Command.UpdateNode cmd -> NodeUpdates.apply(s, cmd);
       case Command.RequeueJob cmd -> requeue(s, cmd);
       case Command.WarnSignalSent cmd -> warned(s, cmd);
+      case Command.JobEnding cmd -> ending(s, cmd);
       case Command.NodeHeard cmd -> heard(s, cmd);
       case Command.SetPendingReasons cmd -> reasons(s, cmd);
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
@@ -312,6 +313,20 @@ public final class StateMachine {
         .setStartTime(0).setEndTime(0).setNodes("").setBatchHost("").setNumNodes(j.getMinNodes())
         .setSubmitTime(time).setEligibleTime(time + REQUEUE_DELAY_S)
         .setStateReason(held ? j.getStateReason() : "BeginTime").setWarnSignalSent(false).build();
+  }
+
+  /** The script ended, the Epilog runs: the end state shows now, the resources stay held. */
+  private static ClusterState ending(ClusterState s, Command.JobEnding c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null || rec.getInfo().getCompleting() || !runsOn(rec.getInfo(), c.node())
+        || (rec.getInfo().getState() != JobState.RUNNING && rec.getInfo().getState() != JobState.SUSPENDED)) {
+      return s;
+    }
+    JobInfo j = rec.getInfo().toBuilder()
+        .setState(c.exitStatus() == 0 ? JobState.COMPLETED : JobState.FAILED)
+        .setStateReason(c.exitStatus() == 0 ? "None" : "NonZeroExitCode")
+        .setExitStatus(c.exitStatus()).setEndTime(c.time()).setCompleting(true).build();
+    return s.withJobs(s.jobs().plus(c.jobId(), with(rec, j)), c.time());
   }
 
   private static ClusterState warned(ClusterState s, Command.WarnSignalSent c) {

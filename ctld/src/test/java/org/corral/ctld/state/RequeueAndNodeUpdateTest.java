@@ -146,6 +146,27 @@ class RequeueAndNodeUpdateTest {
   }
 
   @Test
+  void duringTheEpilogTheJobShowsItsEndButHoldsItsNode() {
+    ClusterState s = running(1, true);
+    s = StateMachine.apply(s, new Command.JobEnding(1, 1040, 2 << 8, "n1"));
+    JobInfo j = job(s, 1);
+    assertThat(j.getState()).isEqualTo(JobState.FAILED);
+    assertThat(j.getCompleting()).isTrue();
+    assertThat(j.getEndTime()).isEqualTo(1040);
+    assertThat(s.node("n1").orElseThrow().getAllocCpus()).isEqualTo(2);
+    // A report from a node the job does not run on changes nothing.
+    assertThat(StateMachine.apply(running(2, true), new Command.JobEnding(2, 1040, 0, "n2")))
+        .isEqualTo(running(2, true));
+
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1045, 2 << 8, "n1"));
+    j = job(s, 1);
+    assertThat(j.getState()).isEqualTo(JobState.FAILED);
+    assertThat(j.getCompleting()).isFalse();
+    assertThat(j.getEndTime()).isEqualTo(1040);
+    assertThat(s.node("n1").orElseThrow().getAllocCpus()).isZero();
+  }
+
+  @Test
   void warnSignalIsRecordedAndClearedForTheNextRun() {
     ClusterState s = running(1, true);
     s = StateMachine.apply(s, new Command.WarnSignalSent(1));
@@ -160,7 +181,7 @@ class RequeueAndNodeUpdateTest {
     for (Command c : List.<Command>of(
         new Command.UpdateNode("n1", 5, NodeAction.DOWN, "why", 7, true),
         new Command.RequeueJob(3, 9, true, true, "job requeued in held state", true),
-        new Command.WarnSignalSent(4))) {
+        new Command.WarnSignalSent(4), new Command.JobEnding(5, 6, 256, "n3"))) {
       assertThat(CommandCodec.decode(CommandCodec.encode(c))).isEqualTo(c);
     }
   }

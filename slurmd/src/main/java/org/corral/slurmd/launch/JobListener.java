@@ -13,6 +13,13 @@ public interface JobListener {
    */
   void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message);
 
+  /**
+   * The job's script ended and its Epilog starts; {@link #finished} follows once the Epilog is
+   * done. Only shown (the job is COMPLETING meanwhile): nothing is lost if it never arrives.
+   */
+  default void ending(int jobId, int exitStatus, long endTimeEpochSec) {
+  }
+
   /** The same, with what went wrong on the node around the job (the controller drains it). */
   default void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed,
       String message, NodeTrouble trouble) {

@@ -395,6 +395,9 @@ public final class JobSupervisor implements AutoCloseable {
     inEpilog.add(jobId);
     Thread.ofVirtual().name("epilog-" + jobId).start(() -> {
       try {
+        if (!closed) {
+          listener.ending(jobId, end.exitStatus(), end.endTimeEpochSec());
+        }
         boolean ok = hooks.epilog(jobId, job.dir().path(), end.exitStatus());
         report(jobId, end, ok ? NodeTrouble.NONE : NodeTrouble.EPILOG_FAILED);
       } finally {
