@@ -47,7 +47,7 @@ class NodeHooksTest {
         """);
     script("health", """
         if [ -e "$HOOKS/unhealthy" ]; then
-          "$(cat "$HOOKS/scontrol")" update NodeName="$SLURMD_NODENAME" State=DRAIN Reason="health check: disk full"
+          scontrol update NodeName="$SLURMD_NODENAME" State=DRAIN Reason="health check: disk full"
         fi
         exit 0
         """);
@@ -66,7 +66,6 @@ class NodeHooksTest {
         NodeName=h[1-2] CPUs=2 RealMemory=1000
         PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
         """.formatted(hooks));
-    Files.writeString(hooks.resolve("scontrol"), cluster.home.resolve("bin/scontrol").toString());
   }
 
   private static void script(String name, String body) throws IOException {

@@ -77,7 +77,8 @@ public final class Slurmd {
           new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(10)),
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
-      HookSettings hookSettings = HookSettings.of(cfg);
+      HookSettings hookSettings = HookSettings.of(cfg,
+          java.util.Optional.ofNullable(System.getProperty("corral.bin"))); // set by bin/slurmd
       NodeJobHooks nodeHooks = new NodeJobHooks(hookSettings, nodeName, cfg.path().toString(), spool);
       JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link, nodeHooks);
       RpcServer server = RpcServer.start(new RpcServerConfig(

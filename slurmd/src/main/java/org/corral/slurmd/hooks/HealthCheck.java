@@ -36,7 +36,7 @@ public final class HealthCheck implements AutoCloseable {
     this.states = settings.healthCheckNodeStates();
     this.runningJobs = runningJobs;
     this.nodeName = nodeName;
-    env.put("PATH", HookEnvironment.PATH);
+    env.put("PATH", settings.path());
     env.put("SLURM_CONF", confPath);
     env.put("SLURMD_NODENAME", nodeName);
   }

@@ -19,7 +19,7 @@ import org.corral.protocol.msg.LaunchBatchRequest;
  */
 final class HookEnvironment {
   static final String FILE = "hooks.env";
-  /** PATH for site programs: Slurm's scripts are written for a plain system PATH. */
+  /** The system part of site programs' PATH: Slurm's scripts are written for a plain one. */
   static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
   private HookEnvironment() {}
@@ -30,7 +30,6 @@ final class HookEnvironment {
 
   static Map<String, String> of(JobInfo job, String clusterName, String nodeName, String confPath) {
     Map<String, String> env = new LinkedHashMap<>();
-    env.put("PATH", PATH);
     if (!clusterName.isEmpty()) {
       env.put("SLURM_CLUSTER_NAME", clusterName);
     }
@@ -53,16 +52,18 @@ final class HookEnvironment {
     return env;
   }
 
-  /** The Prolog's: the job's environment and SLURM_SCRIPT_CONTEXT=prolog_slurmd. */
-  static Map<String, String> prolog(Map<String, String> job) {
+  /** The Prolog's: PATH, the job's environment and SLURM_SCRIPT_CONTEXT=prolog_slurmd. */
+  static Map<String, String> prolog(String path, Map<String, String> job) {
     Map<String, String> env = new LinkedHashMap<>(job);
+    env.put("PATH", path);
     env.put("SLURM_SCRIPT_CONTEXT", "prolog_slurmd");
     return env;
   }
 
   /** The Epilog's: with the job's wait(2) status and its exit:signal form. */
-  static Map<String, String> epilog(Map<String, String> job, int exitStatus) {
+  static Map<String, String> epilog(String path, Map<String, String> job, int exitStatus) {
     Map<String, String> env = new LinkedHashMap<>(job);
+    env.put("PATH", path);
     int code = (exitStatus >> 8) & 0xff;
     int signal = exitStatus & 0x7f;
     env.put("SLURM_JOB_DERIVED_EC", Integer.toString(exitStatus));

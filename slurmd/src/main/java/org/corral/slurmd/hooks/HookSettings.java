@@ -13,6 +13,8 @@ import org.corral.common.config.SlurmConfig;
  *
  * @param prologEpilogTimeout seconds; 0 = wait for ever (Slurm's default, shown as 65534)
  * @param healthCheckNodeStates upper-case words of HealthCheckNodeState (ANY by default)
+ * @param path PATH for the programs: Corral's commands first, so that a health check's or an
+ *     epilog's {@code scontrol} is Corral's, then the system's
  */
 public record HookSettings(
     Optional<String> prolog,
@@ -24,19 +26,22 @@ public record HookSettings(
     int unkillableStepTimeout,
     Optional<String> healthCheckProgram,
     int healthCheckInterval,
-    Set<String> healthCheckNodeStates) {
+    Set<String> healthCheckNodeStates,
+    String path) {
 
   /** Slurm's "no timeout" value of PrologEpilogTimeout. */
   static final int NO_TIMEOUT = 65534;
 
-  public static HookSettings of(SlurmConfig cfg) {
+  /** @param commandsDir where Corral's commands (scontrol, ...) are, if known */
+  public static HookSettings of(SlurmConfig cfg, Optional<String> commandsDir) {
     return new HookSettings(
         path(cfg, "Prolog"), path(cfg, "Epilog"), words(cfg, "PrologFlags", ""),
         path(cfg, "TaskProlog"), path(cfg, "TaskEpilog"),
         seconds(cfg, "PrologEpilogTimeout", 0, NO_TIMEOUT),
         seconds(cfg, "UnkillableStepTimeout", 60, -1),
         path(cfg, "HealthCheckProgram"), seconds(cfg, "HealthCheckInterval", 0, -1),
-        words(cfg, "HealthCheckNodeState", "ANY"));
+        words(cfg, "HealthCheckNodeState", "ANY"),
+        commandsDir.map(d -> d + ":" + HookEnvironment.PATH).orElse(HookEnvironment.PATH));
   }
 
   /** PrologFlags=Alloc (or Contain, which implies it): the Prolog runs at allocation. */

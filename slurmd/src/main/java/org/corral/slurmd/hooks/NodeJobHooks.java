@@ -57,7 +57,7 @@ public final class NodeJobHooks implements LaunchHooks {
       return true;
     }
     int rc = new HookProgram(settings.prolog().get(), "prolog")
-        .run(HookEnvironment.prolog(env), settings.prologEpilogTimeout());
+        .run(HookEnvironment.prolog(settings.path(), env), settings.prologEpilogTimeout());
     if (rc != 0) {
       LOG.log(Level.ERROR, "[job " + request.getJob().getJobId() + "] prolog failed status="
           + (rc < 0 ? 0 : rc) + ":0");
@@ -74,14 +74,13 @@ public final class NodeJobHooks implements LaunchHooks {
   public boolean epilog(int jobId, Path jobDir, int exitStatus) {
     Map<String, String> env = HookEnvironment.load(jobDir);
     if (env.isEmpty()) {
-      env.put("PATH", HookEnvironment.PATH);
       env.put("SLURM_CONF", confPath);
       env.put("SLURMD_NODENAME", nodeName);
       env.put("SLURM_JOB_ID", Integer.toUnsignedString(jobId));
       env.put("SLURM_JOBID", Integer.toUnsignedString(jobId));
     }
     int rc = new HookProgram(settings.epilog().get(), "epilog")
-        .run(HookEnvironment.epilog(env, exitStatus), settings.prologEpilogTimeout());
+        .run(HookEnvironment.epilog(settings.path(), env, exitStatus), settings.prologEpilogTimeout());
     if (rc != 0) {
       LOG.log(Level.ERROR, "[job " + jobId + "] epilog failed status=" + (rc < 0 ? 0 : rc) + ":0");
     }
@@ -99,7 +98,8 @@ public final class NodeJobHooks implements LaunchHooks {
       return true;
     }
     Map<String, String> env = req.getEpilog()
-        ? HookEnvironment.epilog(job, req.getExitStatus()) : HookEnvironment.prolog(job);
+        ? HookEnvironment.epilog(settings.path(), job, req.getExitStatus())
+        : HookEnvironment.prolog(settings.path(), job);
     String what = req.getEpilog() ? "epilog" : "prolog";
     int rc = new HookProgram(program.get(), what).run(env, settings.prologEpilogTimeout());
     if (rc != 0) {

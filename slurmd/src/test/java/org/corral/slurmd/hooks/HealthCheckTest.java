@@ -16,7 +16,7 @@ class HealthCheckTest {
 
   private HookSettings settings(Path program, int interval, Set<String> states) {
     return new HookSettings(Optional.empty(), Optional.empty(), Set.of(), Optional.empty(),
-        Optional.empty(), 0, 60, Optional.of(program.toString()), interval, states);
+        Optional.empty(), 0, 60, Optional.of(program.toString()), interval, states, "/usr/bin:/bin");
   }
 
   private Path program(String body) throws Exception {
@@ -74,7 +74,7 @@ class HealthCheckTest {
         NodeName=n1
         PartitionName=p Nodes=ALL
         """, dir.resolve("slurm.conf"));
-    HookSettings s = HookSettings.of(cfg);
+    HookSettings s = HookSettings.of(cfg, Optional.of("/opt/corral/bin"));
     assertThat(s.prolog()).contains("/etc/slurm/prolog.d/*");
     assertThat(s.epilog()).contains("/etc/slurm/epilog");
     assertThat(s.prologAtAllocation()).isTrue();
@@ -84,11 +84,13 @@ class HealthCheckTest {
     assertThat(s.healthCheckNodeStates()).containsExactlyInAnyOrder("IDLE", "CYCLE");
     assertThat(s.unkillableStepTimeout()).isEqualTo(120);
     assertThat(s.prologEpilogTimeout()).isZero();
+    assertThat(s.path()).isEqualTo("/opt/corral/bin:" + HookEnvironment.PATH);
     HookSettings defaults = HookSettings.of(SlurmConfig.parse("SlurmctldHost=h\nNodeName=n1\n",
-        dir.resolve("slurm.conf")));
+        dir.resolve("slurm.conf")), Optional.empty());
     assertThat(defaults.unkillableStepTimeout()).isEqualTo(60);
     assertThat(defaults.healthCheckNodeStates()).containsExactly("ANY");
     assertThat(defaults.prolog()).isEmpty();
+    assertThat(defaults.path()).isEqualTo(HookEnvironment.PATH);
   }
 
   @Test

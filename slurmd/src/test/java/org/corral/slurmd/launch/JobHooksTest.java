@@ -96,7 +96,7 @@ class JobHooksTest {
       Optional<Path> taskEpilog, int unkillable) throws IOException {
     HookSettings settings = new HookSettings(prolog.map(Path::toString), epilog.map(Path::toString),
         Set.of(), taskProlog.map(Path::toString), taskEpilog.map(Path::toString), 0, unkillable,
-        Optional.empty(), 0, Set.of("ANY"));
+        Optional.empty(), 0, Set.of("ANY"), "/opt/corral/bin:/usr/bin:/bin");
     supervisor = new JobSupervisor(spool, "n1", Clock.systemUTC(), ends,
         new NodeJobHooks(settings, "n1", "/etc/corral/slurm.conf", spool));
   }
@@ -135,7 +135,8 @@ class JobHooksTest {
         "SLURM_JOB_UID", Integer.toString(alice.uid()), "SLURM_JOB_GID", Integer.toString(alice.gid()),
         "SLURM_JOB_NODELIST", "n1", "SLURM_JOB_PARTITION", "debug", "SLURM_CLUSTER_NAME", "testcluster",
         "SLURMD_NODENAME", "n1", "SLURM_SCRIPT_CONTEXT", "prolog_slurmd"));
-    assertThat(prolog).containsEntry("SLURM_CONF", "/etc/corral/slurm.conf");
+    assertThat(prolog).containsEntry("SLURM_CONF", "/etc/corral/slurm.conf")
+        .containsEntry("PATH", "/opt/corral/bin:/usr/bin:/bin");
     assertThat(prolog).doesNotContainKey("PLAIN_USER_VARIABLE");
     Map<String, String> epilog = environ(epilogOut);
     assertThat(epilog).containsEntry("SLURM_SCRIPT_CONTEXT", "epilog_slurmd")
