@@ -37,7 +37,8 @@ class NodeHooksTest {
         """);
     script("epilog", """
         env > "$HOOKS/epilog-$SLURM_JOB_ID-$SLURMD_NODENAME.env"
-        [ -e "$HOOKS/slow-epilog" ] && sleep 4
+        [ -e "$HOOKS/slow-epilog" ] && sleep 3
+        touch "$HOOKS/epilog-done-$SLURM_JOB_ID-$SLURMD_NODENAME"
         [ -e "$HOOKS/fail-epilog" ] && exit 1
         exit 0
         """);
@@ -173,6 +174,19 @@ class NodeHooksTest {
       Path epilog = hooks.resolve("epilog-" + id + "-" + node + ".env");
       assertThat(eventually(() -> Files.exists(epilog), 10)).as(node).isTrue();
     }
+  }
+
+  @Test
+  void aJobCompletesOnlyWhenTheEpilogOfEveryNodeIsDone() throws Exception {
+    Files.writeString(hooks.resolve("slow-epilog"), "");
+    Path work = cluster.workDir(alice);
+    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-N", "2", "-o", "/dev/null", "--wrap", "true"));
+    assertThat(cluster.awaitState(id, "COMPLETING", 30)).isEqualTo("COMPLETING");
+    assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
+    for (String node : new String[] {"h1", "h2"}) {
+      assertThat(hooks.resolve("epilog-done-" + id + "-" + node)).exists();
+    }
+    assertThat(cluster.as(null, "sinfo", "-h", "-N", "-o", "%N %t").out()).isEqualTo("h1 idle\nh2 idle\n");
   }
 
   @Test

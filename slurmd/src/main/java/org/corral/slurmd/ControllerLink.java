@@ -16,7 +16,7 @@ import org.corral.common.config.NodeConfig;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.msg.JobEndingRequest;
 import org.corral.protocol.msg.JobFinishedRequest;
-import org.corral.protocol.msg.NodeHookFailedRequest;
+import org.corral.protocol.msg.NodeHookDoneRequest;
 import org.corral.protocol.msg.RegisterNodeReply;
 import org.corral.protocol.msg.RegisterNodeRequest;
 import org.corral.protocol.msg.Request;
@@ -136,22 +136,26 @@ final class ControllerLink implements JobListener, AutoCloseable {
     }
   }
 
-  /** A job's Prolog or Epilog failed here (not its batch host): tells the controller, until it hears. */
-  void hookFailed(int jobId, boolean epilog) {
-    NodeHookFailedRequest req = NodeHookFailedRequest.newBuilder().setNodeName(node.name())
-        .setJobId(jobId).setEpilog(epilog).setTime(clock.instant().getEpochSecond()).build();
+  /**
+   * A job's Prolog failed or its Epilog ended here (not its batch host): tells the controller,
+   * until it hears.
+   */
+  void hookDone(int jobId, boolean epilog, boolean failed) {
+    NodeHookDoneRequest req = NodeHookDoneRequest.newBuilder().setNodeName(node.name())
+        .setJobId(jobId).setEpilog(epilog).setFailed(failed)
+        .setTime(clock.instant().getEpochSecond()).build();
     Thread.ofVirtual().name("hook-report-" + jobId).start(() -> {
       long delay = 100;
       while (!closed) {
         try {
-          Response r = controller.call(Request.newBuilder().setNodeHookFailed(req).build());
+          Response r = controller.call(Request.newBuilder().setNodeHookDone(req).build());
           if (r.getErrorCode() == 0) {
             return;
           }
-          LOG.log(Level.WARNING, "job " + jobId + " hook failure report refused: " + r.getErrorMessage());
+          LOG.log(Level.WARNING, "job " + jobId + " hook report refused: " + r.getErrorMessage());
           return;
         } catch (IOException e) {
-          LOG.log(Level.DEBUG, "job " + jobId + " hook failure report not delivered yet: " + e.getMessage());
+          LOG.log(Level.DEBUG, "job " + jobId + " hook report not delivered yet: " + e.getMessage());
         }
         try {
           Thread.sleep(delay);

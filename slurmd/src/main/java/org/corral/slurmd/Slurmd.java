@@ -84,7 +84,7 @@ public final class Slurmd {
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
           Duration.ofMinutes(1), 256), creds, new NodeService(jobs, cfg.path().toString(),
-          new AllocationHooks(nodeHooks, link::hookFailed)));
+          new AllocationHooks(nodeHooks, link::hookDone)));
       link.attach(jobs);
       jobs.recover();
       HealthCheck health = hookSettings.healthCheckProgram().isPresent()

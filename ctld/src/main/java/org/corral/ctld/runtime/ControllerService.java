@@ -109,8 +109,8 @@ public final class ControllerService implements RequestHandler {
           await(writer.submit(s -> nodes.ending(peer, req.getJobEnding(), s)));
           yield Response.getDefaultInstance();
         }
-        case NODE_HOOK_FAILED -> {
-          await(writer.submit(s -> nodes.hookFailed(peer, req.getNodeHookFailed(), s)));
+        case NODE_HOOK_DONE -> {
+          await(writer.submit(s -> nodes.hookDone(peer, req.getNodeHookDone(), s)));
           yield Response.getDefaultInstance();
         }
         case JOB_FINISHED -> {

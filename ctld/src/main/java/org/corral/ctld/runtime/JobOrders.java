@@ -96,6 +96,15 @@ final class JobOrders {
     return hooks.epilog() ? otherNodes(j, true, exitStatus) : List.of();
   }
 
+  /** The nodes {@link #epilogs} orders an Epilog on. */
+  List<String> epilogNodes(JobInfo j) {
+    if (!hooks.epilog()) {
+      return List.of();
+    }
+    return j.getAllocationList().stream().map(NodeAllocation::getNode)
+        .filter(n -> !n.equals(j.getBatchHost())).distinct().toList();
+  }
+
   private List<Runnable> otherNodes(JobInfo j, boolean epilog, int exitStatus) {
     List<Runnable> out = new ArrayList<>();
     NodeHookRequest req = NodeHookRequest.newBuilder().setJob(j).setClusterName(clusterName)

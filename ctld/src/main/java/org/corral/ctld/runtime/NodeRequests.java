@@ -15,7 +15,7 @@ import org.corral.ctld.state.NodeAction;
 import org.corral.protocol.msg.JobEndingRequest;
 import org.corral.protocol.msg.JobFinishedRequest;
 import org.corral.protocol.msg.JobState;
-import org.corral.protocol.msg.NodeHookFailedRequest;
+import org.corral.protocol.msg.NodeHookDoneRequest;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeBaseState;
@@ -62,6 +62,11 @@ final class NodeRequests {
           req.getBootTime(), req.getSlurmdStartTime(), req.getVersion(), req.getOs(), req.getArch()));
     }
     cmds.add(new Command.NodeHeard(n.getName(), now, req.getCpuLoad(), req.getFreeMemMb()));
+    if (restarted) { // an Epilog the earlier daemon ran is lost with it: do not wait for it
+      for (JobRecord r : s.jobs().values()) {
+        epilogDone(r.getInfo(), n.getName(), now).ifPresent(cmds::add);
+      }
+    }
 
     Set<Integer> reported = new HashSet<>(req.getRunningJobIdsList());
     RegisterNodeReply.Builder reply = RegisterNodeReply.newBuilder();
@@ -91,9 +96,19 @@ final class NodeRequests {
         || !runsOn(r.getInfo(), req.getNodeName())) {
       return Decision.none(null); // already recorded: acknowledge again so the node forgets it
     }
-    // The batch host ran its Epilog already; the job's other nodes run theirs now.
-    return new Decision<>(NodeProblems.commands(req, slurmUid), null,
-        req.getPrologFailed() ? List.of() : orders.epilogs(r.getInfo(), req.getExitStatus()));
+    // The batch host ran its Epilog already; the job's other nodes run theirs now, and stay
+    // the job's until each reports it done.
+    List<Command> cmds = new ArrayList<>();
+    List<Runnable> effects = new ArrayList<>();
+    if (!req.getPrologFailed()) {
+      List<String> others = orders.epilogNodes(r.getInfo());
+      if (!others.isEmpty()) {
+        cmds.add(new Command.EpilogNodes(req.getJobId(), others, req.getEndTime()));
+        effects.addAll(orders.epilogs(r.getInfo(), req.getExitStatus()));
+      }
+    }
+    cmds.addAll(NodeProblems.commands(req, slurmUid));
+    return new Decision<>(cmds, null, effects);
   }
 
   /** The batch script ended on the node and its Epilog runs: the job is COMPLETING meanwhile. */
@@ -104,24 +119,40 @@ final class NodeRequests {
   }
 
   /**
-   * A Prolog or Epilog failed on one of a job's other nodes: the node drains; after a Prolog
-   * failure the job is killed everywhere and requeued, held.
+   * A Prolog failed, or an Epilog ended, on one of a job's other nodes. A failure drains the
+   * node; after a failed Prolog the job is killed everywhere and requeued, held; after an
+   * Epilog the node is no longer the job's.
    */
-  Decision<Void> hookFailed(Peer peer, NodeHookFailedRequest req, ClusterState s) {
+  Decision<Void> hookDone(Peer peer, NodeHookDoneRequest req, ClusterState s) {
     checkSender(peer, req.getNodeName());
     s.node(req.getNodeName()).orElseThrow(() -> new SlurmException(SlurmError.INVALID_NODE_NAME));
     List<Command> cmds = new ArrayList<>();
     List<Runnable> effects = new ArrayList<>();
-    cmds.add(new Command.UpdateNode(req.getNodeName(), req.getTime(), NodeAction.DRAIN,
-        req.getEpilog() ? NodeReasons.EPILOG_ERROR : NodeReasons.PROLOG_ERROR, slurmUid, true));
+    if (req.getFailed()) {
+      cmds.add(new Command.UpdateNode(req.getNodeName(), req.getTime(), NodeAction.DRAIN,
+          req.getEpilog() ? NodeReasons.EPILOG_ERROR : NodeReasons.PROLOG_ERROR, slurmUid, true));
+    }
     JobRecord r = s.jobs().get(req.getJobId());
-    if (!req.getEpilog() && r != null && r.getInfo().getState() == JobState.RUNNING
+    if (req.getEpilog() && r != null) {
+      epilogDone(r.getInfo(), req.getNodeName(), req.getTime()).ifPresent(cmds::add);
+    }
+    if (req.getFailed() && !req.getEpilog() && r != null && r.getInfo().getState() == JobState.RUNNING
         && !r.getInfo().getCompleting()) {
       cmds.add(new Command.RequeueJob(req.getJobId(), req.getTime(), true, false,
           NodeProblems.LAUNCH_FAILED_HELD));
       effects.addAll(orders.signal(r.getInfo(), 0));
     }
     return new Decision<>(cmds, null, effects);
+  }
+
+  /** The node is done with the job's Epilog: it leaves the job's list of nodes still in one. */
+  private static java.util.Optional<Command> epilogDone(JobInfo j, String node, long time) {
+    if (!JobStates.holdsResources(j) || !j.getEpilogNodesList().contains(node)) {
+      return java.util.Optional.empty();
+    }
+    List<String> left = new ArrayList<>(j.getEpilogNodesList());
+    left.remove(node);
+    return java.util.Optional.of(new Command.EpilogNodes(j.getJobId(), left, time));
   }
 
   /** A node daemon speaks only for itself (the controller, holding the key too, for any). */

@@ -69,6 +69,13 @@ public sealed interface Command {
    */
   record JobEnding(int jobId, long time, int exitStatus, String node) implements Command {}
 
+  /**
+   * The nodes (other than the batch host) whose Epilog still runs for an ended job: they stay
+   * the job's (COMPLETING) until the list is empty. Logged with the job's end and as each
+   * node reports.
+   */
+  record EpilogNodes(int jobId, List<String> nodes, long time) implements Command {}
+
   /** sbatch --signal's warning signal was sent to the job (once per run). */
   record WarnSignalSent(int jobId) implements Command {}
   /** srun created a step; its placement and I/O key were chosen before it was logged. */

@@ -1,8 +1,10 @@
 package org.corral.ctld.state;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import java.util.List;
 import org.corral.protocol.msg.CancelJobCmd;
 import org.corral.protocol.msg.HoldJobCmd;
+import org.corral.protocol.msg.EpilogNodesCmd;
 import org.corral.protocol.msg.JobEndedCmd;
 import org.corral.protocol.msg.JobEndingCmd;
 import org.corral.protocol.msg.JournalEntry;
@@ -57,6 +59,8 @@ public final class CommandCodec {
           .setHeldReason(x.heldReason()).setSpecialExit(x.specialExit()));
       case Command.WarnSignalSent x -> e.setWarnSignalSent(WarnSignalSentCmd.newBuilder()
           .setJobId(x.jobId()));
+      case Command.EpilogNodes x -> e.setEpilogNodes(EpilogNodesCmd.newBuilder().setJobId(x.jobId())
+          .addAllNodes(x.nodes()).setTime(x.time()));
       case Command.JobEnding x -> e.setJobEnding(JobEndingCmd.newBuilder().setJobId(x.jobId())
           .setTime(x.time()).setExitStatus(x.exitStatus()).setNode(x.node()));
       case Command.StepCreated x -> e.setStepCreated(StepCreatedCmd.newBuilder().setStep(x.step())
@@ -111,6 +115,8 @@ public final class CommandCodec {
           e.getRequeueJob().getUserHold(), e.getRequeueJob().getHeldReason(),
           e.getRequeueJob().getSpecialExit());
       case WARN_SIGNAL_SENT -> new Command.WarnSignalSent(e.getWarnSignalSent().getJobId());
+      case EPILOG_NODES -> new Command.EpilogNodes(e.getEpilogNodes().getJobId(),
+          List.copyOf(e.getEpilogNodes().getNodesList()), e.getEpilogNodes().getTime());
       case JOB_ENDING -> new Command.JobEnding(e.getJobEnding().getJobId(), e.getJobEnding().getTime(),
           e.getJobEnding().getExitStatus(), e.getJobEnding().getNode());
       case STEP_CREATED -> new Command.StepCreated(e.getStepCreated().getStep(),

@@ -56,6 +56,7 @@ public final class StateMachine {
       case Command.RequeueJob cmd -> requeue(s, cmd);
       case Command.WarnSignalSent cmd -> warned(s, cmd);
       case Command.JobEnding cmd -> ending(s, cmd);
+      case Command.EpilogNodes cmd -> epilogNodes(s, cmd);
       case Command.NodeHeard cmd -> heard(s, cmd);
       case Command.SetPendingReasons cmd -> reasons(s, cmd);
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
@@ -160,8 +161,47 @@ public final class StateMachine {
           .setStateReason(c.exitStatus() == 0 ? "None" : "NonZeroExitCode")
           .setEndTime(c.time());
     }
+    if (j.getEpilogNodesCount() > 0) {
+      // Its other nodes' Epilogs still run: those nodes stay the job's, it stays COMPLETING.
+      List<NodeAllocation> done = new ArrayList<>();
+      List<NodeAllocation> held = new ArrayList<>();
+      for (NodeAllocation a : j.getAllocationList()) {
+        (j.getEpilogNodesList().contains(a.getNode()) ? held : done).add(a);
+      }
+      ClusterState freed = s.withNodes(adjust(s.nodes(), done, -1, c.time()), c.time());
+      b.setCompleting(true).clearAllocation().addAllAllocation(held);
+      return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, b.build())), c.time());
+    }
     ClusterState freed = release(s, j, c.time());
     return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, b.build())), c.time());
+  }
+
+  /**
+   * Whose Epilog still runs: recorded as the job ends; nodes that report leave the list and
+   * the job; the last one completes the job.
+   */
+  private static ClusterState epilogNodes(ClusterState s, Command.EpilogNodes c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null || !JobStates.holdsResources(rec.getInfo())) {
+      return s;
+    }
+    JobInfo j = rec.getInfo();
+    if (!JobStates.isFinished(j) || !j.getCompleting() || j.getEpilogNodesCount() == 0) {
+      // Still running (its end is being logged with this): only remember the list.
+      JobInfo next = j.toBuilder().clearEpilogNodes().addAllEpilogNodes(c.nodes()).build();
+      return s.withJobs(s.jobs().plus(c.jobId(), with(rec, next)), s.lastUpdate());
+    }
+    // The batch host stays until its own end report (JobEnded), which may come later.
+    List<NodeAllocation> done = new ArrayList<>();
+    List<NodeAllocation> held = new ArrayList<>();
+    for (NodeAllocation a : j.getAllocationList()) {
+      boolean keep = c.nodes().contains(a.getNode()) || a.getNode().equals(j.getBatchHost());
+      (keep ? held : done).add(a);
+    }
+    ClusterState freed = s.withNodes(adjust(s.nodes(), done, -1, c.time()), c.time());
+    JobInfo next = j.toBuilder().clearEpilogNodes().addAllEpilogNodes(c.nodes())
+        .clearAllocation().addAllAllocation(held).setCompleting(!held.isEmpty()).build();
+    return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, next)), c.time());
   }
 
   /**

@@ -166,6 +166,49 @@ class RequeueAndNodeUpdateTest {
     assertThat(s.node("n1").orElseThrow().getAllocCpus()).isZero();
   }
 
+  private static ClusterState runningOnTwo(int jobId) {
+    ClusterState s = TestStates.submit(TestStates.cluster(2, 8, 4000), jobId,
+        TestStates.spec().setMinNodes(2).build(), 1000);
+    return StateMachine.apply(s, new Command.StartJob(jobId, 1010, List.of(
+        NodeAllocation.newBuilder().setNode("n1").setCpus(2).setMemMb(200).build(),
+        NodeAllocation.newBuilder().setNode("n2").setCpus(2).setMemMb(200).build())));
+  }
+
+  private static int allocCpus(ClusterState s, String node) {
+    return s.node(node).orElseThrow().getAllocCpus();
+  }
+
+  @Test
+  void otherNodesStayTheJobsUntilTheirEpilogIsDone() {
+    ClusterState s = runningOnTwo(1);
+    s = StateMachine.apply(s, new Command.EpilogNodes(1, List.of("n2"), 1040));
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1040, 0, "n1"));
+    JobInfo j = job(s, 1);
+    assertThat(j.getState()).isEqualTo(JobState.COMPLETED);
+    assertThat(j.getCompleting()).isTrue();
+    assertThat(allocCpus(s, "n1")).isZero();
+    assertThat(allocCpus(s, "n2")).isEqualTo(2);
+
+    s = StateMachine.apply(s, new Command.EpilogNodes(1, List.of(), 1045));
+    assertThat(job(s, 1).getCompleting()).isFalse();
+    assertThat(allocCpus(s, "n2")).isZero();
+    assertThat(s.node("n2").orElseThrow().getRunningJobs()).isZero();
+  }
+
+  @Test
+  void anEpilogDoneBeforeTheBatchHostsReportFreesOnlyItsNode() {
+    ClusterState s = runningOnTwo(1);
+    s = StateMachine.apply(s, new Command.JobEnding(1, 1040, 0, "n1"));
+    s = StateMachine.apply(s, new Command.EpilogNodes(1, List.of("n2"), 1040));
+    s = StateMachine.apply(s, new Command.EpilogNodes(1, List.of(), 1041));
+    assertThat(job(s, 1).getCompleting()).isTrue(); // the batch host's own Epilog still runs
+    assertThat(allocCpus(s, "n1")).isEqualTo(2);
+    assertThat(allocCpus(s, "n2")).isZero();
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1046, 0, "n1"));
+    assertThat(job(s, 1).getCompleting()).isFalse();
+    assertThat(allocCpus(s, "n1")).isZero();
+  }
+
   @Test
   void warnSignalIsRecordedAndClearedForTheNextRun() {
     ClusterState s = running(1, true);
@@ -181,7 +224,8 @@ class RequeueAndNodeUpdateTest {
     for (Command c : List.<Command>of(
         new Command.UpdateNode("n1", 5, NodeAction.DOWN, "why", 7, true),
         new Command.RequeueJob(3, 9, true, true, "job requeued in held state", true),
-        new Command.WarnSignalSent(4), new Command.JobEnding(5, 6, 256, "n3"))) {
+        new Command.WarnSignalSent(4), new Command.JobEnding(5, 6, 256, "n3"),
+        new Command.EpilogNodes(7, List.of("n1", "n2"), 8))) {
       assertThat(CommandCodec.decode(CommandCodec.encode(c))).isEqualTo(c);
     }
   }

@@ -4,28 +4,30 @@ import org.corral.protocol.msg.NodeHookRequest;
 
 /**
  * Runs the Prolog or Epilog the controller orders for a job whose batch host is another node,
- * off the caller's thread (the order is answered at once), and tells the listener when one
- * fails so that the controller drains this node.
+ * off the caller's thread (the order is answered at once). The listener hears of a failed
+ * Prolog (the controller drains this node and requeues the job) and of every Epilog's end (the
+ * job keeps this node until then; a failed one drains it).
  */
 public final class AllocationHooks {
-  /** Told when a hook failed here. */
+  /** Told when a Prolog failed or an Epilog ended here. */
   @FunctionalInterface
-  public interface FailureListener {
-    void hookFailed(int jobId, boolean epilog);
+  public interface Listener {
+    void hookDone(int jobId, boolean epilog, boolean failed);
   }
 
   private final NodeJobHooks hooks;
-  private final FailureListener listener;
+  private final Listener listener;
 
-  public AllocationHooks(NodeJobHooks hooks, FailureListener listener) {
+  public AllocationHooks(NodeJobHooks hooks, Listener listener) {
     this.hooks = hooks;
     this.listener = listener;
   }
 
   public void submit(NodeHookRequest req) {
     Thread.ofVirtual().name("hook-" + req.getJob().getJobId()).start(() -> {
-      if (!hooks.runForAllocation(req)) {
-        listener.hookFailed(req.getJob().getJobId(), req.getEpilog());
+      boolean ok = hooks.runForAllocation(req);
+      if (req.getEpilog() || !ok) {
+        listener.hookDone(req.getJob().getJobId(), req.getEpilog(), !ok);
       }
     });
   }
