@@ -3,9 +3,10 @@
 # and process group, and finally becomes the job's script (exec). Until the job's own stderr
 # is open, fd 2 is the launch error log that slurmd reports when the launch fails.
 #
-# Usage: job-user.sh JOBDIR NODE WORKDIR STDIN STDOUT STDERR OPEN_MODE UMASK
-# STDERR empty = the same file as STDOUT; OPEN_MODE append|truncate. JOBDIR/environment holds
-# one `set --` line: the job's NAME=value entries, then the script's path and its arguments.
+# Usage: job-user.sh JOBDIR NODE WORKDIR STDIN STDOUT STDERR OPEN_MODE UMASK [WORDS...]
+# STDERR empty = the same file as STDOUT; a path of "-" keeps the inherited descriptor (a step
+# task's stream to srun); OPEN_MODE append|truncate. The WORDS (a step task's), or else the one
+# `set --` line in JOBDIR/environment (a batch job's): NAME=value entries, then the command.
 dir=$1 node=$2 work=$3 in=$4 out=$5 err=$6 mode=$7 mask=$8
 
 # Opens PATH on descriptor FD (OP is <, > or >>); on failure says why, in the shell's words.
@@ -22,14 +23,20 @@ open_job_file() { # FD WHAT PATH OP
 write='>'
 [ "$mode" = append ] && write='>>'
 umask "$mask" || exit 1
-open_job_file 5 stdin "$in" '<'
-open_job_file 6 stdout "$out" "$write"
+if [ "$in" = - ]; then exec 5<&0; else open_job_file 5 stdin "$in" '<'; fi
+if [ "$out" = - ]; then exec 6>&1; else open_job_file 6 stdout "$out" "$write"; fi
 if [ -z "$err" ]; then
   exec 7>&6
+elif [ "$err" = - ]; then
+  exec 7>&2
 else
   open_job_file 7 stderr "$err" "$write"
 fi
-. "$dir/environment" || exit 1
+if [ $# -gt 8 ]; then
+  shift 8
+else
+  . "$dir/environment" || exit 1
+fi
 exec 0<&5 1>&6 2>&7 5<&- 6>&- 7>&-
 
 if ! cd -- "$work" 2>/dev/null; then
