@@ -10,6 +10,7 @@ import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.SignalJobRequest;
 import org.corral.slurmd.launch.JobSupervisor;
+import org.corral.slurmd.step.StepManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +23,9 @@ class NodeServiceTest {
 
   @Test
   void ordersFromAnyoneButTheControllerAreRefused() throws Exception {
-    try (JobSupervisor jobs = new JobSupervisor(spool, "n1", Clock.systemUTC(), (a, b, c, d, e) -> { })) {
-      NodeService service = new NodeService(jobs, "/etc/slurm/slurm.conf");
+    try (JobSupervisor jobs = new JobSupervisor(spool, "n1", Clock.systemUTC(), (a, b, c, d, e) -> { });
+        StepManager steps = new StepManager(spool, "n1", "/etc/slurm/slurm.conf", Clock.systemUTC(), 1, r -> { })) {
+      NodeService service = new NodeService(jobs, steps, "/etc/slurm/slurm.conf");
       Request launch = Request.newBuilder().setLaunchBatch(LaunchBatchRequest.getDefaultInstance()).build();
       assertThat(service.handle(new Peer(1000, 1000, "alice", null), launch).getErrorCode())
           .isEqualTo(SlurmError.ACCESS_DENIED.code());
