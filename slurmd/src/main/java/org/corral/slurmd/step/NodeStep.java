@@ -233,6 +233,7 @@ final class NodeStep {
     if (!reported.compareAndSet(false, true)) {
       return;
     }
+    StepSpool.delete(dir); // every task here has ended: nothing left to signal
     StepFinishedRequest report = StepFinishedRequest.newBuilder().setJobId(key.jobId()).setStepId(key.stepId())
         .setNodeName(context.nodeName()).setExitStatus(status).setEndTime(context.clock().instant().getEpochSecond())
         .setLaunchFailed(launchFailed).setMessage(message).build();

@@ -48,4 +48,6 @@ if ! cd -- "$work" 2>/dev/null; then
   printf '%s\n%s\n' "$msg" "$msg" >&2
   cd /tmp || exit 1
 fi
-exec env -i -- "SLURM_TASK_PID=$$" "$@"
+# The wrapper started this in the background, so SIGINT and SIGQUIT arrive ignored (and a
+# shell cannot restore them): env puts every signal back to its default for the command.
+exec env -i --default-signal -- "SLURM_TASK_PID=$$" "$@"
