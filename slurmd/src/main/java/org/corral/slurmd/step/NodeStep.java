@@ -83,6 +83,10 @@ final class NodeStep {
     try {
       plan = StepPlan.of(request, context.nodeName(), context.hostName(), context.confPath(),
           context.jobCpus().apply(request));
+      if (context.users().userName(plan.uid()).isEmpty()) {
+        throw new IllegalArgumentException("user id " + Integer.toUnsignedString(plan.uid()) + " is unknown on "
+            + context.nodeName());
+      }
       var fileError = StepFiles.prepare(plan.uid(), plan.gid(), plan.umask(), plan.files());
       if (fileError.isPresent()) {
         throw new IllegalArgumentException(fileError.get());

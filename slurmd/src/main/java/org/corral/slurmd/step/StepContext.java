@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.function.Function;
+import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.LaunchTasksRequest;
 import org.corral.slurmd.launch.UserLaunch;
 
@@ -17,4 +18,5 @@ record StepContext(
     Function<LaunchTasksRequest, List<Integer>> jobCpus,
     int killWait,
     Clock clock,
+    UserDirectory users,
     StepListener listener) {}

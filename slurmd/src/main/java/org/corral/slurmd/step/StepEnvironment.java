@@ -49,6 +49,16 @@ final class StepEnvironment {
     if (!job.getUserName().isEmpty()) {
       env.putIfAbsent("SLURM_JOB_USER", job.getUserName());
     }
+    if (!job.getName().isEmpty()) {
+      env.putIfAbsent("SLURM_JOB_NAME", job.getName());
+    }
+    if (!job.getPartition().isEmpty()) {
+      env.putIfAbsent("SLURM_JOB_PARTITION", job.getPartition());
+    }
+    if (!job.getNodes().isEmpty()) {
+      env.putIfAbsent("SLURM_JOB_NODELIST", job.getNodes());
+      env.putIfAbsent("SLURM_JOB_NUM_NODES", Integer.toString(job.getNumNodes()));
+    }
     if (!request.getClusterName().isEmpty()) {
       env.putIfAbsent("SLURM_CLUSTER_NAME", request.getClusterName());
     }

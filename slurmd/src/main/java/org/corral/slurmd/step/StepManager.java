@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
+import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.LaunchTasksRequest;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.SignalTasksRequest;
@@ -57,7 +58,7 @@ public final class StepManager implements AutoCloseable {
     Path stepsDir = spoolDir.resolve("steps");
     StepSpool.clearLeftovers(stepsDir);
     this.context = new StepContext(nodeName, JobSupervisor.shortHostName(), confPath, stepsDir,
-        UserLaunch.install(spoolDir), jobCpus, killWait, clock, listener);
+        UserLaunch.install(spoolDir), jobCpus, killWait, clock, UserDirectory.system(), listener);
   }
 
   /** Starts this node's tasks of a step, asynchronously; a repeat for the same step is ignored. */

@@ -29,6 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Real tasks as real users, talking to an in-test srun over the step I/O protocol: needs root (skipped otherwise). */
 class StepManagerTest {
   private static final User ROOT = new User("root", 0, 0);
+  /** The job's CPUs on this node: the first two this test may use (or one). */
+  private static final List<Integer> CPUS = CpuBinding.daemonCpus().subList(0, Math.min(2, CpuBinding.daemonCpus().size()));
 
   @TempDir Path tmp;
   private Path work;
@@ -45,7 +47,7 @@ class StepManagerTest {
     work = Files.createDirectories(tmp.resolve("work"));
     Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxrwxrwx"));
     steps = new StepManager(tmp.resolve("spool"), "n1", "/etc/corral/slurm.conf", Clock.systemUTC(), 1,
-        reports::add, request -> List.of(0));
+        reports::add, request -> CPUS);
     srun = new FakeSrun();
   }
 
@@ -236,5 +238,32 @@ class StepManagerTest {
     assertThat(srun.output(0, false)).isEqualTo("/tmp\n");
     assertThat(srun.output(0, true)).isEqualTo(
         "slurmstepd-n1: error: couldn't chdir to `/nonexistent': No such file or directory: going to /tmp instead\n".repeat(2));
+  }
+
+  @Test
+  void cpuBindCoresPinsEachTaskToItsOwnCpu() throws Exception {
+    steps.launch(request(alice, spec -> spec.setCpuBind("cores").clearArgv()
+        .addAllArgv(List.of("sh", "-c", "grep Cpus_allowed_list: /proc/self/status"))));
+    assertThat(report().getExitStatus()).isZero();
+    for (int task = 0; task < 2; task++) {
+      assertThat(srun.output(task, false)).isEqualTo("Cpus_allowed_list:\t" + CPUS.get(task % CPUS.size()) + "\n");
+    }
+  }
+
+  @Test
+  void pmi2TasksSeeTheirRankAndTheStepSize() throws Exception {
+    steps.launch(request(ROOT, spec -> spec.setMpi("pmi2").clearArgv()
+        .addAllArgv(List.of("sh", "-c", "echo $PMI_RANK/$PMI_SIZE/$PMI_JOBID"))));
+    report();
+    assertThat(srun.output(1, false)).isEqualTo("1/3/42.0\n");
+  }
+
+  @Test
+  void aUserUnknownHereFailsTheLaunch() throws Exception {
+    steps.launch(request(new User("ghost", 3_999_999, 3_999_999), spec -> { }));
+    StepFinishedRequest end = report();
+    assertThat(end.getLaunchFailed()).isTrue();
+    assertThat(end.getMessage()).isEqualTo("user id 3999999 is unknown on n1");
+    assertThat(srun.await(IoFrame::hasLaunchFailed).getLaunchFailed().getMessage()).isEqualTo(end.getMessage());
   }
 }
