@@ -1,12 +1,15 @@
 package org.corral.slurmd.step;
 
+import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.corral.protocol.msg.IoData;
 import org.corral.protocol.msg.IoFrame;
 import org.corral.protocol.msg.IoHello;
 import org.corral.protocol.msg.IoLaunchFailed;
@@ -95,6 +98,7 @@ final class NodeStep {
       failLaunch(io, e.getMessage());
       return;
     }
+    reportMissingWorkDir(io, plan);
     List<RunningTask> started = new ArrayList<>();
     try {
       for (StepPlan.TaskPlan task : plan.tasks()) {
@@ -126,6 +130,22 @@ final class NodeStep {
     int status = awaitAll(started, io, true);
     io.finish(LINGER_MILLIS);
     report(status, false, "");
+  }
+
+  /**
+   * The step daemon's line about a work directory it cannot enter, once per node, on the first
+   * task's stderr as in Slurm 22.05 (each task adds its own line; it then runs in /tmp).
+   */
+  private void reportMissingWorkDir(IoConnection io, StepPlan plan) {
+    Path work = Path.of(plan.workDir());
+    String why = !Files.exists(work) ? "No such file or directory"
+        : !Files.isDirectory(work) ? "Not a directory" : null;
+    if (why != null) {
+      String line = "slurmstepd-" + context.nodeName() + ": error: couldn't chdir to `" + plan.workDir() + "': " + why
+          + ": going to /tmp instead\n";
+      io.send(IoFrame.newBuilder().setStderr(IoData.newBuilder().setTask(plan.tasks().get(0).taskId())
+          .setData(ByteString.copyFromUtf8(line))).build());
+    }
   }
 
   /** Waits for every task, sending each one's exit as it comes; returns the highest status. */
@@ -221,7 +241,8 @@ final class NodeStep {
     }
   }
 
-  private void kill() {
+  /** SIGKILL to every task here, now (this daemon is stopping, or the launch failed half-way). */
+  void kill() {
     terminated = true;
     for (RunningTask task : tasks) {
       task.signal(ProcessGroupSignaller.SIGKILL);

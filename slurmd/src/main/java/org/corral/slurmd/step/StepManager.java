@@ -132,7 +132,7 @@ public final class StepManager implements AutoCloseable {
   public void close() {
     closed = true;
     for (NodeStep step : steps.values()) {
-      step.terminate(0);
+      step.kill();
     }
   }
 

@@ -32,22 +32,30 @@ elif [ "$err" = - ]; then
 else
   open_job_file 7 stderr "$err" "$write"
 fi
+step_task=
 if [ $# -gt 8 ]; then
   shift 8
+  step_task=1
 else
   . "$dir/environment" || exit 1
 fi
-exec 0<&5 1>&6 2>&7 5<&- 6>&- 7>&-
+exec 8>&2 0<&5 1>&6 2>&7 5<&- 6>&- 7>&-
 
 if ! cd -- "$work" 2>/dev/null; then
   if [ ! -e "$work" ]; then why='No such file or directory'
   elif [ ! -d "$work" ]; then why='Not a directory'
   else why='Permission denied'; fi
-  # Slurm 22.05 prints this line twice, once from the step daemon and once from the task.
   msg="slurmstepd-$node: error: couldn't chdir to \`$work': $why: going to /tmp instead"
-  printf '%s\n%s\n' "$msg" "$msg" >&2
+  if [ -n "$step_task" ]; then
+    # A step's task: once per task, on the stream to srun even with -o/-e (slurmd adds the
+    # step daemon's own line once per node), as Slurm 22.05 does.
+    printf '%s\n' "$msg" >&8
+  else
+    # A batch job: twice, once from the step daemon and once from the task.
+    printf '%s\n%s\n' "$msg" "$msg" >&2
+  fi
   cd /tmp || exit 1
 fi
 # The wrapper started this in the background, so SIGINT and SIGQUIT arrive ignored (and a
 # shell cannot restore them): env puts every signal back to its default for the command.
-exec env -i --default-signal -- "SLURM_TASK_PID=$$" "$@"
+exec env -i --default-signal -- "SLURM_TASK_PID=$$" "$@" 8>&-

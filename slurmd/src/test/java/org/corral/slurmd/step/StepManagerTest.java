@@ -232,12 +232,17 @@ class StepManagerTest {
   }
 
   @Test
-  void aMissingWorkDirectoryIsReportedAndTheTaskRunsInTmp() throws Exception {
-    steps.launch(request(ROOT, spec -> spec.setWorkDir("/nonexistent").clearArgv().addArgv("pwd")));
+  void aMissingWorkDirectoryIsReportedAndTheTasksRunInTmp() throws Exception {
+    // srun -n2 -o FILE --chdir=/nonexistent pwd on the reference: "/tmp" in the files, and on srun's
+    // stderr one line from the step daemon plus one per task, whatever -o says.
+    steps.launch(request(alice, spec -> spec.setWorkDir("/nonexistent").setStdOut(work + "/cd-%t.txt").clearArgv()
+        .addArgv("pwd")));
     assertThat(report().getExitStatus()).isZero();
-    assertThat(srun.output(0, false)).isEqualTo("/tmp\n");
-    assertThat(srun.output(0, true)).isEqualTo(
-        "slurmstepd-n1: error: couldn't chdir to `/nonexistent': No such file or directory: going to /tmp instead\n".repeat(2));
+    String line = "slurmstepd-n1: error: couldn't chdir to `/nonexistent': No such file or directory: going to /tmp instead\n";
+    assertThat(srun.output(0, true)).isEqualTo(line.repeat(2));
+    assertThat(srun.output(1, true)).isEqualTo(line);
+    assertThat(Files.readString(work.resolve("cd-0.txt"))).isEqualTo("/tmp\n");
+    assertThat(Files.readString(work.resolve("cd-1.txt"))).isEqualTo("/tmp\n");
   }
 
   @Test
