@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 import org.corral.slurmd.launch.JobDirectory;
@@ -50,13 +49,8 @@ final class StepSpool {
 
   /** Removes a directory tree, quietly (a failure is logged). */
   static void delete(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
+    try {
+      JobDirectory.at(dir, 0).delete();
     } catch (IOException e) {
       LOG.log(Level.WARNING, "cannot remove " + dir, e);
     }
