@@ -62,6 +62,9 @@ final class StepEnvironment {
     if (!request.getClusterName().isEmpty()) {
       env.putIfAbsent("SLURM_CLUSTER_NAME", request.getClusterName());
     }
+    // Slurm's step daemon gives a task without TMPDIR its TmpFS (default /tmp; 22.05 does it for
+    // some tasks only, a quirk not copied).
+    env.putIfAbsent("TMPDIR", "/tmp");
     env.put("SLURMD_NODENAME", nodeName);
     env.put("SLURM_CONF", confPath);
     env.put("SLURM_CPUS_ON_NODE", Integer.toString(cpusOnNode(request, nodeName)));

@@ -21,7 +21,9 @@ class StepEnvironmentTest {
         "SLURMD_NODENAME=n1", "SLURM_CONF=/etc/slurm/slurm.conf", "SLURM_CPUS_ON_NODE=2", "SLURM_GTIDS=0,1",
         "SLURM_NODEID=0", "SLURM_PROCID=1", "SLURM_LOCALID=1", "SLURM_TOPOLOGY_ADDR=n1",
         "SLURM_TOPOLOGY_ADDR_PATTERN=node", "SLURM_STEP_ID=0", "SLURM_STEPID=0", "SLURM_JOBID=42",
-        "SLURM_JOB_UID=0", "SLURM_JOB_GID=0", "SLURM_JOB_USER=root", "SLURM_CLUSTER_NAME=testcluster");
+        "SLURM_JOB_UID=0", "SLURM_JOB_GID=0", "SLURM_JOB_USER=root", "SLURM_CLUSTER_NAME=testcluster",
+        "TMPDIR=/tmp", "SLURM_JOB_NAME=env", "SLURM_JOB_PARTITION=debug", "SLURM_JOB_NODELIST=n[1-2]",
+        "SLURM_JOB_NUM_NODES=2");
     assertThat(task1).noneMatch(e -> e.startsWith("SLURM_TASK_PID=")).noneMatch(e -> e.startsWith("PMI_"));
     assertThat(env.forTask(0, 0)).contains("SLURM_PROCID=0", "SLURM_LOCALID=0");
     assertThat(task1.stream().map(e -> e.substring(0, e.indexOf('='))).distinct()).hasSameSizeAs(task1);
