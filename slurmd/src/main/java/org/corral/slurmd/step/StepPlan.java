@@ -90,6 +90,11 @@ record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, Lis
       String err = spec.getStdErr().isEmpty()
           ? (isPattern(spec.getStdOut()) ? "" : out)
           : stream(spec.getStdErr(), task, workDir, fields);
+      if (spec.getPty() && task != 0) {
+        // srun(1) --pty: "Implicitly sets --error and --output to /dev/null for all tasks except task zero".
+        out = DEV_NULL;
+        err = DEV_NULL;
+      }
       if (err.equals(out) && isFile(out)) {
         err = ""; // one descriptor for both, as in Slurm
       }

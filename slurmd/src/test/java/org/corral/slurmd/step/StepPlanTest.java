@@ -71,6 +71,8 @@ class StepPlanTest {
     assertThat(pty.tasks().get(0).words()).endsWith("/usr/bin/script", "-q", "-e", "-c",
         "exec 'sh' '-c' 'echo '\\''hi'\\'''", "/dev/null");
     assertThat(pty.tasks().get(1).words()).endsWith("sh", "-c", "echo 'hi'");
+    assertThat(pty.tasks().get(1).stdOut()).isEqualTo("/dev/null");
+    assertThat(pty.tasks().get(0).stdOut()).isEqualTo(UserLaunch.INHERIT);
     StepPlan bound = plan(spec -> spec.setCpuBind("cores"));
     assertThat(bound.tasks().get(1).words()).endsWith("/usr/bin/taskset", "-c", "1", "env");
     StepPlan odd = plan(spec -> spec.clearArgv().addArgv("A=B"));
