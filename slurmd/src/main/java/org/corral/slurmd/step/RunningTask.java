@@ -33,6 +33,9 @@ final class RunningTask {
   /** After the wrapper exits, output still in the pipes is drained for at most this long. */
   private static final Duration DRAIN = Duration.ofSeconds(5);
   private static final Optional<byte[]> EOF = Optional.empty();
+  /** Reads return what the pipe holds (at most 64 KiB on Linux); a small buffer keeps the heap small. */
+  private static final int PUMP_BUFFER = Math.min(16 * 1024, StepIo.CHUNK_BYTES);
+  private static final long PIPE_THREAD_STACK = 256 * 1024;
   private static final int PGID_WAITS = 250;
   private static final long PGID_WAIT_MILLIS = 20;
 
@@ -74,10 +77,10 @@ final class RunningTask {
     Process started = builder.start();
     process = started;
     String name = "task-" + step.key() + "." + plan.taskId();
-    stdoutPump = Thread.ofVirtual().name(name + "-out").start(() -> pump(started.getInputStream(), io, false));
-    stderrPump = Thread.ofVirtual().name(name + "-err").start(() -> pump(started.getErrorStream(), io, true));
+    stdoutPump = pipeThread(name + "-out", () -> pump(started.getInputStream(), io, false));
+    stderrPump = pipeThread(name + "-err", () -> pump(started.getErrorStream(), io, true));
     if (plan.readsSrunStdin()) {
-      Thread.ofVirtual().name(name + "-in").start(() -> feed(started.getOutputStream()));
+      pipeThread(name + "-in", () -> feed(started.getOutputStream()));
     } else {
       closeQuietly(started.getOutputStream());
     }
@@ -150,8 +153,16 @@ final class RunningTask {
     }
   }
 
+  /**
+   * A platform thread for blocking pipe I/O: a virtual thread blocked in a pipe read holds a
+   * carrier thread anyway, and the carriers are capped (256), which many tasks would exhaust.
+   */
+  private static Thread pipeThread(String name, Runnable body) {
+    return Thread.ofPlatform().name(name).daemon().stackSize(PIPE_THREAD_STACK).start(body);
+  }
+
   private void pump(InputStream from, IoConnection io, boolean stderr) {
-    byte[] buffer = new byte[StepIo.CHUNK_BYTES];
+    byte[] buffer = new byte[PUMP_BUFFER];
     try (from) {
       int n;
       while ((n = from.read(buffer)) > 0) {
