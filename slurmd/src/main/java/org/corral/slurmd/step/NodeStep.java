@@ -37,6 +37,9 @@ final class NodeStep {
   private volatile List<RunningTask> tasks = List.of();
   /** Set by a terminate order: tasks not started yet never start. */
   private volatile boolean terminated;
+  /** The kill wait of the terminate order that came while the tasks were starting. */
+  private volatile int killWait;
+  private volatile IoConnection io;
   private final java.util.concurrent.atomic.AtomicBoolean reported = new java.util.concurrent.atomic.AtomicBoolean();
 
   NodeStep(StepKey key, LaunchTasksRequest request, StepContext context) {
@@ -63,6 +66,10 @@ final class NodeStep {
       kill();
       report(ProcessGroupSignaller.SIGKILL, true, "slurmd error: " + e);
     } finally {
+      IoConnection open = io;
+      if (open != null) {
+        open.close();
+      }
       StepSpool.delete(dir);
       done.countDown();
     }
@@ -76,6 +83,7 @@ final class NodeStep {
           .setJobId(key.jobId()).setStepId(key.stepId()).setNodeIndex(request.getNodeIndex())
           .setNodeName(context.nodeName()).setIoKey(request.getIoKey()).addAllTaskIds(request.getTaskIdsList())
           .build());
+      this.io = io;
     } catch (IOException | RuntimeException e) {
       String message = "cannot connect to srun at " + spec.getIoHost() + ":" + spec.getIoPort() + ": " + e.getMessage();
       LOG.log(Level.WARNING, "step " + key + ": " + message);
@@ -124,7 +132,7 @@ final class NodeStep {
       return;
     }
     if (terminated) {
-      terminate(context.killWait());
+      terminate(killWait);
     }
     io.startReading("io-" + key + "-" + context.nodeName(), this::fromSrun);
     int status = awaitAll(started, io, true);
@@ -227,6 +235,7 @@ final class NodeStep {
 
   /** SIGCONT and SIGTERM now, SIGKILL after killWait seconds to what still runs. Idempotent. */
   void terminate(int killWaitSeconds) {
+    killWait = killWaitSeconds;
     terminated = true;
     for (RunningTask task : tasks) {
       Thread.ofVirtual().name("terminate-" + key).start(() -> {
