@@ -9,17 +9,20 @@ import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.slurmd.launch.JobSupervisor;
+import org.corral.slurmd.step.StepManager;
 
 /** What the node daemon serves: the controller's launch and signal orders, nobody else's. */
 final class NodeService implements RequestHandler {
   private static final System.Logger LOG = System.getLogger("slurmd");
 
   private final JobSupervisor jobs;
+  private final StepManager steps;
   private final String confPath;
 
   /** @param confPath this node's slurm.conf, which batch jobs see as SLURM_CONF (as in Slurm) */
-  NodeService(JobSupervisor jobs, String confPath) {
+  NodeService(JobSupervisor jobs, StepManager steps, String confPath) {
     this.jobs = jobs;
+    this.steps = steps;
     this.confPath = confPath;
   }
 
@@ -37,13 +40,20 @@ final class NodeService implements RequestHandler {
           jobs.launch(launch.toBuilder().setSpec(launch.getSpec().toBuilder()
               .addEnvironment("SLURM_CONF=" + confPath)).build());
         }
-        case SIGNAL_JOB -> jobs.signal(req.getSignalJob().getJobId(), req.getSignalJob().getSignal(),
-            req.getSignalJob().getKillWaitS());
+        case SIGNAL_JOB -> {
+          var signal = req.getSignalJob();
+          jobs.signal(signal.getJobId(), signal.getSignal(), signal.getKillWaitS());
+          steps.signalJob(signal.getJobId(), signal.getSignal(), signal.getKillWaitS());
+        }
+        case LAUNCH_TASKS -> steps.launch(req.getLaunchTasks());
+        case SIGNAL_TASKS -> steps.signal(req.getSignalTasks());
         default -> {
           return error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
         }
       }
       return Response.getDefaultInstance();
+    } catch (IllegalArgumentException e) {
+      return error(SlurmError.INVALID_MESSAGE, e.getMessage());
     } catch (IOException e) {
       LOG.log(Level.ERROR, req.getBodyCase() + " failed: " + e.getMessage());
       return error(SlurmError.UNEXPECTED, e.getMessage());

@@ -19,6 +19,7 @@ import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.UserDirectory;
 import org.corral.slurmd.launch.JobSupervisor;
+import org.corral.slurmd.step.StepManager;
 
 /**
  * {@code slurmd [-D] [-N NAME] [-f slurm.conf] [-v]}: the node daemon. {@code -N} lets several
@@ -74,10 +75,11 @@ public final class Slurmd {
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
       JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link);
+      StepManager steps = new StepManager(spool, nodeName, cfg.path().toString(), clock, cfg.killWait(), link);
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
-          Duration.ofMinutes(1), 256), creds, new NodeService(jobs, cfg.path().toString()));
-      link.attach(jobs);
+          Duration.ofMinutes(1), 256), creds, new NodeService(jobs, steps, cfg.path().toString()));
+      link.attach(jobs, steps);
       jobs.recover();
       link.start();
       Path pid = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdPidFile(), nodeName, host));
@@ -87,6 +89,7 @@ public final class Slurmd {
         server.close();
         link.close();
         jobs.close();
+        steps.close();
         PidFile.remove(pid);
         synchronized (done) {
           done.notifyAll();

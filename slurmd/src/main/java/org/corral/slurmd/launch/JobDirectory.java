@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * wrapper process: "pid startEpochMillis"), and what job-wrapper.sh writes: pid, status,
  * launch.err, wait.err, wrapper.log.
  */
-final class JobDirectory {
+public final class JobDirectory {
   static final String SCRIPT = "slurm_script";
   private static final String PREFIX = "job";
   private static final int MAX_MESSAGE_CHARS = 4000;
@@ -35,6 +35,11 @@ final class JobDirectory {
   private JobDirectory(int jobId, Path dir) {
     this.jobId = jobId;
     this.dir = dir;
+  }
+
+  /** A directory of job-wrapper.sh's files at any path (a step task's), named by {@code id}. */
+  public static JobDirectory at(Path dir, int id) {
+    return new JobDirectory(id, dir);
   }
 
   static JobDirectory in(Path spoolDir, int jobId) {
@@ -128,7 +133,7 @@ final class JobDirectory {
   }
 
   /** The job's pid = process group id, once the wrapper has recorded it. */
-  OptionalLong processGroup() {
+  public OptionalLong processGroup() {
     Optional<String> text = read("pid");
     try {
       return text.isPresent() ? OptionalLong.of(Long.parseLong(text.get().trim())) : OptionalLong.empty();
@@ -137,12 +142,12 @@ final class JobDirectory {
     }
   }
 
-  boolean hasEnded() {
+  public boolean hasEnded() {
     return Files.exists(dir.resolve("status"));
   }
 
   /** How the job ended, once the wrapper has written its status. */
-  Optional<JobEnd> end() throws IOException {
+  public Optional<JobEnd> end() throws IOException {
     Optional<String> status = read("status");
     if (status.isEmpty()) {
       return Optional.empty();
@@ -186,7 +191,7 @@ final class JobDirectory {
   }
 
   /** Removes the directory and everything in it. */
-  void delete() throws IOException {
+  public void delete() throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

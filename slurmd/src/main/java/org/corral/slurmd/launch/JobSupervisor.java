@@ -2,12 +2,10 @@ package org.corral.slurmd.launch;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
@@ -36,8 +34,6 @@ import org.corral.protocol.msg.LaunchBatchRequest;
  */
 public final class JobSupervisor implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(JobSupervisor.class.getName());
-  private static final String WRAPPER = "job-wrapper.sh";
-  private static final String USER_SHELL = "job-user.sh";
   private static final long POLL_MILLIS = 200;
   /** A signal waits up to 500 x 20 ms for a just-launched job's pid to be recorded. */
   private static final int PID_RETRIES = 500;
@@ -50,6 +46,7 @@ public final class JobSupervisor implements AutoCloseable {
   private final String hostName;
   private final ConcurrentMap<Integer, TrackedJob> jobs = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timers;
+  private final UserLaunch userLaunch;
   private volatile boolean closed;
 
   public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener) throws IOException {
@@ -64,8 +61,7 @@ public final class JobSupervisor implements AutoCloseable {
     this.hostName = shortHostName();
     Files.createDirectories(spoolDir);
     Files.setPosixFilePermissions(spoolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    install(WRAPPER);
-    install(USER_SHELL);
+    this.userLaunch = UserLaunch.install(spoolDir);
     this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread thread = new Thread(r, "job-supervisor-" + nodeName);
       thread.setDaemon(true);
@@ -204,13 +200,9 @@ public final class JobSupervisor implements AutoCloseable {
   }
 
   private Process startWrapper(LaunchPlan plan, JobDirectory dir) throws IOException {
-    String jobDir = dir.path().toString();
-    ProcessBuilder builder = CleanProcess.builder(List.of(
-        "setsid", "/bin/sh", spoolDir.resolve(WRAPPER).toString(),
-        jobDir, Integer.toUnsignedString(plan.uid()), Integer.toUnsignedString(plan.gid()),
-        spoolDir.resolve(USER_SHELL).toString(),
-        jobDir, nodeName, plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(),
-        plan.append() ? "append" : "truncate", plan.umask()));
+    ProcessBuilder builder = userLaunch.command(dir.path(), plan.uid(), plan.gid(), UserLaunch.Io.FILES, nodeName,
+        new UserLaunch.UserFiles(plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), plan.append(), plan.umask()),
+        List.of());
     builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     builder.redirectOutput(dir.wrapperLog().toFile()).redirectErrorStream(true);
     return builder.start();
@@ -324,22 +316,8 @@ public final class JobSupervisor implements AutoCloseable {
     return process.info().startInstant().map(Instant::toEpochMilli).orElse(-1L);
   }
 
-  private void install(String name) throws IOException {
-    Path target = spoolDir.resolve(name);
-    Path tmp = spoolDir.resolve(name + ".tmp");
-    try (InputStream in = JobSupervisor.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IOException("resource missing: " + name);
-      }
-      Files.write(tmp, in.readAllBytes());
-    }
-    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-    // A running wrapper keeps reading its own copy: replace the file, never rewrite it in place.
-    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-  }
-
   /** %N in output patterns: the host's name up to its first dot, as Slurm writes it. */
-  private static String shortHostName() {
+  public static String shortHostName() {
     String name;
     try {
       name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();

@@ -3,16 +3,24 @@
 # setsid with a clean environment), so it outlives a slurmd restart. It never evaluates user
 # data: every user-controlled value only travels on as a quoted argument.
 #
-# Usage: job-wrapper.sh JOBDIR UID GID USER_SHELL [USER_SHELL arguments...]
+# Usage: job-wrapper.sh JOBDIR UID GID IO USER_SHELL [USER_SHELL arguments...]
+# IO: files (a batch job: the user's shell starts with no stdin/stdout, stderr = launch.err, and
+# opens the job's files itself) or streams (a step's task: it inherits this wrapper's stdin,
+# stdout and stderr, slurmd's pipes).
 #
 # Files it writes in JOBDIR (root-owned; each final file appears atomically through mv):
 #   pid     the job's pid, which is also its process group and session id
 #   status  the job's wait(2)-style status: code << 8, or the signal number (| 0x80 on a core)
-# and, through inherited descriptors: wait.err (setsid's own messages) and launch.err (what
-# went wrong before the job's script could start; empty when it started).
+# and, through inherited descriptors: wait.err (setsid's own messages) and, with IO=files,
+# launch.err (what went wrong before the job's script could start; empty when it started).
 umask 077
-dir=$1 uid=$2 gid=$3
-shift 3
+dir=$1 uid=$2 gid=$3 io=$4
+shift 4
+if [ "$io" = streams ]; then
+  exec 4>&2 5<&0 6>&1
+else
+  exec 4>"$dir/launch.err" 5</dev/null 6>/dev/null
+fi
 mkfifo -m 600 "$dir/pid.fifo" || exit 1
 
 # setsid -f -w forks the job into a new session and waits for it: unlike a shell's $?, its
@@ -25,10 +33,11 @@ setsid -f -w /bin/sh -c '
     uid=$1 gid=$2
     shift 2
     exec setpriv --reuid="$uid" --regid="$gid" --init-groups -- /bin/sh "$@" \
-        </dev/null >/dev/null 2>&4 4>&-
+        <&5 >&6 2>&4 4>&- 5<&- 6>&-
   ' job-launch "$uid" "$gid" "$@" \
-  2>"$dir/wait.err" 3>"$dir/pid.fifo" 4>"$dir/launch.err" </dev/null >/dev/null &
+  2>"$dir/wait.err" 3>"$dir/pid.fifo" </dev/null >/dev/null &
 waiter=$!
+exec 4>&- 5<&- 6>&-
 
 pid=
 read -r pid <"$dir/pid.fifo"
