@@ -40,6 +40,7 @@ final class ControllerLink implements JobListener, AutoCloseable {
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
       r -> Thread.ofPlatform().name("heartbeat").daemon().unstarted(r));
   private volatile JobSupervisor supervisor;
+  private volatile String cgroupPlugin = "";
   private volatile boolean closed;
 
   ControllerLink(RpcChannel controller, NodeConfig node, Clock clock, int killWait, Duration heartbeat) {
@@ -49,6 +50,11 @@ final class ControllerLink implements JobListener, AutoCloseable {
     this.startTime = clock.instant().getEpochSecond();
     this.killWait = killWait;
     this.heartbeat = heartbeat;
+  }
+
+  /** The confinement backend in use, reported at registration (scontrol show config shows it). */
+  void cgroupPlugin(String name) {
+    this.cgroupPlugin = name;
   }
 
   /** The jobs this link reports for; before {@link JobSupervisor#recover} may report any. */
@@ -76,7 +82,7 @@ final class ControllerLink implements JobListener, AutoCloseable {
         .setBootTime(HostFacts.bootTime()).setSlurmdStartTime(startTime)
         .addAllRunningJobIds(known).setVersion(Version.NUMBER).setOs(HostFacts.os()).setArch(HostFacts.arch())
         .setCpuLoad(HostFacts.cpuLoad()).setFreeMemMb(HostFacts.freeMemMb())
-        .setHeartbeat(registered).build();
+        .setHeartbeat(registered).setCgroupPlugin(cgroupPlugin).build();
     try {
       Response r = controller.call(Request.newBuilder().setRegisterNode(req).build());
       if (r.getErrorCode() != 0) {
@@ -103,9 +109,16 @@ final class ControllerLink implements JobListener, AutoCloseable {
 
   @Override
   public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message) {
+    finished(jobId, exitStatus, endTime, launchFailed, message, false);
+  }
+
+  @Override
+  public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message,
+      boolean outOfMemory) {
     JobFinishedRequest req = JobFinishedRequest.newBuilder().setJobId(jobId)
         .setNodeName(node.name()).setExitStatus(exitStatus).setEndTime(endTime)
-        .setLaunchFailed(launchFailed).setMessage(message == null ? "" : message).build();
+        .setLaunchFailed(launchFailed).setMessage(message == null ? "" : message)
+        .setOutOfMemory(outOfMemory).build();
     if (unacknowledged.putIfAbsent(jobId, req) == null) {
       Thread.ofVirtual().name("report-" + jobId).start(() -> report(req));
     }

@@ -39,6 +39,9 @@ final class NodeService implements RequestHandler {
         }
         case SIGNAL_JOB -> jobs.signal(req.getSignalJob().getJobId(), req.getSignalJob().getSignal(),
             req.getSignalJob().getKillWaitS());
+        case NODE_STEP_STAT -> {
+          return Response.newBuilder().setStepStat(StepStats.of(jobs, req.getNodeStepStat())).build();
+        }
         default -> {
           return error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
         }

@@ -5,7 +5,8 @@
 #
 # Usage: job-wrapper.sh JOBDIR UID GID USER_SHELL [USER_SHELL arguments...]
 #
-# Files it writes in JOBDIR (root-owned; each final file appears atomically through mv):
+# It reads JOBDIR/cgroup (optional, written by slurmd). Files it writes in JOBDIR (root-owned;
+# each final file appears atomically through mv):
 #   pid     the job's pid, which is also its process group and session id
 #   status  the job's wait(2)-style status: code << 8, or the signal number (| 0x80 on a core)
 # and, through inherited descriptors: wait.err (setsid's own messages) and launch.err (what
@@ -19,14 +20,25 @@ mkfifo -m 600 "$dir/pid.fifo" || exit 1
 # result tells a death by signal (exit status = the raw wait status byte, plus the message
 # "did not exit normally" on its stderr) from an exit with code 128+N. The forked child, still
 # root, reports its pid (= process group) before it drops privileges, so the pid is trusted.
+# Before it runs any user code, the child joins the job's batch step cgroup(s): JOBDIR/cgroup
+# lists one cgroup.procs (or tasks) file a line; a failed join is a failed launch.
 setsid -f -w /bin/sh -c '
     echo $$ >&3
     exec 3>&-
-    uid=$1 gid=$2
-    shift 2
+    dir=$1 uid=$2 gid=$3
+    shift 3
+    if [ -f "$dir/cgroup" ]; then
+      while IFS= read -r procs; do
+        [ -n "$procs" ] || continue
+        echo $$ 2>/dev/null >"$procs" || {
+          echo "cannot join the job cgroup: $procs" >&4
+          exit 1
+        }
+      done <"$dir/cgroup"
+    fi
     exec setpriv --reuid="$uid" --regid="$gid" --init-groups -- /bin/sh "$@" \
         </dev/null >/dev/null 2>&4 4>&-
-  ' job-launch "$uid" "$gid" "$@" \
+  ' job-launch "$dir" "$uid" "$gid" "$@" \
   2>"$dir/wait.err" 3>"$dir/pid.fifo" 4>"$dir/launch.err" </dev/null >/dev/null &
 waiter=$!
 
