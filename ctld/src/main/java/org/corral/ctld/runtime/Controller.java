@@ -78,7 +78,8 @@ public final class Controller implements AutoCloseable {
     await(writer.submit(s -> Decision.of(null, new Command.LoadConfig(
         ConfiguredCluster.nodes(cfg), ConfiguredCluster.partitions(cfg), now))));
 
-    JobOrders orders = new JobOrders(new NodeAgent(creds, nodeTimeout), writer, cfg.clusterName(),
+    NodeAgent agent = new NodeAgent(creds, nodeTimeout);
+    JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(),
         cfg.killWait(), clock);
     sched[0] = new SchedulerLoop(writer, orders, clock);
     Housekeeper housekeeper = new Housekeeper(writer, orders, clock, cfg.slurmdTimeout(), cfg.minJobAge());
@@ -88,7 +89,7 @@ public final class Controller implements AutoCloseable {
 
     Controller[] self = new Controller[1];
     ControllerService service = new ControllerService(writer, jobs, nodes, auth,
-        cfg.controllerHost(), cfg.entries(), () -> self[0].close());
+        cfg.controllerHost(), cfg.entries(), () -> self[0].close(), Confinement.load(cfg, agent, auth));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,

@@ -39,9 +39,11 @@ public final class ControllerService implements RequestHandler {
   private final String host;
   private final Map<String, String> configEntries;
   private final Runnable shutdown;
+  private final Confinement confinement;
 
   ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, Authorizer auth,
-      String host, Map<String, String> configEntries, Runnable shutdown) {
+      String host, Map<String, String> configEntries, Runnable shutdown, Confinement confinement) {
+    this.confinement = confinement;
     this.writer = writer;
     this.jobs = jobs;
     this.nodes = nodes;
@@ -84,12 +86,15 @@ public final class ControllerService implements RequestHandler {
         }
         case REGISTER_NODE -> {
           RegisterNodeReply r = await(writer.submit(s -> nodes.register(peer, req.getRegisterNode(), s)));
+          confinement.nodeUses(req.getRegisterNode().getNodeName(), req.getRegisterNode().getCgroupPlugin());
           yield Response.newBuilder().setRegisterNode(r).build();
         }
         case JOB_FINISHED -> {
           await(writer.submit(s -> nodes.finished(peer, req.getJobFinished(), s)));
           yield Response.getDefaultInstance();
         }
+        case STEP_STAT -> Response.newBuilder()
+            .setStepStat(confinement.stepStats().stat(peer, req.getStepStat(), writer.current())).build();
         default -> error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
       };
     } catch (SlurmException e) {
@@ -168,6 +173,7 @@ public final class ControllerService implements RequestHandler {
   private ConfigReply config() {
     ConfigReply.Builder b = ConfigReply.newBuilder();
     configEntries.forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
+    confinement.configEntries().forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
     return b.build();
   }
 }
