@@ -41,6 +41,7 @@ final class StepStatRequests {
     if (!auth.mayActOnJob(peer, job.getUserId())) {
       throw new SlurmException(SlurmError.USER_ID_MISSING, job.getNodes());
     }
+    reply.setJobRunning(true);
     Map<String, List<StepUsage>> byStep = new LinkedHashMap<>();
     for (NodeAllocation a : job.getAllocationList()) {
       s.node(a.getNode()).flatMap(node -> agent.stepStat(node, req)).ifPresent(r -> {
