@@ -255,6 +255,21 @@ abstract class CgroupBackend implements ResourceLimiter {
     }
   }
 
+  @Override
+  public void shutdown() {
+    synchronized (layout) {
+      for (Path root : nodeRoots()) {
+        if (fs.subdirs(root).stream().noneMatch(d -> d.getFileName().toString().startsWith("uid_"))) {
+          try {
+            fs.removeDir(root);
+          } catch (IOException busy) {
+            // a process of ours still in it (v2: this daemon's own leaf): the next daemon reuses it
+          }
+        }
+      }
+    }
+  }
+
   /** Creates the node's top directory in one hierarchy. */
   Path nodeRoot(int hierarchy, Path parent, String nodeName) throws IOException {
     Path root = parent.resolve("slurm_" + nodeName);

@@ -28,6 +28,12 @@ public interface ResourceLimiter {
   /** The scope of a job created earlier, maybe by an earlier slurmd on this node. */
   Optional<JobScope> findJob(int jobId);
 
+  /**
+   * At daemon shutdown: removes the node's own directories when no job scope is left in them
+   * (jobs that outlive the daemon keep theirs, for the next daemon to find).
+   */
+  default void shutdown() {}
+
   /** Opens (creates if needed) a step's scope inside an existing job scope. */
   default StepScope openStep(int jobId, String stepId) throws IOException {
     return findJob(jobId).orElseThrow(() -> new IOException("job " + jobId + " has no scope on this node"))

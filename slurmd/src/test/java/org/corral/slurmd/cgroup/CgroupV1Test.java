@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.corral.common.config.CgroupConf;
 import org.junit.jupiter.api.AfterEach;
@@ -37,9 +38,9 @@ class CgroupV1Test {
       job.remove();
     }
     if (limiter instanceof CgroupV1 v1) {
-      for (Path root : v1.nodeRoots()) {
-        Files.deleteIfExists(root);
-      }
+      List<Path> roots = v1.nodeRoots();
+      v1.shutdown();
+      assertThat(roots).allSatisfy(root -> assertThat(root).doesNotExist());
     }
   }
 
