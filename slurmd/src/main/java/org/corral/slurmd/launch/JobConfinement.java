@@ -77,6 +77,28 @@ public final class JobConfinement {
     dir.writeRootFile("cgroup", list.toString());
   }
 
+  /**
+   * The scope of a job on this node for launchers other than the batch one (an allocation's
+   * steps): CPUs chosen as for batch jobs (the same ones again for a job that has some), limits
+   * from cgroup.conf. Idempotent; pair with {@link #endJob(int)}.
+   */
+  public JobScope scopeFor(int jobId, int uid, int cpuCount, long memoryBytes) throws IOException {
+    BitSet nodeCpus = cores.claim(jobId, cpuCount);
+    return limiter.limitJob(jobId, uid, limiter.confines() ? cores.hostCpus(nodeCpus) : new BitSet(), memoryBytes);
+  }
+
+  /** Ends a job's scope made by {@link #scopeFor}: whether the OOM killer struck; processes left are killed. */
+  public boolean endJob(int jobId) {
+    cores.release(jobId);
+    Optional<JobScope> scope = limiter.confines() ? limiter.findJob(jobId) : Optional.empty();
+    if (scope.isEmpty()) {
+      return false;
+    }
+    long kills = scope.get().oomKills();
+    scope.get().remove();
+    return kills > 0;
+  }
+
   /** A job found in the spool after a restart keeps its CPUs and gets a usage record again. */
   void readopt(JobDirectory dir) {
     batchUsage.putIfAbsent(dir.jobId(), new StepUsageTracker(dir.jobId(), BATCH_STEP));
