@@ -50,8 +50,7 @@ public final class SstatCommand implements CliCommand {
     try {
       parsed = GETOPT.parse(args);
     } catch (Getopt.GetoptException e) {
-      cli.err().println(cli.program() + ": " + e.getMessage());
-      cli.err().println("Try \"sstat --help\" for more information");
+      cli.err().println(cli.program() + ": " + e.getMessage()); // sstat adds no "Try ..." line
       return 1;
     }
     boolean all = false;

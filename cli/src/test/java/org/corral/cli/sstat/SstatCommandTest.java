@@ -113,6 +113,14 @@ class SstatCommandTest {
   }
 
   @Test
+  void aBadOptionIsGetoptsLineAlone() {
+    CommandRun r = run(steps(), "-x");
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("sstat: invalid option -- 'x'\n");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
   void allStepsAndSeveralJobsGoInOneRequestEach() {
     run(steps(BATCH), "-a", "-n", "-j", "5,6.batch");
     assertThat(sent).hasSize(2);
