@@ -75,6 +75,9 @@ class ConfinementTest {
     assertThat(cluster.as(alice, "squeue", "-h", "-t", "all", "-j", String.valueOf(hog), "-o", "%t").out())
         .isEqualTo("OOM\n");
     assertThat(Files.readString(work.resolve("quiet-" + quiet + ".out"))).isEqualTo("done\n");
+    assertThat(Files.readString(work.resolve("hog-" + hog + ".out"))).endsWith("slurmstepd-c1: error: Detected 1"
+        + " oom-kill event(s) in StepId=" + hog + ".batch cgroup. Some of your processes may have been killed by the"
+        + " cgroup out-of-memory handler.\n");
   }
 
   @Test

@@ -61,4 +61,28 @@ esac
 
 # The job ends with its script, as in Slurm: processes it left behind in its group go too.
 [ -n "$pid" ] && kill -s KILL -- "-$pid" 2>/dev/null
+
+# OOM kills in the batch step's cgroup (v1 memory.oom_control, v2 memory.events): say so on the
+# job's stderr as slurmstepd does, writing as the user (the file is the user's).
+# "$@" is: job-user.sh JOBDIR NODE WORKDIR STDIN STDOUT STDERR OPEN_MODE UMASK.
+kills=0
+if [ -f "$dir/cgroup" ] && [ $# -ge 7 ]; then
+  while IFS= read -r procs; do
+    for counter in "${procs%/*}/memory.oom_control" "${procs%/*}/memory.events"; do
+      [ -r "$counter" ] || continue
+      while read -r key value; do
+        [ "$key" = oom_kill ] && case $value in ''|*[!0-9]*) ;; *) kills=$((kills + value)) ;; esac
+      done <"$counter"
+    done
+  done <"$dir/cgroup"
+fi
+if [ "$kills" -gt 0 ]; then
+  job=${dir##*/job}
+  while case $job in 0?*) true ;; *) false ;; esac; do job=${job#0}; done
+  err=$7
+  [ -n "$err" ] || err=$6
+  msg="slurmstepd-$3: error: Detected $kills oom-kill event(s) in StepId=$job.batch cgroup. Some of your processes may have been killed by the cgroup out-of-memory handler."
+  setpriv --reuid="$uid" --regid="$gid" --init-groups -- /bin/sh -c 'printf "%s\n" "$1" >>"$2"' \
+    oom-report "$msg" "$err" </dev/null >/dev/null 2>&1
+fi
 printf '%s\n' "$status" >"$dir/status.tmp" && mv -f "$dir/status.tmp" "$dir/status"

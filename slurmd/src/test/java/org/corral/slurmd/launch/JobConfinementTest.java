@@ -107,6 +107,10 @@ class JobConfinementTest {
     assertThat(recorder.outOfMemory(63)).isTrue();
     assertThat(recorder.outOfMemory(64)).isFalse();
     assertThat(Files.readString(work.resolve("slurm-64.out"))).isEqualTo("fine\n");
+    // As slurmstepd, the wrapper tells the job's stderr (here its output file) what happened.
+    assertThat(Files.readString(work.resolve("slurm-63.out"))).matches("(?s).*slurmstepd-n1: error: Detected 1"
+        + " oom-kill event\\(s\\) in StepId=63\\.batch cgroup\\. Some of your processes may have been killed by the"
+        + " cgroup out-of-memory handler\\.\n");
   }
 
   @Test
