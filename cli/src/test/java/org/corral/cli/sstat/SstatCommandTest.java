@@ -113,6 +113,16 @@ class SstatCommandTest {
   }
 
   @Test
+  void anUnreachableControllerIsLikeAMissingJob() throws Exception {
+    // Recorded on the reference with SlurmctldPort pointing nowhere: header, one error, exit 0.
+    CommandRun r = CommandRun.of(new SstatCommand(), "sstat", Map.of(), Clock.systemUTC(),
+        CommandRun.recording(new ArrayList<>(), new IOException("connect failure"), null), List.of("-j", "5.batch"));
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.out()).isEqualTo(golden("default-header.txt"));
+    assertThat(r.err()).isEqualTo("sstat: error: couldn't get steps for job 5\n");
+  }
+
+  @Test
   void aBadOptionIsGetoptsLineAlone() {
     CommandRun r = run(steps(), "-x");
     assertThat(r.exitCode()).isEqualTo(1);
