@@ -110,6 +110,7 @@ public final class Slurmd {
         server.close();
         link.close();
         jobs.close();
+        confinement.awaitRemovals();
         limiter.shutdown();
         PidFile.remove(pid);
         synchronized (done) {

@@ -25,7 +25,7 @@ abstract class CgroupBackend implements ResourceLimiter {
   final CgroupFs fs;
   final CgroupConf conf;
   final long nodeMemoryBytes;
-  /** Guards creating and removing the shared upper levels (uid_N) against each other. */
+  /** Guards creating the shared upper levels (uid_N) against their removal at shutdown. */
   private final Object layout = new Object();
 
   CgroupBackend(CgroupFs fs, CgroupConf conf, long nodeMemoryBytes) {
@@ -158,21 +158,13 @@ abstract class CgroupBackend implements ResourceLimiter {
         }
         killAll(dir);
       }
-      synchronized (layout) {
-        for (Path dir : dirs) {
-          for (Path step : fs.subdirs(dir)) {
-            removeQuietly(step);
-          }
-          removeQuietly(dir);
-          Path uidDir = dir.getParent();
-          if (fs.subdirs(uidDir).isEmpty()) {
-            try {
-              fs.removeDir(uidDir);
-            } catch (IOException busy) {
-              // another job of the user came or a process lingers: the next removal retries
-            }
-          }
+      // The user's level stays for the user's next job (creating and removing memory cgroups
+      // costs the kernel milliseconds); shutdown() removes the empty ones.
+      for (Path dir : dirs) {
+        for (Path step : fs.subdirs(dir)) {
+          removeQuietly(step);
         }
+        removeQuietly(dir);
       }
     }
   }
@@ -259,6 +251,11 @@ abstract class CgroupBackend implements ResourceLimiter {
   public void shutdown() {
     synchronized (layout) {
       for (Path root : nodeRoots()) {
+        for (Path uidDir : fs.subdirs(root)) {
+          if (uidDir.getFileName().toString().startsWith("uid_") && fs.subdirs(uidDir).isEmpty()) {
+            removeQuietly(uidDir);
+          }
+        }
         if (fs.subdirs(root).stream().noneMatch(d -> d.getFileName().toString().startsWith("uid_"))) {
           try {
             fs.removeDir(root);

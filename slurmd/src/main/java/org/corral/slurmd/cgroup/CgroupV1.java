@@ -11,9 +11,9 @@ import java.util.Map;
 import org.corral.common.config.CgroupConf;
 
 /**
- * cgroup v1: one hierarchy per controller under the mount point (memory, cpuset, cpuacct). The
- * node's directories sit under the daemon's own cgroup in each hierarchy, so that jobs stay
- * inside whatever limits the daemon itself was given.
+ * cgroup v1: one hierarchy per controller under the mount point (memory, cpuacct, and cpuset with
+ * ConstrainCores). The node's directories sit under the daemon's own cgroup in each hierarchy, so
+ * that jobs stay inside whatever limits the daemon itself was given.
  */
 final class CgroupV1 extends CgroupBackend {
   private static final System.Logger LOG = System.getLogger("slurmd");
@@ -33,7 +33,8 @@ final class CgroupV1 extends CgroupBackend {
     super(fs, conf, nodeMemoryBytes);
     List<String> found = new ArrayList<>();
     for (String c : List.of("memory", "cpuset", "cpuacct")) {
-      if (Files.isRegularFile(mount.resolve(c).resolve("cgroup.procs"))) {
+      // Joining a cpuset costs the kernel milliseconds per process: only when cores are confined.
+      if (Files.isRegularFile(mount.resolve(c).resolve("cgroup.procs")) && (conf.constrainCores() || !c.equals("cpuset"))) {
         found.add(c);
       }
     }

@@ -24,7 +24,8 @@ public interface JobScope {
 
   /**
    * Ends the scope: kills every process still in it (SIGKILL, waiting briefly for them to go),
-   * then removes its directories. Safe to call more than once.
+   * then removes its directories (the user's level stays until {@link ResourceLimiter#shutdown()}).
+   * Safe to call more than once. Takes milliseconds: the kernel frees memory cgroups slowly.
    */
   void remove();
 }

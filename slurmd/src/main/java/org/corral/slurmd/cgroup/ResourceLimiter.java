@@ -29,8 +29,8 @@ public interface ResourceLimiter {
   Optional<JobScope> findJob(int jobId);
 
   /**
-   * At daemon shutdown: removes the node's own directories when no job scope is left in them
-   * (jobs that outlive the daemon keep theirs, for the next daemon to find).
+   * At daemon shutdown: removes the users' and the node's directories that no job scope is left
+   * in (jobs that outlive the daemon keep theirs, for the next daemon to find).
    */
   default void shutdown() {}
 

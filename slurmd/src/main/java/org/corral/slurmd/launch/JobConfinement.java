@@ -10,6 +10,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.StepUsage;
@@ -38,6 +46,10 @@ public final class JobConfinement {
   private final ProcReader proc;
   private final String nodeName;
   private final Map<Integer, StepUsageTracker> batchUsage = new ConcurrentHashMap<>();
+  /** Scopes are removed off the path that reports a job's end; a job id launched again waits for it. */
+  private final ExecutorService remover = Executors.newSingleThreadExecutor(
+      r -> Thread.ofPlatform().name("cgroup-remover").daemon().unstarted(r));
+  private final Map<Integer, Future<?>> removals = new ConcurrentHashMap<>();
 
   /**
    * @param nodeCpus the node's CPUs (slurm.conf CPUs=)
@@ -67,6 +79,7 @@ public final class JobConfinement {
     if (!limiter.confines()) {
       return;
     }
+    awaitRemoval(jobId);
     int cpuCount = request.getCpusOnNode() > 0 ? request.getCpusOnNode() : Math.max(1, job.getNumCpus());
     BitSet nodeCpus = cores.claim(jobId, cpuCount);
     dir.writeRootFile("cores", CpuList.format(nodeCpus) + "\n");
@@ -83,6 +96,7 @@ public final class JobConfinement {
    * from cgroup.conf. Idempotent; pair with {@link #endJob(int)}.
    */
   public JobScope scopeFor(int jobId, int uid, int cpuCount, long memoryBytes) throws IOException {
+    awaitRemoval(jobId);
     BitSet nodeCpus = cores.claim(jobId, cpuCount);
     return limiter.limitJob(jobId, uid, limiter.confines() ? cores.hostCpus(nodeCpus) : new BitSet(), memoryBytes);
   }
@@ -95,8 +109,51 @@ public final class JobConfinement {
       return false;
     }
     long kills = scope.get().oomKills();
-    scope.get().remove();
+    removeLater(jobId, scope.get());
     return kills > 0;
+  }
+
+  private void removeLater(int jobId, JobScope scope) {
+    FutureTask<Void> removal = new FutureTask<>(scope::remove, null);
+    removals.put(jobId, removal);
+    try {
+      remover.execute(() -> {
+        removal.run();
+        removals.remove(jobId, removal);
+      });
+    } catch (RejectedExecutionException e) {
+      removal.run();
+      removals.remove(jobId, removal);
+    }
+  }
+
+  private void awaitRemoval(int jobId) throws IOException {
+    Future<?> pending = removals.get(jobId);
+    if (pending == null) {
+      return;
+    }
+    try {
+      pending.get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while the job's previous cgroup was removed");
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException("the job's previous cgroup could not be removed: " + e, e);
+    }
+  }
+
+  /** Waits for scopes being removed (daemon shutdown, tests). */
+  public void awaitRemovals() {
+    for (Future<?> pending : List.copyOf(removals.values())) {
+      try {
+        pending.get(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (ExecutionException | TimeoutException e) {
+        LOG.log(Level.WARNING, "removing a job's cgroup failed: " + e);
+      }
+    }
   }
 
   /** A job found in the spool after a restart keeps its CPUs and gets a usage record again. */
@@ -127,7 +184,7 @@ public final class JobConfinement {
     } catch (IOException e) {
       LOG.log(Level.WARNING, "job " + jobId + ": cannot record its OOM count: " + e.getMessage());
     }
-    scope.get().remove();
+    removeLater(jobId, scope.get());
     if (kills > 0) {
       LOG.log(Level.INFO, "job " + jobId + ": detected " + kills + " oom_kill event(s)");
     }

@@ -75,15 +75,17 @@ class CgroupV2Test {
   }
 
   @Test
-  void removeDeletesTheJobAndItsEmptyUserLevel() throws Exception {
+  void removeDeletesTheJobAndShutdownTheEmptyUserLevel() throws Exception {
     CgroupV2 v2 = backend("");
     JobScope job = v2.limitJob(8, 500, new BitSet(), 0);
     job.openStep("batch");
     assertThat(v2.findJob(8)).isPresent();
     job.remove();
-    assertThat(own.resolve("slurm_n1/uid_500")).doesNotExist();
-    assertThat(own.resolve("slurm_n1")).isDirectory();
+    assertThat(own.resolve("slurm_n1/uid_500/job_8")).doesNotExist();
+    assertThat(own.resolve("slurm_n1/uid_500")).isDirectory();
     assertThat(v2.findJob(8)).isEmpty();
+    v2.shutdown();
+    assertThat(own.resolve("slurm_n1/uid_500")).doesNotExist();
   }
 
   @Test

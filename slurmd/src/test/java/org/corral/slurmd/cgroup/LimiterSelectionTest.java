@@ -28,10 +28,17 @@ class LimiterSelectionTest {
     }
     Files.writeString(mount.resolve("cpuset/cpuset.cpus"), "0-3\n");
     Files.writeString(mount.resolve("cpuset/cpuset.mems"), "0\n");
-    ResourceLimiter chosen = LimiterSelection.choose(CgroupFs.plainTree(), CgroupConf.defaults(), mount,
+    ResourceLimiter chosen = LimiterSelection.choose(CgroupFs.plainTree(),
+        CgroupConf.parse("ConstrainCores=yes\n", Path.of("cgroup.conf")), mount,
         "4:memory:/\n3:cpuset:/\n2:cpuacct:/\n0::/\n", "n2", 0, 1);
     assertThat(chosen.name()).isEqualTo("cgroup/v1");
     assertThat(Files.readString(mount.resolve("cpuset/slurm_n2/cpuset.cpus"))).isEqualTo("0-3\n");
+    // Without ConstrainCores the cpuset hierarchy is left alone (joining it is slow).
+    ResourceLimiter unpinned = LimiterSelection.choose(CgroupFs.plainTree(), CgroupConf.defaults(), mount,
+        "4:memory:/\n3:cpuset:/\n2:cpuacct:/\n0::/\n", "n3", 0, 1);
+    assertThat(unpinned.name()).isEqualTo("cgroup/v1");
+    assertThat(mount.resolve("cpuset/slurm_n3")).doesNotExist();
+    assertThat(mount.resolve("memory/slurm_n3")).isDirectory();
   }
 
   @Test

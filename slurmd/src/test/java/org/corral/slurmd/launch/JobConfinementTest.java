@@ -3,7 +3,6 @@ package org.corral.slurmd.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -35,6 +34,7 @@ class JobConfinementTest {
   private final JobRecorder recorder = new JobRecorder();
   private JobSupervisor supervisor;
   private ResourceLimiter limiter;
+  private JobConfinement confinement;
   private final String node = "ct" + ProcessHandle.current().pid();
 
   @BeforeEach
@@ -51,30 +51,21 @@ class JobConfinementTest {
     work = Files.createDirectories(tmp.resolve("work"));
     Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxrwxrwx"));
     BitSet host = JobConfinement.hostCpus();
-    supervisor = new JobSupervisor(spool, "n1", Clock.systemUTC(), recorder,
-        new JobConfinement(limiter, 2, host, ProcReader.system(), "n1"), 1);
+    confinement = new JobConfinement(limiter, 2, host, ProcReader.system(), "n1");
+    supervisor = new JobSupervisor(spool, "n1", Clock.systemUTC(), recorder, confinement, 1);
   }
 
   @AfterEach
-  void tearDown() throws IOException {
+  void tearDown() {
     if (supervisor != null) {
       supervisor.close();
     }
     if (limiter != null && limiter.confines()) {
+      confinement.awaitRemovals();
       for (int id : List.of(61, 62, 63, 64)) {
         limiter.findJob(id).ifPresent(j -> j.remove());
       }
-      for (String c : List.of("memory", "cpuset", "cpuacct")) {
-        deleteNodeRoot(Path.of("/sys/fs/cgroup", c));
-      }
-    }
-  }
-
-  private void deleteNodeRoot(Path hierarchy) throws IOException {
-    try (var found = Files.find(hierarchy, 4, (p, a) -> p.getFileName().toString().equals("slurm_" + node))) {
-      for (Path p : found.toList()) {
-        Files.deleteIfExists(p);
-      }
+      limiter.shutdown();
     }
   }
 
@@ -94,6 +85,7 @@ class JobConfinementTest {
     int second = host.nextSetBit(first + 1);
     assertThat(Files.readString(work.resolve("slurm-61.out"))).isEqualTo("Cpus_allowed_list:\t" + first + "\n");
     assertThat(Files.readString(work.resolve("slurm-62.out"))).isEqualTo("Cpus_allowed_list:\t" + second + "\n");
+    confinement.awaitRemovals();
     assertThat(limiter.findJob(61)).isEmpty();
     assertThat(recorder.outOfMemory(61)).isFalse();
   }
