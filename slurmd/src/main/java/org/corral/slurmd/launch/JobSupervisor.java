@@ -89,6 +89,11 @@ public final class JobSupervisor implements AutoCloseable {
     }
   }
 
+  /** The jobs' cgroups and usage records, shared with launchers of other steps. */
+  public JobConfinement confinement() {
+    return confinement;
+  }
+
   /**
    * The batch step's usage now, if the job runs here (sstat). The job is sampled first, so the
    * answer is never older than the call.
