@@ -47,6 +47,7 @@ final class ControllerLink implements JobListener, StepListener, AutoCloseable {
       r -> Thread.ofPlatform().name("heartbeat").daemon().unstarted(r));
   private volatile JobSupervisor supervisor;
   private volatile StepManager steps;
+  private volatile String cgroupPlugin = "";
   private volatile boolean closed;
 
   ControllerLink(RpcChannel controller, NodeConfig node, Clock clock, int killWait, Duration heartbeat) {
@@ -56,6 +57,11 @@ final class ControllerLink implements JobListener, StepListener, AutoCloseable {
     this.startTime = clock.instant().getEpochSecond();
     this.killWait = killWait;
     this.heartbeat = heartbeat;
+  }
+
+  /** The confinement backend in use, reported at registration (scontrol show config shows it). */
+  void cgroupPlugin(String name) {
+    this.cgroupPlugin = name;
   }
 
   /** The jobs this link reports for; before {@link JobSupervisor#recover} may report any. */
@@ -88,7 +94,7 @@ final class ControllerLink implements JobListener, StepListener, AutoCloseable {
         .setBootTime(HostFacts.bootTime()).setSlurmdStartTime(startTime)
         .addAllRunningJobIds(known).setVersion(Version.NUMBER).setOs(HostFacts.os()).setArch(HostFacts.arch())
         .setCpuLoad(HostFacts.cpuLoad()).setFreeMemMb(HostFacts.freeMemMb())
-        .setHeartbeat(registered).build();
+        .setHeartbeat(registered).setCgroupPlugin(cgroupPlugin).build();
     try {
       Response r = controller.call(Request.newBuilder().setRegisterNode(req).build());
       if (r.getErrorCode() != 0) {
@@ -118,9 +124,16 @@ final class ControllerLink implements JobListener, StepListener, AutoCloseable {
 
   @Override
   public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message) {
+    finished(jobId, exitStatus, endTime, launchFailed, message, false);
+  }
+
+  @Override
+  public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message,
+      boolean outOfMemory) {
     JobFinishedRequest req = JobFinishedRequest.newBuilder().setJobId(jobId)
         .setNodeName(node.name()).setExitStatus(exitStatus).setEndTime(endTime)
-        .setLaunchFailed(launchFailed).setMessage(message == null ? "" : message).build();
+        .setLaunchFailed(launchFailed).setMessage(message == null ? "" : message)
+        .setOutOfMemory(outOfMemory).build();
     if (unacknowledged.putIfAbsent(jobId, req) == null) {
       Thread.ofVirtual().name("report-" + jobId).start(() ->
           report("job " + jobId, Request.newBuilder().setJobFinished(req).build(), () -> {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import org.corral.common.Version;
+import org.corral.common.config.CgroupConf;
 import org.corral.common.config.ConfigException;
 import org.corral.common.config.NodeConfig;
 import org.corral.common.config.SlurmConfig;
@@ -18,8 +19,13 @@ import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.UserDirectory;
+import org.corral.slurmd.cgroup.LimiterSelection;
+import org.corral.slurmd.cgroup.ResourceLimiter;
+import org.corral.slurmd.launch.JobConfinement;
 import org.corral.slurmd.launch.JobSupervisor;
 import org.corral.slurmd.step.StepManager;
+import org.corral.slurmd.usage.GatherFrequency;
+import org.corral.slurmd.usage.ProcReader;
 
 /**
  * {@code slurmd [-D] [-N NAME] [-f slurm.conf] [-v]}: the node daemon. {@code -N} lets several
@@ -27,6 +33,17 @@ import org.corral.slurmd.step.StepManager;
  */
 public final class Slurmd {
   private Slurmd() {}
+
+  /** cgroup.conf beside slurm.conf (Slurm's place for it); its defaults when there is none. */
+  private static CgroupConf loadCgroupConf(SlurmConfig cfg, System.Logger log) throws ConfigException {
+    Path file = cfg.path().resolveSibling("cgroup.conf");
+    if (!java.nio.file.Files.isRegularFile(file)) {
+      return CgroupConf.defaults();
+    }
+    CgroupConf conf = CgroupConf.load(file);
+    conf.warnings().forEach(w -> log.log(Level.WARNING, w));
+    return conf;
+  }
 
   public static void main(String[] args) {
     String name = null;
@@ -74,7 +91,13 @@ public final class Slurmd {
           new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(10)),
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
-      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link);
+      CgroupConf cgroupConf = loadCgroupConf(cfg, log);
+      ResourceLimiter limiter = LimiterSelection.choose(cgroupConf, nodeName, node.realMemoryMb() * 1024 * 1024);
+      link.cgroupPlugin(limiter.name());
+      JobConfinement confinement = new JobConfinement(limiter, node.cpus(), JobConfinement.hostCpus(),
+          ProcReader.system(), nodeName);
+      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link, confinement,
+          GatherFrequency.taskSeconds(cfg.get("JobAcctGatherFrequency").orElse("")));
       StepManager steps = new StepManager(spool, nodeName, cfg.path().toString(), clock, cfg.killWait(), link);
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
@@ -90,6 +113,8 @@ public final class Slurmd {
         link.close();
         jobs.close();
         steps.close();
+        confinement.awaitRemovals();
+        limiter.shutdown();
         PidFile.remove(pid);
         synchronized (done) {
           done.notifyAll();

@@ -91,7 +91,7 @@ public final class Controller implements AutoCloseable {
 
     Controller[] self = new Controller[1];
     ControllerService service = new ControllerService(writer, jobs, nodes, steps, auth,
-        cfg.controllerHost(), cfg.entries(), () -> self[0].close());
+        cfg.controllerHost(), cfg.entries(), () -> self[0].close(), Confinement.load(cfg, agent, auth));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,

@@ -84,7 +84,7 @@ final class NodeRequests {
     Command c = req.getLaunchFailed()
         ? new Command.LaunchFailed(req.getJobId(), req.getEndTime(), req.getMessage())
         : new Command.JobEnded(req.getJobId(), req.getEndTime(), req.getExitStatus(),
-            req.getNodeName());
+            req.getNodeName(), req.getOutOfMemory());
     return Decision.of(null, c);
   }
 

@@ -31,6 +31,8 @@ import org.pcollections.TreePMap;
 public final class StateMachine {
   /** Priority of a job that is not held, until the scheduling issue brings real factors. */
   public static final int DEFAULT_PRIORITY = 1;
+  /** The raw status Slurm keeps for a job the OOM killer ended (SIG_OOM): shown as ExitCode 0:125. */
+  public static final int OOM_EXIT_STATUS = 253;
 
   private StateMachine() {}
 
@@ -141,7 +143,11 @@ public final class StateMachine {
     }
     JobInfo j = rec.getInfo();
     JobInfo.Builder b = j.toBuilder().setCompleting(false).setExitStatus(c.exitStatus());
-    if (j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED) {
+    if (c.outOfMemory() && (j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED)) {
+      // Slurm 22.05 records an OOM-killed job with the raw status SIG_OOM: ExitCode 0:125.
+      b.setState(JobState.OUT_OF_MEMORY).setStateReason("OutOfMemory").setExitStatus(OOM_EXIT_STATUS)
+          .setEndTime(c.time());
+    } else if (j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED) {
       b.setState(c.exitStatus() == 0 ? JobState.COMPLETED : JobState.FAILED)
           .setStateReason(c.exitStatus() == 0 ? "None" : "NonZeroExitCode")
           .setEndTime(c.time());

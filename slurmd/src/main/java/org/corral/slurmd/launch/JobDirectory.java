@@ -20,8 +20,9 @@ import java.util.stream.Stream;
  * One job's directory in the spool, {@code job00042/}: root-owned (mode 0711) so that the user
  * can reach their script but can neither list nor change what root writes here. Files:
  * slurm_script and environment (the user's, 0500/0600), wrapper (slurmd's record of the
- * wrapper process: "pid startEpochMillis"), and what job-wrapper.sh writes: pid, status,
- * launch.err, wait.err, wrapper.log.
+ * wrapper process: "pid startEpochMillis"), cores (the node CPUs the job holds) and cgroup (the
+ * files the wrapper writes the job's pid into, one a line), and what job-wrapper.sh writes: pid,
+ * status, launch.err, wait.err, wrapper.log.
  */
 public final class JobDirectory {
   static final String SCRIPT = "slurm_script";
@@ -106,6 +107,17 @@ public final class JobDirectory {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
     Files.setAttribute(file, "unix:gid", plan.gid());
     Files.setAttribute(file, "unix:uid", plan.uid());
+  }
+
+  /** A root-owned file of slurmd's own in the job's directory (cores, cgroup), replaced atomically. */
+  void writeRootFile(String name, String text) throws IOException {
+    Path tmp = dir.resolve(name + ".tmp");
+    Files.writeString(tmp, text);
+    Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  Optional<String> readRootFile(String name) {
+    return read(name);
   }
 
   Path wrapperLog() {

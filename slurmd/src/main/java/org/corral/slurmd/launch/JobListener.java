@@ -12,4 +12,13 @@ public interface JobListener {
    *     creatable as the user, ...); {@code message} then says why
    */
   void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message);
+
+  /**
+   * As {@link #finished(int, int, long, boolean, String)}, also telling whether the kernel's OOM
+   * killer killed a process of the job (in its cgroup) before it ended.
+   */
+  default void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message,
+      boolean outOfMemory) {
+    finished(jobId, exitStatus, endTimeEpochSec, launchFailed, message);
+  }
 }

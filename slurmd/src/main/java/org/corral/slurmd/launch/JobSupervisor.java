@@ -47,9 +47,20 @@ public final class JobSupervisor implements AutoCloseable {
   private final ConcurrentMap<Integer, TrackedJob> jobs = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timers;
   private final UserLaunch userLaunch;
+  private final JobConfinement confinement;
   private volatile boolean closed;
 
+  /** A supervisor that confines nothing and samples usage every 30 s. */
   public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener) throws IOException {
+    this(spoolDir, nodeName, clock, listener, JobConfinement.none(nodeName), 30);
+  }
+
+  /**
+   * @param confinement the jobs' cgroups and usage records
+   * @param sampleSeconds JobAcctGatherFrequency's task interval; 0 = sample only when asked
+   */
+  public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener,
+      JobConfinement confinement, int sampleSeconds) throws IOException {
     if (!spoolDir.isAbsolute() || spoolDir.toString().contains("=")) {
       // The script's path ends the NAME=value list that env(1) reads: it must hold no '='.
       throw new IllegalArgumentException("spool directory must be an absolute path without '=': " + spoolDir);
@@ -58,6 +69,7 @@ public final class JobSupervisor implements AutoCloseable {
     this.nodeName = nodeName;
     this.clock = clock;
     this.listener = listener;
+    this.confinement = confinement;
     this.hostName = shortHostName();
     Files.createDirectories(spoolDir);
     Files.setPosixFilePermissions(spoolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -68,6 +80,38 @@ public final class JobSupervisor implements AutoCloseable {
       return thread;
     });
     timers.scheduleWithFixedDelay(this::pollAdopted, POLL_MILLIS, POLL_MILLIS, TimeUnit.MILLISECONDS);
+    if (sampleSeconds > 0) {
+      timers.scheduleWithFixedDelay(this::sampleUsage, sampleSeconds, sampleSeconds, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The jobs' cgroups and usage records, shared with launchers of other steps. */
+  public JobConfinement confinement() {
+    return confinement;
+  }
+
+  /**
+   * The batch step's usage now, if the job runs here (sstat). The job is sampled first, so the
+   * answer is never older than the call.
+   */
+  public Optional<org.corral.protocol.msg.StepUsage> batchUsage(int jobId) {
+    TrackedJob job = jobs.get(jobId);
+    if (job == null || job.hasEnded() || job.dir().hasEnded()) {
+      return Optional.empty();
+    }
+    return confinement.usage(job.dir());
+  }
+
+  private void sampleUsage() {
+    try {
+      for (TrackedJob job : jobs.values()) {
+        if (!job.hasEnded()) {
+          confinement.sample(job.dir());
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "sampling job usage failed", e);
+    }
   }
 
   /**
@@ -96,6 +140,13 @@ public final class JobSupervisor implements AutoCloseable {
       dir.writeUserFiles(plan);
     } catch (IOException | RuntimeException e) {
       finish(job, JobEnd.failed(0, now(), "cannot write the job's files to the spool: " + e.getMessage()));
+      return;
+    }
+    try {
+      confinement.confine(dir, request);
+    } catch (IOException | RuntimeException e) {
+      finish(job, JobEnd.failed(0, now(), "cannot confine the job (" + confinement.limiter().name() + "): "
+          + e.getMessage()));
       return;
     }
     Process wrapper;
@@ -165,6 +216,7 @@ public final class JobSupervisor implements AutoCloseable {
         continue;
       }
       job.dir().wrapperRecord().flatMap(JobSupervisor::liveWrapper).ifPresent(job::attach);
+      confinement.readopt(job.dir());
       if (job.wrapper().isEmpty() || job.dir().hasEnded()) {
         collect(job);
       }
@@ -269,7 +321,14 @@ public final class JobSupervisor implements AutoCloseable {
 
   private void finish(TrackedJob job, JobEnd end) {
     if (job.markEnded()) {
-      report(job.dir().jobId(), end);
+      boolean oom;
+      try {
+        oom = confinement.release(job.dir());
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "job " + job.dir().jobId() + ": releasing its cgroup failed", e);
+        oom = false;
+      }
+      report(job.dir().jobId(), end.withOutOfMemory(oom));
     }
   }
 
@@ -278,7 +337,8 @@ public final class JobSupervisor implements AutoCloseable {
       return;
     }
     try {
-      listener.finished(jobId, end.exitStatus(), end.endTimeEpochSec(), end.launchFailed(), end.message());
+      listener.finished(jobId, end.exitStatus(), end.endTimeEpochSec(), end.launchFailed(), end.message(),
+          end.outOfMemory());
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "job listener failed for job " + jobId, e);
     }
