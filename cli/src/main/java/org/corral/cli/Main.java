@@ -49,6 +49,7 @@ public final class Main {
       case "squeue" -> new org.corral.cli.squeue.SqueueCommand();
       case "sinfo" -> new org.corral.cli.sinfo.SinfoCommand();
       case "scontrol" -> new org.corral.cli.scontrol.ScontrolCommand();
+      case "sstat" -> new org.corral.cli.sstat.SstatCommand();
       default -> (args, cli) -> {
         cli.error("this command is not part of Corral yet");
         return 1;

@@ -1,9 +1,10 @@
 package org.corral.common;
 
 /**
- * Expands the filename patterns of sbatch's --output/--error/--input as Slurm 22.05 does for a
- * batch job: %j %J %A (job id), %a (array index: 4294967294 outside an array), %s ("batch"),
- * %n %t (0), %x (job name), %u (user name), %N (short host name), %% ("%"). A number after
+ * Expands the filename patterns of sbatch's and srun's --output/--error/--input as Slurm 22.05
+ * does: %j %J %A (job id), %a (array index: 4294967294 outside an array), %s (step: "batch" for
+ * a batch job), %n (node id), %t (task id), %x (job name), %u (user name), %N (short host
+ * name), %% ("%"); a batch job is node 0, task 0. A number after
  * the % zero-pads numeric values; unknown specifiers stay as written. A pattern containing a
  * backslash is not expanded at all, only unescaped ("\X" becomes "X"). The node daemon expands
  * them to open the files; the controller, to show them (without a host: %N stays).
@@ -13,7 +14,13 @@ public final class OutputPathPattern {
   static final String NO_ARRAY_INDEX = "4294967294";
 
   /** What a pattern can refer to. */
-  public record Fields(int jobId, String jobName, String userName, String hostName) {}
+  public record Fields(int jobId, String jobName, String userName, String hostName, String step, int nodeId,
+      int taskId) {
+    /** A batch job's: step "batch", node 0, task 0. */
+    public Fields(int jobId, String jobName, String userName, String hostName) {
+      this(jobId, jobName, userName, hostName, "batch", 0, 0);
+    }
+  }
 
   private OutputPathPattern() {}
 
@@ -57,8 +64,9 @@ public final class OutputPathPattern {
       case '%' -> noWidth ? "%" : null;
       case 'j', 'J', 'A' -> pad(Integer.toUnsignedString(f.jobId()), width);
       case 'a' -> pad(NO_ARRAY_INDEX, width);
-      case 'n', 't' -> pad("0", width);
-      case 's' -> "batch";
+      case 'n' -> pad(Integer.toString(f.nodeId()), width);
+      case 't' -> pad(Integer.toString(f.taskId()), width);
+      case 's' -> f.step().chars().allMatch(Character::isDigit) ? pad(f.step(), width) : f.step();
       case 'x' -> f.jobName();
       case 'u' -> f.userName();
       case 'N' -> f.hostName(); // null (unknown) keeps %N as written

@@ -22,6 +22,15 @@ class OutputPathPatternTest {
   }
 
   @Test
+  void expandsLikeSlurmForAStepTask() {
+    // What srun -N2 -n3 -o 'o-%3t-%2n-%3s-%N-%j-%u-%x-%%.txt' made of it for task 2 (node 1) of step 48.0.
+    var task = new OutputPathPattern.Fields(48, "bash", "root", "vm", "0", 1, 2);
+    assertThat(OutputPathPattern.expand("o-%3t-%2n-%3s-%N-%j-%u-%x-%%.txt", task))
+        .isEqualTo("o-002-01-000-vm-48-root-bash-%.txt");
+    assertThat(OutputPathPattern.expand("e-%t.%n.%s", task)).isEqualTo("e-2.1.0");
+  }
+
+  @Test
   void aBackslashTurnsExpansionOffAndIsRemoved() {
     assertThat(OutputPathPattern.expand("q\\%j-%%j.txt", JOB)).isEqualTo("q%j-%%j.txt");
     assertThat(OutputPathPattern.expand("\\\\q-%j.txt", JOB)).isEqualTo("\\q-%j.txt");

@@ -45,7 +45,18 @@ final class LocalCluster implements AutoCloseable {
     return start(nodes, slurmConf);
   }
 
+  /** As {@link #upWithConfig(int, String)}, with a cgroup.conf beside the slurm.conf. */
+  static LocalCluster upWithConfig(int nodes, String slurmConf, String cgroupConf)
+      throws IOException, InterruptedException {
+    return startFrom(nodes, slurmConf, cgroupConf);
+  }
+
   private static LocalCluster start(int nodes, String slurmConf, String... options)
+      throws IOException, InterruptedException {
+    return startFrom(nodes, slurmConf, null, options);
+  }
+
+  private static LocalCluster startFrom(int nodes, String slurmConf, String cgroupConf, String... options)
       throws IOException, InterruptedException {
     Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -59,6 +70,9 @@ final class LocalCluster implements AutoCloseable {
     if (slurmConf != null) {
       Path conf = root.resolve("given.conf");
       Files.writeString(conf, slurmConf);
+      if (cgroupConf != null) {
+        Files.writeString(root.resolve("cgroup.conf"), cgroupConf);
+      }
       args.addAll(List.of("--config", conf.toString()));
     }
     Result r = c.corral(args.toArray(String[]::new));

@@ -15,22 +15,27 @@ import org.corral.common.Version;
 import org.corral.common.config.NodeConfig;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.msg.JobEndingRequest;
+import org.corral.protocol.StepIds;
 import org.corral.protocol.msg.JobFinishedRequest;
 import org.corral.protocol.msg.NodeHookDoneRequest;
 import org.corral.protocol.msg.RegisterNodeReply;
 import org.corral.protocol.msg.RegisterNodeRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.StepFinishedRequest;
 import org.corral.slurmd.launch.JobListener;
 import org.corral.slurmd.launch.JobSupervisor;
 import org.corral.slurmd.launch.NodeTrouble;
+import org.corral.slurmd.step.StepListener;
+import org.corral.slurmd.step.StepManager;
 
 /**
  * The node daemon's side of the conversation with the controller: registration at start,
- * heartbeats, and reports of ended jobs, each retried until the controller acknowledges it
- * (only then is the job's spool forgotten), so a controller restart loses nothing.
+ * heartbeats, and reports of ended jobs and of steps ended here, each retried until the
+ * controller acknowledges it (only then is a job's spool forgotten), so a controller restart
+ * loses nothing.
  */
-final class ControllerLink implements JobListener, AutoCloseable {
+final class ControllerLink implements JobListener, StepListener, AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmd");
 
   private final RpcChannel controller;
@@ -40,9 +45,12 @@ final class ControllerLink implements JobListener, AutoCloseable {
   private final int killWait;
   private final Duration heartbeat;
   private final Map<Integer, JobFinishedRequest> unacknowledged = new ConcurrentHashMap<>();
+  private final Map<String, StepFinishedRequest> unacknowledgedSteps = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
       r -> Thread.ofPlatform().name("heartbeat").daemon().unstarted(r));
   private volatile JobSupervisor supervisor;
+  private volatile StepManager steps;
+  private volatile String cgroupPlugin = "";
   private volatile boolean closed;
 
   ControllerLink(RpcChannel controller, NodeConfig node, Clock clock, int killWait, Duration heartbeat) {
@@ -54,9 +62,15 @@ final class ControllerLink implements JobListener, AutoCloseable {
     this.heartbeat = heartbeat;
   }
 
+  /** The confinement backend in use, reported at registration (scontrol show config shows it). */
+  void cgroupPlugin(String name) {
+    this.cgroupPlugin = name;
+  }
+
   /** The jobs this link reports for; before {@link JobSupervisor#recover} may report any. */
-  void attach(JobSupervisor jobs) {
+  void attach(JobSupervisor jobs, StepManager stepManager) {
     this.supervisor = jobs;
+    this.steps = stepManager;
   }
 
   /**
@@ -74,12 +88,16 @@ final class ControllerLink implements JobListener, AutoCloseable {
     JobSupervisor jobs = supervisor;
     Set<Integer> known = new HashSet<>(jobs.runningJobs());
     known.addAll(unacknowledged.keySet());
+    StepManager stepManager = steps;
+    if (stepManager != null) {
+      known.addAll(stepManager.runningJobs());
+    }
     RegisterNodeRequest req = RegisterNodeRequest.newBuilder()
         .setNodeName(node.name()).setCpus(node.cpus()).setRealMemoryMb(node.realMemoryMb())
         .setBootTime(HostFacts.bootTime()).setSlurmdStartTime(startTime)
         .addAllRunningJobIds(known).setVersion(Version.NUMBER).setOs(HostFacts.os()).setArch(HostFacts.arch())
         .setCpuLoad(HostFacts.cpuLoad()).setFreeMemMb(HostFacts.freeMemMb())
-        .setHeartbeat(registered).build();
+        .setHeartbeat(registered).setCgroupPlugin(cgroupPlugin).build();
     try {
       Response r = controller.call(Request.newBuilder().setRegisterNode(req).build());
       if (r.getErrorCode() != 0) {
@@ -95,6 +113,9 @@ final class ControllerLink implements JobListener, AutoCloseable {
         if (!unacknowledged.containsKey(id)) {
           LOG.log(Level.INFO, "killing job " + id + ": the controller no longer runs it here");
           jobs.signal(id, 0, killWait);
+          if (stepManager != null) {
+            stepManager.signalJob(id, 0, killWait);
+          }
         }
       }
     } catch (IOException e) {
@@ -106,21 +127,41 @@ final class ControllerLink implements JobListener, AutoCloseable {
 
   @Override
   public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message) {
-    finished(jobId, exitStatus, endTime, launchFailed, message, NodeTrouble.NONE);
+    finished(jobId, exitStatus, endTime, launchFailed, message, false, NodeTrouble.NONE);
   }
 
   @Override
-  public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed,
-      String message, NodeTrouble trouble) {
+  public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message,
+      boolean outOfMemory) {
+    finished(jobId, exitStatus, endTime, launchFailed, message, outOfMemory, NodeTrouble.NONE);
+  }
+
+  @Override
+  public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message,
+      boolean outOfMemory, NodeTrouble trouble) {
     JobFinishedRequest req = JobFinishedRequest.newBuilder().setJobId(jobId)
         .setNodeName(node.name()).setExitStatus(exitStatus).setEndTime(endTime)
         .setLaunchFailed(launchFailed && trouble != NodeTrouble.PROLOG_FAILED)
-        .setMessage(message == null ? "" : message)
+        .setMessage(message == null ? "" : message).setOutOfMemory(outOfMemory)
         .setPrologFailed(trouble == NodeTrouble.PROLOG_FAILED)
         .setEpilogFailed(trouble == NodeTrouble.EPILOG_FAILED)
         .setKillFailed(trouble == NodeTrouble.KILL_FAILED).build();
     if (unacknowledged.putIfAbsent(jobId, req) == null) {
-      Thread.ofVirtual().name("report-" + jobId).start(() -> report(req));
+      Thread.ofVirtual().name("report-" + jobId).start(() ->
+          report("job " + jobId, Request.newBuilder().setJobFinished(req).build(), () -> {
+            unacknowledged.remove(jobId);
+            supervisor.forget(jobId);
+          }));
+    }
+  }
+
+  @Override
+  public void finished(StepFinishedRequest req) {
+    String step = Integer.toUnsignedString(req.getJobId()) + "." + StepIds.name(req.getStepId());
+    if (unacknowledgedSteps.putIfAbsent(step, req) == null) {
+      Thread.ofVirtual().name("report-" + step).start(() ->
+          report("step " + step, Request.newBuilder().setStepFinished(req).build(),
+              () -> unacknowledgedSteps.remove(step)));
     }
   }
 
@@ -144,43 +185,24 @@ final class ControllerLink implements JobListener, AutoCloseable {
     NodeHookDoneRequest req = NodeHookDoneRequest.newBuilder().setNodeName(node.name())
         .setJobId(jobId).setEpilog(epilog).setFailed(failed)
         .setTime(clock.instant().getEpochSecond()).build();
-    Thread.ofVirtual().name("hook-report-" + jobId).start(() -> {
-      long delay = 100;
-      while (!closed) {
-        try {
-          Response r = controller.call(Request.newBuilder().setNodeHookDone(req).build());
-          if (r.getErrorCode() == 0) {
-            return;
-          }
-          LOG.log(Level.WARNING, "job " + jobId + " hook report refused: " + r.getErrorMessage());
-          return;
-        } catch (IOException e) {
-          LOG.log(Level.DEBUG, "job " + jobId + " hook report not delivered yet: " + e.getMessage());
-        }
-        try {
-          Thread.sleep(delay);
-        } catch (InterruptedException e) {
-          return;
-        }
-        delay = Math.min(10_000, delay * 2);
-      }
-    });
+    Thread.ofVirtual().name("hook-report-" + jobId).start(() ->
+        report("job " + jobId + (epilog ? " epilog" : " prolog"),
+            Request.newBuilder().setNodeHookDone(req).build(), () -> { }));
   }
 
   /** Sends an end report until acknowledged, backing off up to 10 s between tries. */
-  private void report(JobFinishedRequest req) {
+  private void report(String what, Request req, Runnable acknowledged) {
     long delay = 100;
     while (!closed) {
       try {
-        Response r = controller.call(Request.newBuilder().setJobFinished(req).build());
+        Response r = controller.call(req);
         if (r.getErrorCode() == 0) {
-          unacknowledged.remove(req.getJobId());
-          supervisor.forget(req.getJobId());
+          acknowledged.run();
           return;
         }
-        LOG.log(Level.WARNING, "job " + req.getJobId() + " end report refused: " + r.getErrorMessage());
+        LOG.log(Level.WARNING, what + " end report refused: " + r.getErrorMessage());
       } catch (IOException e) {
-        LOG.log(Level.DEBUG, "job " + req.getJobId() + " end report not delivered yet: " + e.getMessage());
+        LOG.log(Level.DEBUG, what + " end report not delivered yet: " + e.getMessage());
       }
       try {
         Thread.sleep(delay);

@@ -8,25 +8,29 @@ import org.corral.protocol.RequestHandler;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.SignalScope;
 import org.corral.slurmd.hooks.AllocationHooks;
 import org.corral.slurmd.launch.JobSupervisor;
+import org.corral.slurmd.step.StepManager;
 
 /** What the node daemon serves: the controller's launch and signal orders, nobody else's. */
 final class NodeService implements RequestHandler {
   private static final System.Logger LOG = System.getLogger("slurmd");
 
   private final JobSupervisor jobs;
+  private final StepManager steps;
   private final String confPath;
   private final AllocationHooks hooks;
 
   /** @param confPath this node's slurm.conf, which batch jobs see as SLURM_CONF (as in Slurm) */
-  NodeService(JobSupervisor jobs, String confPath) {
-    this(jobs, confPath, null);
+  NodeService(JobSupervisor jobs, StepManager steps, String confPath) {
+    this(jobs, steps, confPath, null);
   }
 
   /** @param hooks runs the Prolog/Epilog ordered for jobs whose batch host is another node */
-  NodeService(JobSupervisor jobs, String confPath, AllocationHooks hooks) {
+  NodeService(JobSupervisor jobs, StepManager steps, String confPath, AllocationHooks hooks) {
     this.jobs = jobs;
+    this.steps = steps;
     this.confPath = confPath;
     this.hooks = hooks;
   }
@@ -45,8 +49,20 @@ final class NodeService implements RequestHandler {
           jobs.launch(launch.toBuilder().setSpec(launch.getSpec().toBuilder()
               .addEnvironment("SLURM_CONF=" + confPath)).build());
         }
-        case SIGNAL_JOB -> jobs.signal(req.getSignalJob().getJobId(), req.getSignalJob().getSignal(),
-            req.getSignalJob().getKillWaitS(), req.getSignalJob().getScope());
+        case SIGNAL_JOB -> {
+          // The batch step's processes as the scope says; the steps unless only the batch
+          // shell is meant (a steps-only signal comes as SIGNAL_TASKS per step).
+          var signal = req.getSignalJob();
+          jobs.signal(signal.getJobId(), signal.getSignal(), signal.getKillWaitS(), signal.getScope());
+          if (signal.getSignal() == 0 || signal.getScope() != SignalScope.SIGNAL_BATCH_SHELL) {
+            steps.signalJob(signal.getJobId(), signal.getSignal(), signal.getKillWaitS());
+          }
+        }
+        case LAUNCH_TASKS -> steps.launch(req.getLaunchTasks());
+        case SIGNAL_TASKS -> steps.signal(req.getSignalTasks());
+        case NODE_STEP_STAT -> {
+          return Response.newBuilder().setStepStat(StepStats.of(jobs, req.getNodeStepStat())).build();
+        }
         case NODE_HOOK -> {
           if (hooks != null) {
             hooks.submit(req.getNodeHook());
@@ -57,6 +73,8 @@ final class NodeService implements RequestHandler {
         }
       }
       return Response.getDefaultInstance();
+    } catch (IllegalArgumentException e) {
+      return error(SlurmError.INVALID_MESSAGE, e.getMessage());
     } catch (IOException e) {
       LOG.log(Level.ERROR, req.getBodyCase() + " failed: " + e.getMessage());
       return error(SlurmError.UNEXPECTED, e.getMessage());

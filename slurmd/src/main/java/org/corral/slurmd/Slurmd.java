@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import org.corral.common.Version;
+import org.corral.common.config.CgroupConf;
 import org.corral.common.config.ConfigException;
 import org.corral.common.config.NodeConfig;
 import org.corral.common.config.SlurmConfig;
@@ -22,7 +23,13 @@ import org.corral.slurmd.hooks.AllocationHooks;
 import org.corral.slurmd.hooks.HealthCheck;
 import org.corral.slurmd.hooks.HookSettings;
 import org.corral.slurmd.hooks.NodeJobHooks;
+import org.corral.slurmd.cgroup.LimiterSelection;
+import org.corral.slurmd.cgroup.ResourceLimiter;
+import org.corral.slurmd.launch.JobConfinement;
 import org.corral.slurmd.launch.JobSupervisor;
+import org.corral.slurmd.step.StepManager;
+import org.corral.slurmd.usage.GatherFrequency;
+import org.corral.slurmd.usage.ProcReader;
 
 /**
  * {@code slurmd [-D] [-N NAME] [-f slurm.conf] [-v]}: the node daemon. {@code -N} lets several
@@ -30,6 +37,17 @@ import org.corral.slurmd.launch.JobSupervisor;
  */
 public final class Slurmd {
   private Slurmd() {}
+
+  /** cgroup.conf beside slurm.conf (Slurm's place for it); its defaults when there is none. */
+  private static CgroupConf loadCgroupConf(SlurmConfig cfg, System.Logger log) throws ConfigException {
+    Path file = cfg.path().resolveSibling("cgroup.conf");
+    if (!java.nio.file.Files.isRegularFile(file)) {
+      return CgroupConf.defaults();
+    }
+    CgroupConf conf = CgroupConf.load(file);
+    conf.warnings().forEach(w -> log.log(Level.WARNING, w));
+    return conf;
+  }
 
   public static void main(String[] args) {
     String name = null;
@@ -77,15 +95,22 @@ public final class Slurmd {
           new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(10)),
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
+      CgroupConf cgroupConf = loadCgroupConf(cfg, log);
+      ResourceLimiter limiter = LimiterSelection.choose(cgroupConf, nodeName, node.realMemoryMb() * 1024 * 1024);
+      link.cgroupPlugin(limiter.name());
+      JobConfinement confinement = new JobConfinement(limiter, node.cpus(), JobConfinement.hostCpus(),
+          ProcReader.system(), nodeName);
       HookSettings hookSettings = HookSettings.of(cfg,
           java.util.Optional.ofNullable(System.getProperty("corral.bin"))); // set by bin/slurmd
       NodeJobHooks nodeHooks = new NodeJobHooks(hookSettings, nodeName, cfg.path().toString(), spool);
-      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link, nodeHooks);
+      JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link, confinement,
+          GatherFrequency.taskSeconds(cfg.get("JobAcctGatherFrequency").orElse("")), nodeHooks);
+      StepManager steps = new StepManager(spool, nodeName, cfg.path().toString(), clock, cfg.killWait(), link);
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
-          Duration.ofMinutes(1), 256), creds, new NodeService(jobs, cfg.path().toString(),
+          Duration.ofMinutes(1), 256), creds, new NodeService(jobs, steps, cfg.path().toString(),
           new AllocationHooks(nodeHooks, link::hookDone)));
-      link.attach(jobs);
+      link.attach(jobs, steps);
       jobs.recover();
       HealthCheck health = hookSettings.healthCheckProgram().isPresent()
           ? new HealthCheck(hookSettings, nodeName, cfg.path().toString(), () -> jobs.runningJobs().size())
@@ -105,6 +130,9 @@ public final class Slurmd {
         }
         link.close();
         jobs.close();
+        steps.close();
+        confinement.awaitRemovals();
+        limiter.shutdown();
         PidFile.remove(pid);
         synchronized (done) {
           done.notifyAll();

@@ -16,6 +16,7 @@ import org.corral.common.Hostlist;
 import org.corral.common.SlurmError;
 import org.corral.common.config.ConfigException;
 import org.corral.common.config.SlurmConfig;
+import org.corral.protocol.msg.ConfigRequest;
 import org.corral.protocol.msg.HoldJobsRequest;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobInfoRequest;
@@ -149,6 +150,9 @@ public final class ScontrolCommand implements CliCommand {
     if (is(entity, "nodes", 1)) {
       return showNodes(name, cli);
     }
+    if (is(entity, "config", 3)) {
+      return showConfig(cli);
+    }
     if (is(entity, "partitions", 1)) {
       return showPartitions(name, cli);
     }
@@ -165,6 +169,15 @@ public final class ScontrolCommand implements CliCommand {
     }
     cli.err().println("invalid entity:" + entity + " for keyword:" + keyword + " ");
     return 1;
+  }
+
+  private int showConfig(Cli cli) throws Failed, IOException {
+    Response r = call(cli, Request.newBuilder().setConfig(ConfigRequest.getDefaultInstance()).build(),
+        "slurm_load_ctl_conf");
+    cli.out().print(ConfigText.of(r.getConfig().getEntriesList(), cli.clock().instant().getEpochSecond(),
+        cli.clock().getZone()));
+    cli.out().println();
+    return ping(cli);
   }
 
   private int showJobs(String id, Cli cli) throws Failed, IOException {

@@ -13,6 +13,8 @@ import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.SignalJobRequest;
+import org.corral.protocol.msg.StepStatReply;
+import org.corral.protocol.msg.StepStatRequest;
 
 /**
  * Sends the controller's orders to node daemons: launch a batch job, signal one. Runs on the
@@ -57,6 +59,27 @@ public final class NodeAgent {
   public boolean signalTasks(NodeInfo node, SignalTasksRequest signal) {
     return send(node, Request.newBuilder().setSignalTasks(signal).build(),
         "signal step " + signal.getJobId() + "." + signal.getStepId());
+  }
+
+  /**
+   * Asks a node for the usage of a job's steps running there (sstat): one try, no retries, since
+   * a user waits for the answer. Empty when the node cannot be reached or refuses.
+   */
+  public java.util.Optional<StepStatReply> stepStat(NodeInfo node, StepStatRequest req) {
+    String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
+    try {
+      Response r = new TcpChannel(host, node.getPort(), credentials, timeout)
+          .call(Request.newBuilder().setNodeStepStat(req).build());
+      if (r.getErrorCode() == 0) {
+        return java.util.Optional.of(r.getStepStat());
+      }
+      LOG.log(Level.WARNING, "step usage of job " + req.getJobId() + " on " + node.getName() + " refused: "
+          + r.getErrorMessage());
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "step usage of job " + req.getJobId() + ": node " + node.getName()
+          + " unreachable: " + e.getMessage());
+    }
+    return java.util.Optional.empty();
   }
 
   private boolean send(NodeInfo node, Request request, String what) {

@@ -92,8 +92,8 @@ public final class Controller implements AutoCloseable {
 
     Controller[] self = new Controller[1];
     ControllerService service = new ControllerService(writer, jobs, nodes, steps,
-        new NodeAdminRequests(auth, clock, orders), auth,
-        cfg.controllerHost(), cfg.entries(), () -> self[0].close());
+        new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
+        () -> self[0].close(), Confinement.load(cfg, agent, auth));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,

@@ -47,10 +47,12 @@ public final class ControllerService implements RequestHandler {
   private final String host;
   private final Map<String, String> configEntries;
   private final Runnable shutdown;
+  private final Confinement confinement;
 
   ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, StepRequests steps,
       NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
-      Runnable shutdown) {
+      Runnable shutdown, Confinement confinement) {
+    this.confinement = confinement;
     this.writer = writer;
     this.jobs = jobs;
     this.nodes = nodes;
@@ -103,6 +105,7 @@ public final class ControllerService implements RequestHandler {
         }
         case REGISTER_NODE -> {
           RegisterNodeReply r = await(writer.submit(s -> nodes.register(peer, req.getRegisterNode(), s)));
+          confinement.nodeUses(req.getRegisterNode().getNodeName(), req.getRegisterNode().getCgroupPlugin());
           yield Response.newBuilder().setRegisterNode(r).build();
         }
         case JOB_ENDING -> {
@@ -137,6 +140,8 @@ public final class ControllerService implements RequestHandler {
           await(writer.submit(s -> steps.nodeDone(peer, req.getStepFinished(), s)));
           yield Response.getDefaultInstance();
         }
+        case STEP_STAT -> Response.newBuilder()
+            .setStepStat(confinement.stepStats().stat(peer, req.getStepStat(), writer.current())).build();
         default -> error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
       };
     } catch (SlurmException e) {
@@ -233,6 +238,7 @@ public final class ControllerService implements RequestHandler {
   private ConfigReply config() {
     ConfigReply.Builder b = ConfigReply.newBuilder();
     configEntries.forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
+    confinement.configEntries().forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
     return b.build();
   }
 }

@@ -72,7 +72,7 @@ final class JobRequests {
     for (JobInfo j : targets(req, s, reply)) {
       SlurmError err = cancelOne(peer, j, req.getSignal(), scope(req), cmds, effects);
       boolean kill = req.getSignal() == 0 || req.getSignal() == 9;
-      if (err == SlurmError.SUCCESS && !kill && scope(req) != SignalScope.SIGNAL_BATCH_SHELL) {
+      if (err == SlurmError.SUCCESS && !kill && scope(req) == SignalScope.SIGNAL_STEPS) {
         effects.addAll(orders.signalSteps(s.jobs().get(j.getJobId()), req.getSignal()));
       }
       if (err != SlurmError.SUCCESS) {

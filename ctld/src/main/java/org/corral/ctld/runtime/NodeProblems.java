@@ -37,7 +37,7 @@ final class NodeProblems {
     }
     out.add(req.getLaunchFailed()
         ? new Command.LaunchFailed(req.getJobId(), t, req.getMessage())
-        : new Command.JobEnded(req.getJobId(), t, req.getExitStatus(), node));
+        : new Command.JobEnded(req.getJobId(), t, req.getExitStatus(), node, req.getOutOfMemory()));
     return out;
   }
 

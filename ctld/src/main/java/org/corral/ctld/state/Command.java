@@ -24,7 +24,12 @@ public sealed interface Command {
 
   record StartJob(int jobId, long time, List<NodeAllocation> allocation) implements Command {}
 
-  record JobEnded(int jobId, long time, int exitStatus, String node) implements Command {}
+  /** @param outOfMemory the node saw the kernel's OOM killer strike in the job's cgroup */
+  record JobEnded(int jobId, long time, int exitStatus, String node, boolean outOfMemory) implements Command {
+    public JobEnded(int jobId, long time, int exitStatus, String node) {
+      this(jobId, time, exitStatus, node, false);
+    }
+  }
 
   record CancelJob(int jobId, long time, int byUid) implements Command {}
 

@@ -35,7 +35,8 @@ public final class CommandCodec {
       case Command.StartJob x -> e.setStartJob(StartJobCmd.newBuilder().setJobId(x.jobId())
           .setTime(x.time()).addAllAllocation(x.allocation()));
       case Command.JobEnded x -> e.setJobEnded(JobEndedCmd.newBuilder().setJobId(x.jobId())
-          .setTime(x.time()).setExitStatus(x.exitStatus()).setNode(x.node()));
+          .setTime(x.time()).setExitStatus(x.exitStatus()).setNode(x.node())
+          .setOutOfMemory(x.outOfMemory()));
       case Command.CancelJob x -> e.setCancelJob(CancelJobCmd.newBuilder().setJobId(x.jobId())
           .setTime(x.time()).setByUid(x.byUid()));
       case Command.HoldJob x -> e.setHoldJob(HoldJobCmd.newBuilder().setJobId(x.jobId())
@@ -87,7 +88,7 @@ public final class CommandCodec {
       case START_JOB -> new Command.StartJob(e.getStartJob().getJobId(), e.getStartJob().getTime(),
           e.getStartJob().getAllocationList());
       case JOB_ENDED -> new Command.JobEnded(e.getJobEnded().getJobId(), e.getJobEnded().getTime(),
-          e.getJobEnded().getExitStatus(), e.getJobEnded().getNode());
+          e.getJobEnded().getExitStatus(), e.getJobEnded().getNode(), e.getJobEnded().getOutOfMemory());
       case CANCEL_JOB -> new Command.CancelJob(e.getCancelJob().getJobId(),
           e.getCancelJob().getTime(), e.getCancelJob().getByUid());
       case HOLD_JOB -> new Command.HoldJob(e.getHoldJob().getJobId(), e.getHoldJob().getRelease(),

@@ -37,6 +37,8 @@ public final class StateMachine {
    * the previous run (an epilog, a late credential) meets the next one.
    */
   public static final long REQUEUE_DELAY_S = 121;
+  /** The raw status Slurm keeps for a job the OOM killer ended (SIG_OOM): shown as ExitCode 0:125. */
+  public static final int OOM_EXIT_STATUS = 253;
 
   private StateMachine() {}
 
@@ -156,7 +158,11 @@ public final class StateMachine {
       return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, backInQueue(j, c.time()))), c.time());
     }
     JobInfo.Builder b = j.toBuilder().setCompleting(false).setExitStatus(c.exitStatus());
-    if (j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED) {
+    if (c.outOfMemory() && (j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED)) {
+      // Slurm 22.05 records an OOM-killed job with the raw status SIG_OOM: ExitCode 0:125.
+      b.setState(JobState.OUT_OF_MEMORY).setStateReason("OutOfMemory").setExitStatus(OOM_EXIT_STATUS)
+          .setEndTime(c.time());
+    } else if (j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED) {
       b.setState(c.exitStatus() == 0 ? JobState.COMPLETED : JobState.FAILED)
           .setStateReason(c.exitStatus() == 0 ? "None" : "NonZeroExitCode")
           .setEndTime(c.time());

@@ -7,12 +7,12 @@ import java.util.Map;
  * Process builders for the helpers slurmd runs as root. They never inherit the daemon's
  * environment: a root process must not see LD_PRELOAD and the like from anywhere.
  */
-final class CleanProcess {
+public final class CleanProcess {
   static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
   private CleanProcess() {}
 
-  static ProcessBuilder builder(List<String> command) {
+  public static ProcessBuilder builder(List<String> command) {
     ProcessBuilder builder = new ProcessBuilder(command);
     Map<String, String> env = builder.environment();
     env.clear();

@@ -20,10 +20,11 @@ import java.util.stream.Stream;
  * One job's directory in the spool, {@code job00042/}: root-owned (mode 0711) so that the user
  * can reach their script but can neither list nor change what root writes here. Files:
  * slurm_script and environment (the user's, 0500/0600), wrapper (slurmd's record of the
- * wrapper process: "pid startEpochMillis"), and what job-wrapper.sh writes: pid, status,
- * launch.err, wait.err, wrapper.log.
+ * wrapper process: "pid startEpochMillis"), cores (the node CPUs the job holds) and cgroup (the
+ * files the wrapper writes the job's pid into, one a line), and what job-wrapper.sh writes: pid,
+ * status, launch.err, wait.err, wrapper.log.
  */
-final class JobDirectory {
+public final class JobDirectory {
   static final String SCRIPT = "slurm_script";
   private static final String PREFIX = "job";
   private static final int MAX_MESSAGE_CHARS = 4000;
@@ -35,6 +36,11 @@ final class JobDirectory {
   private JobDirectory(int jobId, Path dir) {
     this.jobId = jobId;
     this.dir = dir;
+  }
+
+  /** A directory of job-wrapper.sh's files at any path (a step task's), named by {@code id}. */
+  public static JobDirectory at(Path dir, int id) {
+    return new JobDirectory(id, dir);
   }
 
   static JobDirectory in(Path spoolDir, int jobId) {
@@ -104,6 +110,17 @@ final class JobDirectory {
     Files.setAttribute(file, "unix:uid", plan.uid());
   }
 
+  /** A root-owned file of slurmd's own in the job's directory (cores, cgroup), replaced atomically. */
+  void writeRootFile(String name, String text) throws IOException {
+    Path tmp = dir.resolve(name + ".tmp");
+    Files.writeString(tmp, text);
+    Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  Optional<String> readRootFile(String name) {
+    return read(name);
+  }
+
   Path wrapperLog() {
     return dir.resolve("wrapper.log");
   }
@@ -129,7 +146,7 @@ final class JobDirectory {
   }
 
   /** The job's pid = process group id, once the wrapper has recorded it. */
-  OptionalLong processGroup() {
+  public OptionalLong processGroup() {
     Optional<String> text = read("pid");
     try {
       return text.isPresent() ? OptionalLong.of(Long.parseLong(text.get().trim())) : OptionalLong.empty();
@@ -138,12 +155,12 @@ final class JobDirectory {
     }
   }
 
-  boolean hasEnded() {
+  public boolean hasEnded() {
     return Files.exists(dir.resolve("status"));
   }
 
   /** How the job ended, once the wrapper has written its status. */
-  Optional<JobEnd> end() throws IOException {
+  public Optional<JobEnd> end() throws IOException {
     Optional<String> status = read("status");
     if (status.isEmpty()) {
       return Optional.empty();
@@ -187,7 +204,7 @@ final class JobDirectory {
   }
 
   /** Removes the directory and everything in it. */
-  void delete() throws IOException {
+  public void delete() throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

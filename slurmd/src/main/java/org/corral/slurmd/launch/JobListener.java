@@ -14,15 +14,27 @@ public interface JobListener {
   void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message);
 
   /**
+   * As {@link #finished(int, int, long, boolean, String)}, also telling whether the kernel's OOM
+   * killer killed a process of the job (in its cgroup) before it ended.
+   */
+  default void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message,
+      boolean outOfMemory) {
+    finished(jobId, exitStatus, endTimeEpochSec, launchFailed, message);
+  }
+
+  /**
+   * As the others, also telling what went wrong on the node around the job (a failed Prolog or
+   * Epilog, processes that survived SIGKILL): the controller drains the node.
+   */
+  default void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed,
+      String message, boolean outOfMemory, NodeTrouble trouble) {
+    finished(jobId, exitStatus, endTimeEpochSec, launchFailed, message, outOfMemory);
+  }
+
+  /**
    * The job's script ended and its Epilog starts; {@link #finished} follows once the Epilog is
    * done. Only shown (the job is COMPLETING meanwhile): nothing is lost if it never arrives.
    */
   default void ending(int jobId, int exitStatus, long endTimeEpochSec) {
-  }
-
-  /** The same, with what went wrong on the node around the job (the controller drains it). */
-  default void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed,
-      String message, NodeTrouble trouble) {
-    finished(jobId, exitStatus, endTimeEpochSec, launchFailed, message);
   }
 }

@@ -35,8 +35,6 @@ import org.corral.protocol.msg.SignalScope;
  */
 public final class JobSupervisor implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(JobSupervisor.class.getName());
-  private static final String WRAPPER = "job-wrapper.sh";
-  private static final String USER_SHELL = "job-user.sh";
   private static final long POLL_MILLIS = 200;
   /** A signal waits up to 500 x 20 ms for a just-launched job's pid to be recorded. */
   private static final int PID_RETRIES = 500;
@@ -60,15 +58,33 @@ public final class JobSupervisor implements AutoCloseable {
     boolean signal(long processGroup, int signal) throws IOException;
   }
   private final ScheduledExecutorService timers;
+  private final UserLaunch userLaunch;
+  private final JobConfinement confinement;
   private volatile boolean closed;
 
+  /** A supervisor that confines nothing and samples usage every 30 s. */
   public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener) throws IOException {
-    this(spoolDir, nodeName, clock, listener, LaunchHooks.NONE);
+    this(spoolDir, nodeName, clock, listener, JobConfinement.none(nodeName), 30);
+  }
+
+  /** A supervisor that confines nothing, with hooks around each job. */
+  public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener,
+      LaunchHooks hooks) throws IOException {
+    this(spoolDir, nodeName, clock, listener, JobConfinement.none(nodeName), 30, hooks);
+  }
+
+  /**
+   * @param confinement the jobs' cgroups and usage records
+   * @param sampleSeconds JobAcctGatherFrequency's task interval; 0 = sample only when asked
+   */
+  public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener,
+      JobConfinement confinement, int sampleSeconds) throws IOException {
+    this(spoolDir, nodeName, clock, listener, confinement, sampleSeconds, LaunchHooks.NONE);
   }
 
   /** @param hooks the Prolog, Epilog, task hooks and kill checks to run around each job */
   public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener,
-      LaunchHooks hooks) throws IOException {
+      JobConfinement confinement, int sampleSeconds, LaunchHooks hooks) throws IOException {
     this.hooks = hooks;
     if (!spoolDir.isAbsolute() || spoolDir.toString().contains("=")) {
       // The script's path ends the NAME=value list that env(1) reads: it must hold no '='.
@@ -78,17 +94,49 @@ public final class JobSupervisor implements AutoCloseable {
     this.nodeName = nodeName;
     this.clock = clock;
     this.listener = listener;
+    this.confinement = confinement;
     this.hostName = shortHostName();
     Files.createDirectories(spoolDir);
     Files.setPosixFilePermissions(spoolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    install(WRAPPER);
-    install(USER_SHELL);
+    this.userLaunch = UserLaunch.install(spoolDir);
     this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread thread = new Thread(r, "job-supervisor-" + nodeName);
       thread.setDaemon(true);
       return thread;
     });
     timers.scheduleWithFixedDelay(this::pollAdopted, POLL_MILLIS, POLL_MILLIS, TimeUnit.MILLISECONDS);
+    if (sampleSeconds > 0) {
+      timers.scheduleWithFixedDelay(this::sampleUsage, sampleSeconds, sampleSeconds, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The jobs' cgroups and usage records, shared with launchers of other steps. */
+  public JobConfinement confinement() {
+    return confinement;
+  }
+
+  /**
+   * The batch step's usage now, if the job runs here (sstat). The job is sampled first, so the
+   * answer is never older than the call.
+   */
+  public Optional<org.corral.protocol.msg.StepUsage> batchUsage(int jobId) {
+    TrackedJob job = jobs.get(jobId);
+    if (job == null || job.hasEnded() || job.dir().hasEnded()) {
+      return Optional.empty();
+    }
+    return confinement.usage(job.dir());
+  }
+
+  private void sampleUsage() {
+    try {
+      for (TrackedJob job : jobs.values()) {
+        if (!job.hasEnded()) {
+          confinement.sample(job.dir());
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "sampling job usage failed", e);
+    }
   }
 
   /**
@@ -120,26 +168,33 @@ public final class JobSupervisor implements AutoCloseable {
       return;
     }
     if (!hooks.hasProlog()) {
-      start(job, plan, dir);
+      start(job, request, plan, dir);
       return;
     }
     // The Prolog may take a while: the controller's launch order is answered meanwhile.
     Thread.ofVirtual().name("prolog-" + jobId).start(() -> {
       if (hooks.prolog(request, dir.path())) {
-        start(job, plan, dir);
+        start(job, request, plan, dir);
       } else if (job.markEnded()) {
         report(jobId, JobEnd.failed(0, now(), "prolog failed"), NodeTrouble.PROLOG_FAILED);
       }
     });
   }
 
-  private void start(TrackedJob job, LaunchPlan plan, JobDirectory dir) {
+  private void start(TrackedJob job, LaunchBatchRequest request, LaunchPlan plan, JobDirectory dir) {
     int jobId = plan.jobId();
     if (closed || job.hasEnded()) {
       return;
     }
     if (job.terminated()) { // cancelled while its Prolog ran: the script never starts
       finish(job, new JobEnd(ProcessGroupSignaller.SIGKILL, now(), false, ""));
+      return;
+    }
+    try {
+      confinement.confine(dir, request);
+    } catch (IOException | RuntimeException e) {
+      finish(job, JobEnd.failed(0, now(), "cannot confine the job (" + confinement.limiter().name() + "): "
+          + e.getMessage()));
       return;
     }
     Process wrapper;
@@ -259,6 +314,7 @@ public final class JobSupervisor implements AutoCloseable {
         continue;
       }
       job.dir().wrapperRecord().flatMap(JobSupervisor::liveWrapper).ifPresent(job::attach);
+      confinement.readopt(job.dir());
       if (job.wrapper().isEmpty() || job.dir().hasEnded()) {
         collect(job);
       }
@@ -294,13 +350,9 @@ public final class JobSupervisor implements AutoCloseable {
   }
 
   private Process startWrapper(LaunchPlan plan, JobDirectory dir) throws IOException {
-    String jobDir = dir.path().toString();
-    ProcessBuilder builder = CleanProcess.builder(List.of(
-        "setsid", "/bin/sh", spoolDir.resolve(WRAPPER).toString(),
-        jobDir, Integer.toUnsignedString(plan.uid()), Integer.toUnsignedString(plan.gid()),
-        spoolDir.resolve(USER_SHELL).toString(),
-        jobDir, nodeName, plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(),
-        plan.append() ? "append" : "truncate", plan.umask()));
+    ProcessBuilder builder = userLaunch.command(dir.path(), plan.uid(), plan.gid(), UserLaunch.Io.FILES, nodeName,
+        new UserLaunch.UserFiles(plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), plan.append(), plan.umask()),
+        List.of());
     builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     builder.redirectOutput(dir.wrapperLog().toFile()).redirectErrorStream(true);
     return builder.start();
@@ -388,18 +440,26 @@ public final class JobSupervisor implements AutoCloseable {
       return;
     }
     int jobId = job.dir().jobId();
-    if (!hooks.hasEpilog() || end.launchFailed()) {
-      report(jobId, end);
+    boolean oom;
+    try {
+      oom = confinement.release(job.dir());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "job " + jobId + ": releasing its cgroup failed", e);
+      oom = false;
+    }
+    JobEnd ended = end.withOutOfMemory(oom);
+    if (!hooks.hasEpilog() || ended.launchFailed()) {
+      report(jobId, ended);
       return;
     }
     inEpilog.add(jobId);
     Thread.ofVirtual().name("epilog-" + jobId).start(() -> {
       try {
         if (!closed) {
-          listener.ending(jobId, end.exitStatus(), end.endTimeEpochSec());
+          listener.ending(jobId, ended.exitStatus(), ended.endTimeEpochSec());
         }
-        boolean ok = hooks.epilog(jobId, job.dir().path(), end.exitStatus());
-        report(jobId, end, ok ? NodeTrouble.NONE : NodeTrouble.EPILOG_FAILED);
+        boolean ok = hooks.epilog(jobId, job.dir().path(), ended.exitStatus());
+        report(jobId, ended, ok ? NodeTrouble.NONE : NodeTrouble.EPILOG_FAILED);
       } finally {
         inEpilog.remove(jobId);
       }
@@ -416,7 +476,7 @@ public final class JobSupervisor implements AutoCloseable {
     }
     try {
       listener.finished(jobId, end.exitStatus(), end.endTimeEpochSec(), end.launchFailed(),
-          end.message(), trouble);
+          end.message(), end.outOfMemory(), trouble);
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "job listener failed for job " + jobId, e);
     }
@@ -454,12 +514,8 @@ public final class JobSupervisor implements AutoCloseable {
     return process.info().startInstant().map(Instant::toEpochMilli).orElse(-1L);
   }
 
-  private void install(String name) throws IOException {
-    SpoolScripts.install(spoolDir, name, JobSupervisor.class);
-  }
-
   /** %N in output patterns: the host's name up to its first dot, as Slurm writes it. */
-  private static String shortHostName() {
+  public static String shortHostName() {
     String name;
     try {
       name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();

@@ -1,7 +1,6 @@
 package org.corral.slurmd.launch;
 
 import java.util.List;
-import java.util.regex.Pattern;
 import org.corral.common.OutputPathPattern;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobSpec;
@@ -27,8 +26,6 @@ record LaunchPlan(
     List<String> argv) {
 
   static final String DEFAULT_OUTPUT = "slurm-%j.out";
-  private static final String DEFAULT_UMASK = "0022";
-  private static final Pattern OCTAL_UMASK = Pattern.compile("[0-7]{1,4}");
 
   /**
    * Resolves a request, or throws IllegalArgumentException saying what is wrong with it.
@@ -58,12 +55,7 @@ record LaunchPlan(
     String out = OutputPathPattern.resolve(workDir, spec.getStdOut().isEmpty() ? DEFAULT_OUTPUT : spec.getStdOut(), fields);
     String err = spec.getStdErr().isEmpty() ? "" : OutputPathPattern.resolve(workDir, spec.getStdErr(), fields);
     String in = spec.getStdIn().isEmpty() ? "/dev/null" : OutputPathPattern.resolve(workDir, spec.getStdIn(), fields);
-    String umask = spec.getEnvironmentList().stream()
-        .filter(e -> e.startsWith("SLURM_UMASK="))
-        .map(e -> e.substring("SLURM_UMASK=".length()))
-        .filter(m -> OCTAL_UMASK.matcher(m).matches())
-        .reduce((first, second) -> second)
-        .orElse(DEFAULT_UMASK);
+    String umask = UserLaunch.umask(spec.getEnvironmentList());
     List<String> env = BatchEnvironment.of(request, nodeName, workDir);
     for (String text : List.of(workDir, out, err, in, spec.getScript())) {
       requireNoNul(text);

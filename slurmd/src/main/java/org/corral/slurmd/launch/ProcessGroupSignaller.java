@@ -8,15 +8,15 @@ import java.util.concurrent.TimeUnit;
  * Sends a signal to a whole process group through kill(1): the JDK can signal one process,
  * not a group, and only with TERM or KILL.
  */
-final class ProcessGroupSignaller {
-  static final int SIGKILL = 9;
-  static final int SIGTERM = 15;
-  static final int SIGCONT = 18;
+public final class ProcessGroupSignaller {
+  public static final int SIGKILL = 9;
+  public static final int SIGTERM = 15;
+  public static final int SIGCONT = 18;
 
   private ProcessGroupSignaller() {}
 
   /** True when kill(1) delivered it; false when the group no longer exists. */
-  static boolean signal(long processGroup, int signal) throws IOException {
+  public static boolean signal(long processGroup, int signal) throws IOException {
     if (processGroup <= 1) {
       throw new IllegalArgumentException("refusing to signal process group " + processGroup);
     }

@@ -3,11 +3,11 @@ package org.corral.slurmd.launch;
 import java.util.List;
 
 /** POSIX shell single-quoting: the quoted word reads back as exactly the original text. */
-final class ShellQuoting {
+public final class ShellQuoting {
   private ShellQuoting() {}
 
   /** 'text', with each ' written as '\'' ; newlines and everything else stay literal. */
-  static String quote(String text) {
+  public static String quote(String text) {
     return "'" + text.replace("'", "'\\''") + "'";
   }
 

@@ -3,9 +3,10 @@
 # and process group, and finally becomes the job's script (exec). Until the job's own stderr
 # is open, fd 2 is the launch error log that slurmd reports when the launch fails.
 #
-# Usage: job-user.sh JOBDIR NODE WORKDIR STDIN STDOUT STDERR OPEN_MODE UMASK
-# STDERR empty = the same file as STDOUT; OPEN_MODE append|truncate. JOBDIR/environment holds
-# one `set --` line: the job's NAME=value entries, then the script's path and its arguments.
+# Usage: job-user.sh JOBDIR NODE WORKDIR STDIN STDOUT STDERR OPEN_MODE UMASK [WORDS...]
+# STDERR empty = the same file as STDOUT; a path of "-" keeps the inherited descriptor (a step
+# task's stream to srun); OPEN_MODE append|truncate. The WORDS (a step task's), or else the one
+# `set --` line in JOBDIR/environment (a batch job's): NAME=value entries, then the command.
 dir=$1 node=$2 work=$3 in=$4 out=$5 err=$6 mode=$7 mask=$8
 
 # Opens PATH on descriptor FD (OP is <, > or >>); on failure says why, in the shell's words.
@@ -22,23 +23,39 @@ open_job_file() { # FD WHAT PATH OP
 write='>'
 [ "$mode" = append ] && write='>>'
 umask "$mask" || exit 1
-open_job_file 5 stdin "$in" '<'
-open_job_file 6 stdout "$out" "$write"
+if [ "$in" = - ]; then exec 5<&0; else open_job_file 5 stdin "$in" '<'; fi
+if [ "$out" = - ]; then exec 6>&1; else open_job_file 6 stdout "$out" "$write"; fi
 if [ -z "$err" ]; then
   exec 7>&6
+elif [ "$err" = - ]; then
+  exec 7>&2
 else
   open_job_file 7 stderr "$err" "$write"
 fi
-. "$dir/environment" || exit 1
-exec 0<&5 1>&6 2>&7 5<&- 6>&- 7>&-
+step_task=
+if [ $# -gt 8 ]; then
+  shift 8
+  step_task=1
+else
+  . "$dir/environment" || exit 1
+fi
+exec 8>&2 0<&5 1>&6 2>&7 5<&- 6>&- 7>&-
 
 if ! cd -- "$work" 2>/dev/null; then
   if [ ! -e "$work" ]; then why='No such file or directory'
   elif [ ! -d "$work" ]; then why='Not a directory'
   else why='Permission denied'; fi
-  # Slurm 22.05 prints this line twice, once from the step daemon and once from the task.
   msg="slurmstepd-$node: error: couldn't chdir to \`$work': $why: going to /tmp instead"
-  printf '%s\n%s\n' "$msg" "$msg" >&2
+  if [ -n "$step_task" ]; then
+    # A step's task: once per task, on the stream to srun even with -o/-e (slurmd adds the
+    # step daemon's own line once per node), as Slurm 22.05 does.
+    printf '%s\n' "$msg" >&8
+  else
+    # A batch job: twice, once from the step daemon and once from the task.
+    printf '%s\n%s\n' "$msg" "$msg" >&2
+  fi
   cd /tmp || exit 1
 fi
-exec env -i -- "SLURM_TASK_PID=$$" "$@"
+# The wrapper started this in the background, so SIGINT and SIGQUIT arrive ignored (and a
+# shell cannot restore them): env puts every signal back to its default for the command.
+exec env -i --default-signal -- "SLURM_TASK_PID=$$" "$@" 8>&-

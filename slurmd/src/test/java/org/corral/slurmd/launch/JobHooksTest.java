@@ -48,12 +48,12 @@ class JobHooksTest {
 
     @Override
     public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message) {
-      finished(jobId, exitStatus, endTime, launchFailed, message, NodeTrouble.NONE);
+      finished(jobId, exitStatus, endTime, launchFailed, message, false, NodeTrouble.NONE);
     }
 
     @Override
     public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message,
-        NodeTrouble trouble) {
+        boolean outOfMemory, NodeTrouble trouble) {
       future(jobId).complete(new End(exitStatus, launchFailed, trouble));
     }
 

@@ -12,6 +12,19 @@ final class JobRecorder implements JobListener {
 
   private final Map<Integer, CompletableFuture<Ended>> ends = new ConcurrentHashMap<>();
   private final AtomicInteger calls = new AtomicInteger();
+  private final Map<Integer, Boolean> outOfMemory = new ConcurrentHashMap<>();
+
+  @Override
+  public void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message,
+      boolean oom) {
+    outOfMemory.put(jobId, oom);
+    finished(jobId, exitStatus, endTimeEpochSec, launchFailed, message);
+  }
+
+  /** Whether the end report said the OOM killer struck (false before the job ended). */
+  boolean outOfMemory(int jobId) {
+    return outOfMemory.getOrDefault(jobId, false);
+  }
 
   @Override
   public void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message) {

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Launch rate: 1,000 jobs of `true` on 4 nodes x 8 CPUs, from the first submission until the
+# queue is empty, on Corral and on the reference Slurm in the same run.
+#   bench/launch-throughput.sh [JOBS]      (default 1000; needs root; SKIP_REFERENCE=1: Corral only)
+# Corral: JOBS single jobs submitted through the RPC API by 4 clients (SubmitLoad ... run), until
+# job arrays exist. Slurm: one `sbatch --array=1-JOBS` (its fastest way to queue that many).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${1:-1000}
+cd "$here"
+./mvnw -B -q -DskipTests package
+. libexec/find-java.sh; corral_find_java
+dir=$(mktemp -d /tmp/corral-bench-XXXX); chmod 755 "$dir"
+port=$((30000 + RANDOM % 2000))
+trap 'CORRAL_SKIP_BUILD=1 ./corral down --dir "$dir/c" >/dev/null; rm -rf "$dir"' EXIT
+CORRAL_SKIP_BUILD=1 ./corral up --dir "$dir/c" --port-base "$port" --nodes 4 --cpus 8 >/dev/null
+echo "== Corral: $jobs jobs (API, 4 clients), 4 nodes x 8 CPUs"
+"$CORRAL_JAVA_HOME/bin/java" -cp "build/lib/*:bench/target/classes" org.corral.bench.SubmitLoad \
+  "$dir/c/slurmctld-$port.sock" 4 "$jobs" run
+CORRAL_SKIP_BUILD=1 ./corral down --dir "$dir/c" >/dev/null
+
+if [ -z "${SKIP_REFERENCE:-}" ] && [ -x /usr/bin/sbatch ] && [ -x ../shared/peer/slurm-reference.sh ]; then
+  echo "== Slurm 22.05 (reference): sbatch --array=1-$jobs, 4 nodes x 8 CPUs"
+  ref=$(mktemp -d /tmp/corral-bench-ref-XXXX); chmod 777 "$ref"
+  start=$(date +%s.%N)
+  ( cd "$ref" && env -u SLURM_CONF /usr/bin/sbatch -o /dev/null --array=1-"$jobs" --wrap true >/dev/null )
+  while [ -n "$(env -u SLURM_CONF /usr/bin/squeue -h -o %i -n wrap -u root -t PD,R,CG 2>/dev/null | head -1)" ]; do
+    sleep 0.2
+  done
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" -v n="$jobs" 'BEGIN { printf "all %d tasks done in %.1f s: %.1f tasks/s\n", n, e - s, n / (e - s) }'
+  rm -rf "$ref"
+fi

@@ -1,0 +1,110 @@
+package org.corral.slurmd.cgroup;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Set;
+import org.corral.common.config.CgroupConf;
+
+/**
+ * cgroup v2: one unified tree. The node's directory sits under the daemon's own cgroup; the
+ * controllers (cpuset, memory, cpu) are delegated down each inner level through
+ * cgroup.subtree_control. v2 allows processes only in leaves, so when the daemon's own cgroup
+ * holds the daemon itself, the daemon first moves into a leaf of its own
+ * ({@code slurm_<node>/slurmd}), as Slurm's slurmd does.
+ */
+final class CgroupV2 extends CgroupBackend {
+  private final Path root;
+  private final String delegated;
+
+  /**
+   * @param ownPath the daemon's own cgroup (the "0::" line of /proc/self/cgroup)
+   * @throws IOException when the tree is not cgroup2 or the controllers cannot be delegated
+   */
+  CgroupV2(CgroupFs fs, CgroupConf conf, Path mount, String ownPath, String nodeName, long nodeMemoryBytes,
+      long selfPid) throws IOException {
+    super(fs, conf, nodeMemoryBytes);
+    Path own = mount.resolve(ownPath.replaceFirst("^/+", ""));
+    String available = fs.read(own.resolve("cgroup.controllers"))
+        .orElseThrow(() -> new IOException("no cgroup2 tree at " + own + " (no cgroup.controllers)"));
+    Set<String> have = Set.of(available.strip().split("\\s+"));
+    List<String> wanted = new ArrayList<>();
+    for (String c : List.of("cpuset", "memory", "cpu")) {
+      if (have.contains(c)) {
+        wanted.add("+" + c);
+      }
+    }
+    if (!have.contains("memory")) {
+      throw new IOException("the cgroup2 tree at " + own + " offers no memory controller (has: " + available.strip() + ")");
+    }
+    if (conf.constrainCores() && !have.contains("cpuset")) {
+      throw new IOException("ConstrainCores needs the cgroup2 cpuset controller, not offered at " + own);
+    }
+    this.delegated = String.join(" ", wanted);
+    Path node = own.resolve("slurm_" + nodeName);
+    fs.mkdir(node);
+    try {
+      fs.write(own.resolve("cgroup.subtree_control"), delegated);
+    } catch (IOException busy) {
+      // Processes (this daemon) in our own cgroup: move into a leaf and try once more.
+      Path daemon = node.resolve("slurmd");
+      fs.mkdir(daemon);
+      fs.write(daemon.resolve("cgroup.procs"), Long.toString(selfPid));
+      fs.write(own.resolve("cgroup.subtree_control"), delegated);
+    }
+    fs.write(node.resolve("cgroup.subtree_control"), delegated);
+    this.root = node;
+  }
+
+  @Override
+  public String name() {
+    return "cgroup/v2";
+  }
+
+  @Override
+  List<Path> nodeRoots() {
+    return List.of(root);
+  }
+
+  @Override
+  void prepare(int hierarchy, Path dir, boolean leaf) throws IOException {
+    if (!leaf) {
+      fs.write(dir.resolve("cgroup.subtree_control"), delegated);
+    }
+  }
+
+  @Override
+  void applyLimits(List<Path> jobDirs, BitSet cpus, MemoryLimits limits) throws IOException {
+    Path job = jobDirs.get(0);
+    if (limits.limitsRam()) {
+      fs.write(job.resolve("memory.max"), Long.toString(limits.ramBytes()));
+    }
+    if (limits.limitsSwap()) {
+      // v2 limits swap alone, not RAM+swap as v1 does.
+      fs.write(job.resolve("memory.swap.max"), Long.toString(limits.ramAndSwapBytes() - limits.ramBytes()));
+    }
+    if (!cpus.isEmpty()) {
+      fs.write(job.resolve("cpuset.cpus"), CpuList.format(cpus));
+    }
+  }
+
+  @Override
+  CgroupUsage usage(List<Path> dirs) {
+    Path step = dirs.get(0);
+    Path stat = step.resolve("cpu.stat");
+    long user = fs.keyed(stat, "user_usec");
+    long system = fs.keyed(stat, "system_usec");
+    long peak = Files.exists(step.resolve("memory.peak")) ? fs.number(step.resolve("memory.peak")) : -1;
+    return new CgroupUsage(user < 0 ? -1 : user / 1000, system < 0 ? -1 : system / 1000, peak,
+        Math.max(0, fs.keyed(step.resolve("memory.events"), "oom_kill")));
+  }
+
+  @Override
+  long oomKills(List<Path> jobDirs) {
+    // memory.events counts the whole subtree in v2.
+    return Math.max(0, fs.keyed(jobDirs.get(0).resolve("memory.events"), "oom_kill"));
+  }
+}

@@ -1,0 +1,22 @@
+package org.corral.slurmd.step;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Function;
+import org.corral.protocol.UserDirectory;
+import org.corral.protocol.msg.LaunchTasksRequest;
+import org.corral.slurmd.launch.UserLaunch;
+
+/** What every step on this node shares: the node's identity, the spool, the launcher, the listener. */
+record StepContext(
+    String nodeName,
+    String hostName,
+    String confPath,
+    Path stepsDir,
+    UserLaunch launch,
+    Function<LaunchTasksRequest, List<Integer>> jobCpus,
+    int killWait,
+    Clock clock,
+    UserDirectory users,
+    StepListener listener) {}

@@ -1,0 +1,151 @@
+package org.corral.slurmd.step;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+import org.corral.protocol.UserDirectory;
+import org.corral.protocol.msg.LaunchTasksRequest;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.SignalTasksRequest;
+import org.corral.slurmd.launch.JobSupervisor;
+import org.corral.slurmd.launch.UserLaunch;
+
+/**
+ * The steps running on this node (srun's tasks), without a JVM or a supervisor process per
+ * task: each task is a user process started through the shared user-launch wrapper and watched
+ * by this daemon, which relays its I/O to srun and reports the node's share of the step to the
+ * controller once all its tasks here have exited. Launch orders are idempotent per (job, step).
+ * Unlike batch jobs, tasks do not outlive this daemon (see docs/compatibility.md).
+ */
+public final class StepManager implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("slurmd");
+  /** Ended steps remembered so that a repeated launch order is still ignored. */
+  private static final int REMEMBERED_ENDED = 4096;
+
+  private final StepContext context;
+  private final ConcurrentMap<StepKey, NodeStep> steps = new ConcurrentHashMap<>();
+  private final Set<StepKey> ended = Collections.newSetFromMap(new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<StepKey, Boolean> eldest) {
+      return size() > REMEMBERED_ENDED;
+    }
+  });
+  private volatile boolean closed;
+
+  /**
+   * @param confPath the slurm.conf the tasks see as SLURM_CONF
+   * @param killWait seconds between SIGTERM and SIGKILL when -K ends a step here
+   */
+  public StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait,
+      StepListener listener) throws IOException {
+    this(spoolDir, nodeName, confPath, clock, killWait, listener, StepManager::jobCpusFromDaemon);
+  }
+
+  /** @param jobCpus the CPUs a job holds on this node (for --cpu-bind=cores) */
+  StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait, StepListener listener,
+      Function<LaunchTasksRequest, List<Integer>> jobCpus) throws IOException {
+    Path stepsDir = spoolDir.resolve("steps");
+    StepSpool.clearLeftovers(stepsDir);
+    this.context = new StepContext(nodeName, JobSupervisor.shortHostName(), confPath, stepsDir,
+        UserLaunch.install(spoolDir), jobCpus, killWait, clock, UserDirectory.system(), listener);
+  }
+
+  /** Starts this node's tasks of a step, asynchronously; a repeat for the same step is ignored. */
+  public void launch(LaunchTasksRequest request) {
+    StepKey key = new StepKey(request.getJob().getJobId(), request.getStep().getStepId());
+    NodeStep step = new NodeStep(key, request, context);
+    synchronized (ended) {
+      if (closed || ended.contains(key) || steps.putIfAbsent(key, step) != null) {
+        return;
+      }
+    }
+    LOG.log(Level.DEBUG, "step " + key + ": launching tasks " + request.getTaskIdsList());
+    Thread.ofVirtual().name("step-" + key).start(() -> {
+      try {
+        step.run();
+      } finally {
+        synchronized (ended) {
+          ended.add(key);
+          steps.remove(key, step);
+        }
+      }
+    });
+  }
+
+  /** Signal 0 terminates the step's tasks here (SIGTERM, SIGKILL after kill_wait_s); others are delivered. */
+  public void signal(SignalTasksRequest request) {
+    NodeStep step = steps.get(new StepKey(request.getJobId(), request.getStepId()));
+    if (step == null) {
+      return;
+    }
+    signal(step, request.getSignal(), request.getKillWaitS());
+  }
+
+  /** Every step of the job here: signal 0 terminates them (the job ends), others are delivered. */
+  public void signalJob(int jobId, int signal, int killWaitSeconds) {
+    for (NodeStep step : steps.values()) {
+      if (step.key().jobId() == jobId) {
+        signal(step, signal, killWaitSeconds);
+      }
+    }
+  }
+
+  private static void signal(NodeStep step, int signal, int killWaitSeconds) {
+    if (signal < 0 || signal > 64) {
+      throw new IllegalArgumentException("not a signal number: " + signal);
+    }
+    if (signal == 0) {
+      step.terminate(killWaitSeconds);
+    } else {
+      step.signal(signal);
+    }
+  }
+
+  /** Jobs with steps running here. */
+  public Set<Integer> runningJobs() {
+    Set<Integer> jobs = new TreeSet<>();
+    steps.keySet().forEach(k -> jobs.add(k.jobId()));
+    return jobs;
+  }
+
+  /** Waits until the step has ended here (tests); true when it did within the timeout. */
+  boolean awaitEnd(int jobId, int stepId, Duration timeout) throws InterruptedException {
+    NodeStep step = steps.get(new StepKey(jobId, stepId));
+    return step == null || step.await(timeout);
+  }
+
+  /**
+   * Kills every task here: without this daemon nobody would relay their I/O or report their end.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    for (NodeStep step : steps.values()) {
+      step.kill();
+    }
+  }
+
+  /**
+   * Until jobs get cpusets of their own: the job's CPU count on this node, taken in order from the
+   * CPUs this daemon may use.
+   */
+  private static List<Integer> jobCpusFromDaemon(LaunchTasksRequest request) {
+    List<Integer> all = CpuBinding.daemonCpus();
+    String node = request.getStep().getNodeNamesCount() > request.getNodeIndex()
+        ? request.getStep().getNodeNames(request.getNodeIndex()) : "";
+    int count = request.getJob().getAllocationList().stream().filter(a -> a.getNode().equals(node))
+        .mapToInt(NodeAllocation::getCpus).findFirst().orElse(all.size());
+    return all.subList(0, Math.max(1, Math.min(all.size(), count)));
+  }
+}
