@@ -102,6 +102,14 @@ class NodeHooksTest {
     return cluster.as(null, "squeue", "-h", "-t", "all", "-j", String.valueOf(id), "-o", format).out().trim();
   }
 
+  /** sbatch as alice, in her work directory; the new job's id. */
+  private static int submit(String... sbatchArgs) throws Exception {
+    String[] args = new String[sbatchArgs.length + 1];
+    args[0] = "sbatch";
+    System.arraycopy(sbatchArgs, 0, args, 1, sbatchArgs.length);
+    return LocalCluster.jobId(cluster.as(alice, cluster.workDir(alice), args));
+  }
+
   /** A failed Prolog sends the job back to the queue, held. */
   private void awaitLaunchFailedHeld(int id) throws Exception {
     assertThat(eventually(() -> squeue(id, "%T %r").equals("PENDING launch failed requeued held"), 30))
@@ -131,8 +139,8 @@ class NodeHooksTest {
   @Test
   void prologAndEpilogSeeSlurmsEnvironmentAndTaskPrologSetsTheJobs() throws Exception {
     Path work = cluster.workDir(alice);
-    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "out-%j.txt", "--wrap",
-        "echo \"FROM_TASK_PROLOG=$FROM_TASK_PROLOG\""));
+    int id = submit("-o", "out-%j.txt", "--wrap",
+        "echo \"FROM_TASK_PROLOG=$FROM_TASK_PROLOG\"");
     assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
     String node = squeue(id, "%N");
     String prolog = Files.readString(hooks.resolve("prolog-" + id + "-" + node + ".env"));
@@ -153,7 +161,7 @@ class NodeHooksTest {
   void failingPrologDrainsTheNodeAndRequeuesTheJobHeld() throws Exception {
     Files.writeString(hooks.resolve("fail-prolog"), "");
     Path work = cluster.workDir(alice);
-    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "touch ran"));
+    int id = submit("-o", "/dev/null", "--wrap", "touch ran");
     awaitLaunchFailedHeld(id);
     assertThat(work.resolve("ran")).doesNotExist();
     assertThat(showJob(id)).contains("JobState=PENDING Reason=launch_failed_requeued_held",
@@ -165,8 +173,7 @@ class NodeHooksTest {
 
   @Test
   void withPrologFlagsAllocEveryNodeOfTheJobRunsPrologAndEpilog() throws Exception {
-    Path work = cluster.workDir(alice);
-    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-N", "2", "-o", "/dev/null", "--wrap", "sleep 1"));
+    int id = submit("-N", "2", "-o", "/dev/null", "--wrap", "sleep 1");
     assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
     for (String node : new String[] {"h1", "h2"}) {
       assertThat(Files.readString(hooks.resolve("prolog-" + id + "-" + node + ".env")))
@@ -179,8 +186,7 @@ class NodeHooksTest {
   @Test
   void aJobCompletesOnlyWhenTheEpilogOfEveryNodeIsDone() throws Exception {
     Files.writeString(hooks.resolve("slow-epilog"), "");
-    Path work = cluster.workDir(alice);
-    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-N", "2", "-o", "/dev/null", "--wrap", "true"));
+    int id = submit("-N", "2", "-o", "/dev/null", "--wrap", "true");
     assertThat(cluster.awaitState(id, "COMPLETING", 30)).isEqualTo("COMPLETING");
     assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
     for (String node : new String[] {"h1", "h2"}) {
@@ -192,8 +198,7 @@ class NodeHooksTest {
   @Test
   void prologFailingOnAnotherNodeOfTheJobDrainsItAndRequeuesTheJobHeld() throws Exception {
     Files.writeString(hooks.resolve("fail-prolog-h2"), "");
-    Path work = cluster.workDir(alice);
-    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-N", "2", "-o", "/dev/null", "--wrap", "sleep 60"));
+    int id = submit("-N", "2", "-o", "/dev/null", "--wrap", "sleep 60");
     awaitLaunchFailedHeld(id);
     assertThat(cluster.as(null, "sinfo", "-h", "-R", "-o", "%E|%N").out()).isEqualTo("Prolog error|h2\n");
   }
@@ -201,8 +206,7 @@ class NodeHooksTest {
   @Test
   void whileTheEpilogRunsTheJobIsCompletingAndHoldsItsNode() throws Exception {
     Files.writeString(hooks.resolve("slow-epilog"), "");
-    Path work = cluster.workDir(alice);
-    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "true"));
+    int id = submit("-o", "/dev/null", "--wrap", "true");
     assertThat(cluster.awaitState(id, "COMPLETING", 30)).isEqualTo("COMPLETING");
     String node = squeue(id, "%N");
     assertThat(squeue(id, "%t")).isEqualTo("CG");
@@ -214,8 +218,7 @@ class NodeHooksTest {
   @Test
   void failingEpilogDrainsTheNode() throws Exception {
     Files.writeString(hooks.resolve("fail-epilog"), "");
-    Path work = cluster.workDir(alice);
-    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "true"));
+    int id = submit("-o", "/dev/null", "--wrap", "true");
     assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
     String node = squeue(id, "%N");
     assertThat(cluster.as(null, "sinfo", "-h", "-R", "-o", "%E %N").out()).isEqualTo("Epilog error " + node + "\n");
@@ -261,8 +264,8 @@ class NodeHooksTest {
   @Test
   void downKillsTheNodesJobsWhichGoBackToTheQueueAndResumeReturnsIt() throws Exception {
     Path work = cluster.workDir(alice);
-    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap",
-        "echo $$ > pid-$SLURM_JOB_ID; sleep 300"));
+    int id = submit("-o", "/dev/null", "--wrap",
+        "echo $$ > pid-$SLURM_JOB_ID; sleep 300");
     assertThat(cluster.awaitState(id, "RUNNING", 30)).isEqualTo("RUNNING");
     Path pidFile = work.resolve("pid-" + id);
     assertThat(eventually(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank(), 10)).isTrue();
@@ -283,10 +286,9 @@ class NodeHooksTest {
 
   @Test
   void requeueAndRequeueholdReturnRunningJobsToTheQueue() throws Exception {
-    Path work = cluster.workDir(alice);
-    int first = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "sleep 300"));
-    int second = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "sleep 300"));
-    int fixed = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "--no-requeue", "-o", "/dev/null", "--wrap", "sleep 300"));
+    int first = submit("-o", "/dev/null", "--wrap", "sleep 300");
+    int second = submit("-o", "/dev/null", "--wrap", "sleep 300");
+    int fixed = submit("--no-requeue", "-o", "/dev/null", "--wrap", "sleep 300");
     for (int id : new int[] {first, second, fixed}) {
       assertThat(cluster.awaitState(id, "RUNNING", 30)).isEqualTo("RUNNING");
     }
@@ -310,7 +312,7 @@ class NodeHooksTest {
     assertThat(disabled.err()).isEqualTo("Requested operation is presently disabled for job " + fixed + "\n");
     assertThat(cluster.state(fixed)).isEqualTo("RUNNING");
 
-    int special = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-o", "/dev/null", "--wrap", "sleep 300"));
+    int special = submit("-o", "/dev/null", "--wrap", "sleep 300");
     assertThat(cluster.awaitState(special, "RUNNING", 30)).isEqualTo("RUNNING");
     assertThat(cluster.as(null, "scontrol", "requeuehold", "State=SpecialExit", String.valueOf(special))
         .exitCode()).isZero();
@@ -331,8 +333,8 @@ class NodeHooksTest {
         while [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
         """);
     long submitted = System.currentTimeMillis() / 1000;
-    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-t", "1", "--signal=B:USR1@55",
-        "-o", "/dev/null", "trap.sh"));
+    int id = submit("-t", "1", "--signal=B:USR1@55",
+        "-o", "/dev/null", "trap.sh");
     assertThat(cluster.awaitState(id, "RUNNING", 30)).isEqualTo("RUNNING");
     Path usr1 = work.resolve("usr1-" + id + ".txt");
     assertThat(eventually(() -> Files.exists(usr1), 20)).isTrue();
