@@ -43,7 +43,8 @@ final class NodeService implements RequestHandler {
         case SIGNAL_JOB -> {
           var signal = req.getSignalJob();
           jobs.signal(signal.getJobId(), signal.getSignal(), signal.getKillWaitS());
-          steps.signalJob(signal.getJobId(), signal.getSignal(), signal.getKillWaitS());
+          steps.signalJob(signal.getJobId(), signal.getSignal(), signal.getKillWaitS(),
+              jobs.runningJobs().contains(signal.getJobId()));
         }
         case LAUNCH_TASKS -> steps.launch(req.getLaunchTasks());
         case SIGNAL_TASKS -> steps.signal(req.getSignalTasks());
