@@ -49,6 +49,8 @@ public final class Main {
       case "squeue" -> new org.corral.cli.squeue.SqueueCommand();
       case "sinfo" -> new org.corral.cli.sinfo.SinfoCommand();
       case "scontrol" -> new org.corral.cli.scontrol.ScontrolCommand();
+      case "srun" -> new org.corral.cli.srun.SrunCommand();
+      case "salloc" -> new org.corral.cli.salloc.SallocCommand();
       default -> (args, cli) -> {
         cli.error("this command is not part of Corral yet");
         return 1;
