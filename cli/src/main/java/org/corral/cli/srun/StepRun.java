@@ -64,7 +64,7 @@ final class StepRun implements StepIoServer.Listener {
   private boolean quietExits;
   private long abortedAt;
   private boolean killSent;
-  private long lastInterrupt = Long.MIN_VALUE;
+  private long lastInterrupt = -1; // when the last Ctrl-C came; -1: none yet
   private long firstExitAt = -1;
 
   StepRun(PrintStream messages, OutputStream taskOut, OutputStream taskErr, InputStream stdin,
@@ -192,12 +192,16 @@ final class StepRun implements StepIoServer.Listener {
 
   private void onInterrupt() {
     long now = nanoClock.getAsLong();
+    if (aborted) {
+      return; // already ending
+    }
     if (settings.disableStatus()) {
       messages.println("srun: sending Ctrl-C to " + stepName);
       forward(SignalQueue.SIGINT);
       return;
     }
-    if (!settings.quitOnInterrupt() && now - lastInterrupt > DOUBLE_INTERRUPT_NANOS) {
+    boolean second = lastInterrupt >= 0 && now - lastInterrupt <= DOUBLE_INTERRUPT_NANOS;
+    if (!settings.quitOnInterrupt() && !second) {
       lastInterrupt = now;
       messages.println("srun: interrupt (one more within 1 sec to abort)");
       printStatus();
