@@ -152,7 +152,7 @@ public final class SrunCommand implements CliCommand {
   }
 
   /** Slurm's warnings (and corrections) for task and node counts that do not fit together. */
-  private static void adjustCounts(ResourceOptions r, Cli cli) {
+  static void adjustCounts(ResourceOptions r, Cli cli) {
     if (r.ntasks != null && r.minNodes != null && r.ntasks < r.minNodes) {
       cli.err().println("srun: Warning: can't run " + r.ntasks + " processes on " + r.minNodes
           + " nodes, setting nnodes to " + r.ntasks);
@@ -207,7 +207,7 @@ public final class SrunCommand implements CliCommand {
         o.waitSeconds, o.disableStatus, o.quitOnInterrupt, clusterFacts.killWait());
   }
 
-  private static StepSpec stepSpec(SrunOptions o, int jobId, List<String> argv, String multiProg,
+  static StepSpec stepSpec(SrunOptions o, int jobId, List<String> argv, String multiProg,
       List<String> env, Path cwd, String ioHost, int ioPort, String host) {
     ResourceOptions r = o.resources;
     StepSpec.Builder b = StepSpec.newBuilder()
