@@ -131,6 +131,24 @@ final class LocalCluster implements AutoCloseable {
     return as(user, null, args);
   }
 
+  /** As {@link #as(TestUsers.User, Path, String...)}, with the given text on the command's stdin. */
+  Result withInput(TestUsers.User user, Path cwd, String input, String... args)
+      throws IOException, InterruptedException {
+    Path in = Files.createTempFile(root, "stdin", ".txt");
+    try {
+      Files.writeString(in, input);
+      Files.setPosixFilePermissions(in, PosixFilePermissions.fromString("rw-r--r--"));
+      stdin.set(in);
+      return as(user, cwd, args);
+    } finally {
+      stdin.remove();
+      Files.deleteIfExists(in);
+    }
+  }
+
+  /** stdin for the next command run by this thread (null: /dev/null). */
+  private final ThreadLocal<Path> stdin = new ThreadLocal<>();
+
   private Result run(List<String> cmd, Map<String, String> env, Path cwd, int timeoutS)
       throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -140,7 +158,8 @@ final class LocalCluster implements AutoCloseable {
     Path err = Files.createTempFile("e2e", ".err");
     try {
       Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+          .redirectInput(ProcessBuilder.Redirect.from(
+              stdin.get() != null ? stdin.get().toFile() : new java.io.File("/dev/null"))).start();
       if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new IllegalStateException("timed out: " + cmd);
