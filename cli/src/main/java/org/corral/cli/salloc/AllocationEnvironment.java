@@ -42,16 +42,7 @@ final class AllocationEnvironment {
     v.put("SLURM_SUBMIT_HOST", submitHost);
     v.put("SLURM_TASKS_PER_NODE", RepeatedCounts.format(
         AllocationTasks.perNode(cpus, r.ntasks, r.cpusPerTask, r.ntasksPerNode)));
-    if (r.ntasks != null) {
-      v.put("SLURM_NTASKS", String.valueOf(r.ntasks));
-      v.put("SLURM_NPROCS", String.valueOf(r.ntasks));
-    }
-    if (r.cpusPerTask != null) {
-      v.put("SLURM_CPUS_PER_TASK", String.valueOf(r.cpusPerTask));
-    }
-    if (r.ntasksPerNode != null) {
-      v.put("SLURM_NTASKS_PER_NODE", String.valueOf(r.ntasksPerNode));
-    }
+    v.putAll(r.taskVariables());
     if (r.memMb != null) {
       v.put("SLURM_MEM_PER_NODE", String.valueOf(r.memMb));
     }

@@ -15,11 +15,10 @@ import org.corral.cli.CliCommand;
 import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Opt;
 import org.corral.cli.sbatch.LocalSubmitterFacts;
-import org.corral.cli.sbatch.SbatchCommand;
 import org.corral.cli.sbatch.SubmitterFacts;
 import org.corral.cli.submit.ClusterFacts;
 import org.corral.cli.submit.CommandFailure;
-import org.corral.cli.submit.HelpText;
+import org.corral.cli.submit.CommandLine;
 import org.corral.cli.submit.InteractiveAllocation;
 import org.corral.cli.submit.ResourceOptions;
 import org.corral.cli.submit.ResourceOptions.Source;
@@ -72,25 +71,13 @@ public final class SallocCommand implements CliCommand {
   }
 
   private int salloc(List<String> args, Cli cli) throws CommandFailure {
-    Getopt.Result command;
-    try {
-      command = SallocOptionTable.getopt().parse(args);
-    } catch (Getopt.GetoptException e) {
-      throw new CommandFailure(1, List.of("salloc: " + e.getMessage(), "Try \"salloc --help\" for more information"));
+    Getopt.Result command = CommandLine.parse(SallocOptionTable.getopt(), args, PROGRAM);
+    Integer early = CommandLine.informational(command, cli, SallocCommand.class, PROGRAM);
+    if (early != null) {
+      return early;
     }
     ResourceOptions r = new ResourceOptions(PROGRAM);
     boolean noShell = false;
-    for (Opt o : command.options()) {
-      switch (o.key()) {
-        case "h" -> { return HelpText.print(cli, SallocCommand.class, "help.txt", PROGRAM); }
-        case "usage" -> { return HelpText.print(cli, SallocCommand.class, "usage.txt", PROGRAM); }
-        case "V" -> {
-          cli.out().println(SbatchCommand.VERSION);
-          return 0;
-        }
-        default -> { }
-      }
-    }
     for (Map.Entry<String, String> e : SallocOptionTable.ENVIRONMENT) {
       String value = cli.env().get(e.getKey());
       if (value != null) {

@@ -19,11 +19,10 @@ import org.corral.cli.CliCommand;
 import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Opt;
 import org.corral.cli.sbatch.LocalSubmitterFacts;
-import org.corral.cli.sbatch.SbatchCommand;
 import org.corral.cli.sbatch.SubmitterFacts;
 import org.corral.cli.submit.ClusterFacts;
 import org.corral.cli.submit.CommandFailure;
-import org.corral.cli.submit.HelpText;
+import org.corral.cli.submit.CommandLine;
 import org.corral.cli.submit.InteractiveAllocation;
 import org.corral.cli.submit.ResourceOptions;
 import org.corral.cli.submit.ResourceOptions.Source;
@@ -78,22 +77,10 @@ public final class SrunCommand implements CliCommand {
   }
 
   private int srun(List<String> args, Cli cli) throws CommandFailure {
-    Getopt.Result command;
-    try {
-      command = SrunOptionTable.getopt().parse(args);
-    } catch (Getopt.GetoptException e) {
-      throw new CommandFailure(1, List.of("srun: " + e.getMessage(), "Try \"srun --help\" for more information"));
-    }
-    for (Opt o : command.options()) {
-      switch (o.key()) {
-        case "h" -> { return HelpText.print(cli, SrunCommand.class, "help.txt", "srun"); }
-        case "usage" -> { return HelpText.print(cli, SrunCommand.class, "usage.txt", "srun"); }
-        case "V" -> {
-          cli.out().println(SbatchCommand.VERSION);
-          return 0;
-        }
-        default -> { }
-      }
+    Getopt.Result command = CommandLine.parse(SrunOptionTable.getopt(), args, "srun");
+    Integer early = CommandLine.informational(command, cli, SrunCommand.class, "srun");
+    if (early != null) {
+      return early;
     }
     Integer envJob = jobIdFromEnvironment(cli.env());
     SrunOptions options = new SrunOptions();

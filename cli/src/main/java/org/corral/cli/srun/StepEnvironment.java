@@ -46,16 +46,7 @@ final class StepEnvironment {
     v.put("SLURM_JOB_NUM_NODES", String.valueOf(job.getNumNodes()));
     v.put("SLURM_JOB_CPUS_PER_NODE", cpusPerNode(job));
     v.put("SLURM_JOB_PARTITION", job.getPartition());
-    if (r.ntasks != null) {
-      v.put("SLURM_NTASKS", String.valueOf(r.ntasks));
-      v.put("SLURM_NPROCS", String.valueOf(r.ntasks));
-    }
-    if (r.cpusPerTask != null) {
-      v.put("SLURM_CPUS_PER_TASK", String.valueOf(r.cpusPerTask));
-    }
-    if (r.ntasksPerNode != null) {
-      v.put("SLURM_NTASKS_PER_NODE", String.valueOf(r.ntasksPerNode));
-    }
+    v.putAll(r.taskVariables());
     if (!o.cpuBind.isEmpty()) {
       v.put("SLURM_CPU_BIND", "quiet," + o.cpuBind);
       v.put("SLURM_CPU_BIND_LIST", o.cpuBind.equals("none") ? "" : o.cpuBind);

@@ -87,6 +87,25 @@ public final class ResourceOptions {
     }
   }
 
+  /**
+   * The variables that pass on what was asked for tasks: SLURM_NTASKS and SLURM_NPROCS (-n),
+   * SLURM_CPUS_PER_TASK (-c), SLURM_NTASKS_PER_NODE, each only when given.
+   */
+  public java.util.Map<String, String> taskVariables() {
+    java.util.Map<String, String> v = new java.util.LinkedHashMap<>();
+    if (ntasks != null) {
+      v.put("SLURM_NTASKS", String.valueOf(ntasks));
+      v.put("SLURM_NPROCS", String.valueOf(ntasks));
+    }
+    if (cpusPerTask != null) {
+      v.put("SLURM_CPUS_PER_TASK", String.valueOf(cpusPerTask));
+    }
+    if (ntasksPerNode != null) {
+      v.put("SLURM_NTASKS_PER_NODE", String.valueOf(ntasksPerNode));
+    }
+    return v;
+  }
+
   private boolean exclusive(String value) throws CommandFailure {
     if (value == null || value.isEmpty()) {
       return true;
