@@ -189,6 +189,7 @@ class StepRunIoTest {
     Node n2 = new Node(1, "n2");
     n1.exit(0, 9);
     n1.exit(1, 9);
+    Thread.sleep(200); // separate connections: make n1's report come first
     n2.exit(2, 9);
     assertThat(rc.get(20, TimeUnit.SECONDS)).isEqualTo(137);
     assertThat(err()).isEqualTo("srun: error: n1: tasks 0-1: Killed\nsrun: error: n2: task 2: Killed\n"
@@ -287,6 +288,7 @@ class StepRunIoTest {
     Thread.sleep(200);
     n1.exit(0, 9);
     n1.exit(1, 9);
+    Thread.sleep(200); // separate connections: make n1's report come first
     n2.exit(2, 9);
     assertThat(rc.get(20, TimeUnit.SECONDS)).isEqualTo(137);
     assertThat(stepSignals).containsExactly(0);
@@ -305,6 +307,7 @@ class StepRunIoTest {
     Thread.sleep(400);
     assertThat(stepSignals).containsExactly(0);
     n1.exit(1, 15);
+    Thread.sleep(200);
     n2.exit(2, 15);
     assertThat(rc.get(20, TimeUnit.SECONDS)).isEqualTo(143);
     assertThat(err()).isEqualTo("srun: error: n1: task 0: Exited with exit code 2\n"
