@@ -53,7 +53,7 @@ final class StepCreation {
       }
       retried = true;
       Integer sig = signals.poll(delay);
-      if (sig != null && sig != SignalQueue.SIGCONT) {
+      if (sig != null && (sig == SignalQueue.SIGINT || sig == SignalQueue.SIGTERM || sig == SignalQueue.SIGHUP)) {
         throw new CommandFailure(1, List.of("srun: Cancelled pending job step with signal " + sig,
             refusedLine(jobId, SlurmError.ALREADY_DONE.code())));
       }

@@ -79,7 +79,7 @@ public final class InteractiveAllocation {
         info("job " + jobId + " queued and waiting for resources");
       }
       Integer sig = signals.poll(0);
-      if (sig != null && sig != SignalQueue.SIGCONT) {
+      if (sig != null && (sig == SignalQueue.SIGINT || sig == SignalQueue.SIGTERM || sig == SignalQueue.SIGHUP)) {
         throw revoked(jobId);
       }
       job = waitOnce(jobId, POLL_WAIT_MS);
