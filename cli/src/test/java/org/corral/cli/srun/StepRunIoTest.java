@@ -317,6 +317,28 @@ class StepRunIoTest {
   }
 
   @Test
+  void waitKillsTheRestSecondsAfterTheFirstTaskEnds() throws Exception {
+    CompletableFuture<Integer> rc = start(new StepRun.Settings(false, false, TaskSelection.ALL,
+        TaskSelection.ALL, -2, false, 1, false, false, 30), null);
+    Node n1 = new Node(0, "n1");
+    Node n2 = new Node(1, "n2");
+    n1.exit(0, 0);
+    n1.exit(1, 0);
+    Thread.sleep(1600);
+    assertThat(stepSignals).containsExactly(0);
+    n2.exit(2, 9);
+    assertThat(rc.get(20, TimeUnit.SECONDS)).isEqualTo(137);
+    assertThat(err()).isEqualTo("""
+        srun: First task exited 1s ago
+        srun: StepId=7.2 task 2: running
+        srun: StepId=7.2 tasks 0-1: exited
+        srun: launch/slurm: _step_signal: Terminating StepId=7.2
+        srun: Job step aborted: Waiting up to 32 seconds for job step to finish.
+        srun: error: n2: task 2: Killed
+        """);
+  }
+
+  @Test
   void launchFailureIsReported() throws Exception {
     CompletableFuture<Integer> rc = start(settings(false, -2), null);
     Node n1 = new Node(0, "n1");
