@@ -4,10 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.corral.cli.submit.AllocationTasks;
 import org.corral.cli.submit.ClusterFacts;
-import org.corral.cli.submit.RepeatedCounts;
 import org.corral.cli.submit.ResourceOptions;
+import org.corral.common.PerNodeCounts;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.NodeAllocation;
 
@@ -35,13 +34,12 @@ final class AllocationEnvironment {
     v.put("SLURM_NODELIST", job.getNodes());
     v.put("SLURM_JOB_NUM_NODES", String.valueOf(job.getNumNodes()));
     v.put("SLURM_NNODES", String.valueOf(job.getNumNodes()));
-    v.put("SLURM_JOB_CPUS_PER_NODE", RepeatedCounts.format(cpus));
+    v.put("SLURM_JOB_CPUS_PER_NODE", PerNodeCounts.format(cpus));
     v.put("SLURM_JOB_PARTITION", job.getPartition());
     v.put("SLURM_NODE_ALIASES", "(null)");
     v.put("SLURM_SUBMIT_DIR", submitDir);
     v.put("SLURM_SUBMIT_HOST", submitHost);
-    v.put("SLURM_TASKS_PER_NODE", RepeatedCounts.format(
-        AllocationTasks.perNode(cpus, r.ntasks, r.cpusPerTask, r.ntasksPerNode)));
+    v.put("SLURM_TASKS_PER_NODE", PerNodeCounts.format(tasksPerNode(cpus, r)));
     v.putAll(r.taskVariables());
     if (r.memMb != null) {
       v.put("SLURM_MEM_PER_NODE", String.valueOf(r.memMb));
@@ -50,5 +48,16 @@ final class AllocationEnvironment {
       v.put("SLURM_MEM_PER_CPU", String.valueOf(r.memPerCpuMb));
     }
     return v;
+  }
+
+  /**
+   * --ntasks-per-node when given; with -n, block placement over what each node's CPUs hold;
+   * else one task per node (what Slurm 22.05's salloc shows).
+   */
+  static List<Integer> tasksPerNode(List<Integer> cpus, ResourceOptions r) {
+    if (r.ntasksPerNode != null || r.ntasks == null) {
+      return java.util.Collections.nCopies(cpus.size(), r.ntasksPerNode != null ? r.ntasksPerNode : 1);
+    }
+    return PerNodeCounts.placeTasks(r.ntasks, cpus, r.cpusPerTask == null ? 1 : r.cpusPerTask);
   }
 }

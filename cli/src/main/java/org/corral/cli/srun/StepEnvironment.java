@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import org.corral.cli.sbatch.ExportedEnvironment;
 import org.corral.cli.submit.ClusterFacts;
-import org.corral.cli.submit.RepeatedCounts;
 import org.corral.cli.submit.ResourceOptions;
+import org.corral.common.PerNodeCounts;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.NodeAllocation;
 
@@ -81,6 +81,6 @@ final class StepEnvironment {
     for (NodeAllocation a : job.getAllocationList()) {
       cpus.add(a.getCpus());
     }
-    return RepeatedCounts.format(cpus);
+    return PerNodeCounts.format(cpus);
   }
 }
