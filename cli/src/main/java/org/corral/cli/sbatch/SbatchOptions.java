@@ -97,17 +97,17 @@ final class SbatchOptions {
    * Checks that need every option applied. Slurm refuses both memory options together, except
    * that one set only through the environment yields to the other.
    */
-  void validate() throws SbatchFailure {
+  void validate() throws CommandFailure {
     if (memMb != null && memPerCpuMb != null) {
-      if (memSource == Source.ENVIRONMENT && memPerCpuSource != Source.ENVIRONMENT) {
+      if (OptionValues.keepMemPerCpu(PROGRAM, memSource == Source.ENVIRONMENT,
+          memPerCpuSource == Source.ENVIRONMENT)) {
         memMb = null;
-      } else if (memPerCpuSource == Source.ENVIRONMENT && memSource != Source.ENVIRONMENT) {
-        memPerCpuMb = null;
       } else {
-        throw SbatchFailure.fatal("--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+        memPerCpuMb = null;
       }
     }
   }
+
 
   private void parseNodes(String value) throws CommandFailure {
     int[] range = OptionValues.nodeRange(PROGRAM, value);

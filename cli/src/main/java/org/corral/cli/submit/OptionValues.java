@@ -54,6 +54,18 @@ public final class OptionValues {
     }
   }
 
+  /**
+   * Both --mem and --mem-per-cpu given: Slurm refuses them together, except that one set only
+   * through the environment yields to the other. True when --mem-per-cpu is the one kept.
+   */
+  public static boolean keepMemPerCpu(String program, boolean memFromEnvironment,
+      boolean perCpuFromEnvironment) throws CommandFailure {
+    if (memFromEnvironment != perCpuFromEnvironment) {
+      return memFromEnvironment;
+    }
+    throw CommandFailure.fatal(program, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+  }
+
   /** --open-mode: Slurm looks only at the first letter, a(ppend) or t(runcate). */
   public static String openMode(String program, String value) throws CommandFailure {
     char c = value == null || value.isEmpty() ? ' ' : Character.toLowerCase(value.charAt(0));

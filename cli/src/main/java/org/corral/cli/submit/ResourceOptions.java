@@ -71,18 +71,14 @@ public final class ResourceOptions {
     return true;
   }
 
-  /**
-   * Checks that need every option applied. Slurm refuses both memory options together, except
-   * that one set only through the environment yields to the other.
-   */
+  /** Checks that need every option applied (the two memory options). */
   public void validate() throws CommandFailure {
     if (memMb != null && memPerCpuMb != null) {
-      if (memSource == Source.ENVIRONMENT && memPerCpuSource != Source.ENVIRONMENT) {
+      if (OptionValues.keepMemPerCpu(program, memSource == Source.ENVIRONMENT,
+          memPerCpuSource == Source.ENVIRONMENT)) {
         memMb = null;
-      } else if (memPerCpuSource == Source.ENVIRONMENT && memSource != Source.ENVIRONMENT) {
-        memPerCpuMb = null;
       } else {
-        throw CommandFailure.fatal(program, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+        memPerCpuMb = null;
       }
     }
   }
