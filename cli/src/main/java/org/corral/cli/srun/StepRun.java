@@ -151,12 +151,21 @@ final class StepRun implements StepIoServer.Listener {
 
   @Override
   public void frame(int nodeIndex, String node, IoFrame f) {
+    List<Integer> own = layout.tasksByNode().get(nodeIndex); // a node speaks only for its tasks
     switch (f.getBodyCase()) {
-      case STDOUT -> output.data(TaskOutput.Stream.OUT, f.getStdout().getTask(), f.getStdout().getData().toByteArray());
-      case STDERR -> output.data(TaskOutput.Stream.ERR, f.getStderr().getTask(), f.getStderr().getData().toByteArray());
+      case STDOUT -> {
+        if (own.contains(f.getStdout().getTask())) {
+          output.data(TaskOutput.Stream.OUT, f.getStdout().getTask(), f.getStdout().getData().toByteArray());
+        }
+      }
+      case STDERR -> {
+        if (own.contains(f.getStderr().getTask())) {
+          output.data(TaskOutput.Stream.ERR, f.getStderr().getTask(), f.getStderr().getData().toByteArray());
+        }
+      }
       case TASK_EXIT -> {
         int task = (int) f.getTaskExit().getTask();
-        if (layout.tasksByNode().get(nodeIndex).contains(task)) {
+        if (own.contains(task)) {
           output.taskEnded(task);
           exits.exited(node, task, f.getTaskExit().getStatus());
         }

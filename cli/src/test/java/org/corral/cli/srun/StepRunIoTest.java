@@ -172,6 +172,7 @@ class StepRunIoTest {
     n1.stdout(0, "hello from 0\n");
     n2.stdout(2, "partial"); // held until its line ends or its task does
     n1.stdout(1, "one\n");
+    n1.stdout(2, "not n1's task\n"); // ignored: task 2 runs on n2
     Thread.sleep(200); // the two nodes' streams are independent: let n1's arrive first
     n2.stderr(2, "oops\n");
     n2.exit(2, 3 << 8);
