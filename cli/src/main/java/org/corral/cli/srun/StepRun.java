@@ -64,6 +64,7 @@ final class StepRun implements StepIoServer.Listener {
   private boolean quietExits;
   private long abortedAt;
   private boolean killSent;
+  private boolean cancelChecked;
   private long lastInterrupt = -1; // when the last Ctrl-C came; -1: none yet
   private long firstExitAt = -1;
 
@@ -97,6 +98,7 @@ final class StepRun implements StepIoServer.Listener {
       if (sig != null) {
         onSignal(sig);
       }
+      checkCancelledElsewhere();
       printExitLines(false);
       checkKillOnBadExit();
       checkWait();
@@ -251,6 +253,25 @@ final class StepRun implements StepIoServer.Listener {
     if (!killSent) {
       killSent = true;
       control.signal(0);
+    }
+  }
+
+  /**
+   * A task killed by SIGKILL or SIGTERM that srun did not ask for: if the step was cancelled
+   * (scancel, the job's end), srun says the step was aborted, before the tasks' lines, as
+   * Slurm does; otherwise (a task killed itself) it says "Force Terminated" at the end.
+   */
+  private void checkCancelledElsewhere() {
+    if (aborted || killSent || cancelChecked || !exits.killedBySlurmSignal()) {
+      return;
+    }
+    cancelChecked = true;
+    StepInfo now = control.current();
+    if (now == null || now.getCancelled() || now.getState() != org.corral.protocol.msg.JobState.RUNNING) {
+      aborted = true;
+      abortedAt = nanoClock.getAsLong();
+      messages.println("srun: Job step aborted: Waiting up to " + (settings.killWait() + 2)
+          + " seconds for job step to finish.");
     }
   }
 

@@ -198,6 +198,22 @@ class StepRunIoTest {
   }
 
   @Test
+  void aStepCancelledElsewhereIsReportedAsAborted() throws Exception {
+    CompletableFuture<Integer> rc = start(settings(false, -2), null);
+    Node n1 = new Node(0, "n1");
+    Node n2 = new Node(1, "n2");
+    controllerView = STEP.toBuilder().setCancelled(true).build(); // scancel JOB.STEP
+    n1.exit(0, 15);
+    n1.exit(1, 15);
+    Thread.sleep(200);
+    n2.exit(2, 9);
+    assertThat(rc.get(20, TimeUnit.SECONDS)).isEqualTo(143);
+    assertThat(err()).isEqualTo("srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+        + "srun: error: n1: tasks 0-1: Terminated\nsrun: error: n2: task 2: Killed\n");
+    assertThat(stepSignals).isEmpty();
+  }
+
+  @Test
   void helloWithAWrongKeyStepOrRepeatedNodeIsRefused() throws Exception {
     CompletableFuture<Integer> rc = start(settings(false, -2), null);
     Node badKey = new Node(0, "n1", "0123456789abcdeX".getBytes(StandardCharsets.US_ASCII), 2);
