@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
@@ -47,6 +48,7 @@ public final class SallocCommand implements CliCommand {
   private final SubmitterFacts facts;
   private final Function<Map<String, String>, ClusterFacts> cluster;
   private final Supplier<SignalQueue> signals;
+  private final LongSupplier nanoClock;
 
   public SallocCommand() {
     this(new LocalSubmitterFacts(), ClusterFacts::load,
@@ -55,6 +57,12 @@ public final class SallocCommand implements CliCommand {
 
   public SallocCommand(SubmitterFacts facts, Function<Map<String, String>, ClusterFacts> cluster,
       Supplier<SignalQueue> signals) {
+    this(facts, cluster, signals, System::nanoTime);
+  }
+
+  public SallocCommand(SubmitterFacts facts, Function<Map<String, String>, ClusterFacts> cluster,
+      Supplier<SignalQueue> signals, LongSupplier nanoClock) {
+    this.nanoClock = nanoClock;
     this.facts = facts;
     this.cluster = cluster;
     this.signals = signals;
@@ -135,7 +143,7 @@ public final class SallocCommand implements CliCommand {
    * Runs the command here and waits for it. Its exit code is salloc's; one killed by a signal
    * gives 1, as with Slurm.
    */
-  private static int runCommand(List<String> argv, Map<String, String> env, Path dir, Cli cli,
+  private int runCommand(List<String> argv, Map<String, String> env, Path dir, Cli cli,
       RpcChannel controller, SignalQueue queue, int jobId) {
     ProcessBuilder pb = new ProcessBuilder(argv).directory(dir.toFile()).inheritIO();
     pb.environment().clear();
@@ -147,15 +155,15 @@ public final class SallocCommand implements CliCommand {
       cli.err().println("salloc: error: _fork_command: Unable to find command \"" + argv.get(0) + "\"");
       return 1;
     }
-    long nextCheck = System.nanoTime() + WATCH_INTERVAL_MS * 1_000_000L;
+    long nextCheck = nanoClock.getAsLong() + WATCH_INTERVAL_MS * 1_000_000L;
     try {
       while (!p.waitFor(200, java.util.concurrent.TimeUnit.MILLISECONDS)) {
         Integer sig = queue.poll(0);
         if (sig != null && sig != SignalQueue.SIGINT) {
           p.destroy(); // SIGTERM or SIGHUP to salloc: the command goes too
         }
-        if (System.nanoTime() >= nextCheck) {
-          nextCheck = System.nanoTime() + WATCH_INTERVAL_MS * 1_000_000L;
+        if (nanoClock.getAsLong() >= nextCheck) {
+          nextCheck = nanoClock.getAsLong() + WATCH_INTERVAL_MS * 1_000_000L;
           if (revoked(controller, jobId)) {
             cli.err().println("salloc: Job allocation " + jobId + " has been revoked.");
             p.destroy();
