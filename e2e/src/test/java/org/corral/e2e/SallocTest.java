@@ -50,7 +50,7 @@ class SallocTest {
     assertThat(r.out()).isEqualTo(job + " 2 2 3 n[1-2] " + work + "\n");
     assertThat(r.err()).isEqualTo("salloc: Granted job allocation " + job + "\n"
         + "salloc: Relinquishing job allocation " + job + "\n");
-    assertThat(cluster.awaitState(job, "COMPLETED", 30)).isIn("COMPLETED", "FAILED");
+    assertThat(cluster.awaitState(job, "FAILED", 30)).isEqualTo("FAILED"); // the command exited 4
   }
 
   @Test
@@ -89,6 +89,6 @@ class SallocTest {
     int job = StepsSupport.grantedJob(r.err());
     assertThat(r.err()).contains("salloc: error: _fork_command: Unable to find command \"no_such_command_xyz\"\n"
         + "salloc: Relinquishing job allocation " + job + "\n");
-    assertThat(cluster.awaitState(job, "COMPLETED", 30)).isNotEqualTo("RUNNING");
+    assertThat(cluster.awaitState(job, "FAILED", 30)).isEqualTo("FAILED");
   }
 }
