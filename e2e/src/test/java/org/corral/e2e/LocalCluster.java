@@ -135,6 +135,8 @@ final class LocalCluster implements AutoCloseable {
     cmd.addAll(List.of(args).subList(1, args.length));
     Map<String, String> env = new java.util.HashMap<>(extraEnv);
     env.put("SLURM_CONF", dir.resolve("slurm.conf").toString());
+    // Commands that run others (salloc's shell, a batch script's srun) find Corral's first.
+    env.put("PATH", home.resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
     env.put("HOME", user == null ? "/root" : "/home/" + user.name());
     env.put("USER", user == null ? "root" : user.name());
     env.put("PWD", cwd == null ? root.toString() : cwd.toString());
@@ -145,6 +147,24 @@ final class LocalCluster implements AutoCloseable {
     return as(user, null, args);
   }
 
+  /** As {@link #as(TestUsers.User, Path, String...)}, with the given text on the command's stdin. */
+  Result withInput(TestUsers.User user, Path cwd, String input, String... args)
+      throws IOException, InterruptedException {
+    Path in = Files.createTempFile(root, "stdin", ".txt");
+    try {
+      Files.writeString(in, input);
+      Files.setPosixFilePermissions(in, PosixFilePermissions.fromString("rw-r--r--"));
+      stdin.set(in);
+      return as(user, cwd, args);
+    } finally {
+      stdin.remove();
+      Files.deleteIfExists(in);
+    }
+  }
+
+  /** stdin for the next command run by this thread (null: /dev/null). */
+  private final ThreadLocal<Path> stdin = new ThreadLocal<>();
+
   private Result run(List<String> cmd, Map<String, String> env, Path cwd, int timeoutS)
       throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -154,7 +174,8 @@ final class LocalCluster implements AutoCloseable {
     Path err = Files.createTempFile("e2e", ".err");
     try {
       Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+          .redirectInput(ProcessBuilder.Redirect.from(
+              stdin.get() != null ? stdin.get().toFile() : new java.io.File("/dev/null"))).start();
       if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new IllegalStateException("timed out: " + cmd);

@@ -114,7 +114,7 @@ final class ControllerLink implements JobListener, StepListener, AutoCloseable {
           LOG.log(Level.INFO, "killing job " + id + ": the controller no longer runs it here");
           jobs.signal(id, 0, killWait);
           if (stepManager != null) {
-            stepManager.signalJob(id, 0, killWait);
+            stepManager.signalJob(id, 0, killWait, false);
           }
         }
       }

@@ -55,7 +55,8 @@ final class NodeService implements RequestHandler {
           var signal = req.getSignalJob();
           jobs.signal(signal.getJobId(), signal.getSignal(), signal.getKillWaitS(), signal.getScope());
           if (signal.getSignal() == 0 || signal.getScope() != SignalScope.SIGNAL_BATCH_SHELL) {
-            steps.signalJob(signal.getJobId(), signal.getSignal(), signal.getKillWaitS());
+            steps.signalJob(signal.getJobId(), signal.getSignal(), signal.getKillWaitS(),
+                jobs.runningJobs().contains(signal.getJobId()));
           }
         }
         case LAUNCH_TASKS -> steps.launch(req.getLaunchTasks());

@@ -59,6 +59,16 @@ public final class Getopt {
     this.stopAtOperand = plus;
   }
 
+  /** The long name an option key is known by, for messages ("--array"); "-K" without one. */
+  public static String displayName(List<LongOpt> longOpts, String key) {
+    for (LongOpt o : longOpts) {
+      if (o.key().equals(key)) {
+        return "--" + o.name();
+      }
+    }
+    return "-" + key;
+  }
+
   public Result parse(List<String> args) throws GetoptException {
     List<Opt> opts = new ArrayList<>();
     List<String> operands = new ArrayList<>();

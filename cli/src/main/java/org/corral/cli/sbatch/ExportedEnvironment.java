@@ -11,7 +11,7 @@ import java.util.Map;
  * whole environment is not passed, slurmd is asked to load the user's login environment
  * (SLURM_GET_USER_ENV) and the job learns the option through SLURM_EXPORT_ENV, as with Slurm.
  */
-final class ExportedEnvironment {
+public final class ExportedEnvironment {
 
   private ExportedEnvironment() {}
 
@@ -24,6 +24,20 @@ final class ExportedEnvironment {
    */
   static List<String> build(String export, Map<String, String> submitter,
       Map<String, String> slurmVariables) {
+    return build(export, submitter, slurmVariables, true);
+  }
+
+  /**
+   * The environment of a job step (srun): as for a batch job, but srun neither asks for the
+   * login environment nor records --export in SLURM_EXPORT_ENV (Slurm 22.05's srun does not).
+   */
+  public static List<String> forStep(String export, Map<String, String> submitter,
+      Map<String, String> slurmVariables) {
+    return build(export, submitter, slurmVariables, false);
+  }
+
+  private static List<String> build(String export, Map<String, String> submitter,
+      Map<String, String> slurmVariables, boolean batch) {
     Map<String, String> env = new LinkedHashMap<>();
     Map<String, String> assigned = new LinkedHashMap<>();
     boolean everything = export == null || export.equalsIgnoreCase("ALL");
@@ -45,7 +59,7 @@ final class ExportedEnvironment {
     }
     env.putAll(slurmVariables);
     env.putAll(assigned); // explicit NAME=value wins, as it comes last in Slurm's list
-    if (!everything) {
+    if (!everything && batch) {
       env.put("SLURM_EXPORT_ENV", export);
       env.put("SLURM_GET_USER_ENV", "1");
     }

@@ -15,6 +15,8 @@ import org.corral.cli.CliCommand;
 import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Opt;
 import org.corral.cli.sbatch.SbatchOptions.Source;
+import org.corral.cli.submit.CommandFailure;
+import org.corral.cli.submit.HelpText;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.Request;
@@ -46,13 +48,13 @@ public final class SbatchCommand implements CliCommand {
   public int run(List<String> args, Cli cli) {
     try {
       return submit(args, cli);
-    } catch (SbatchFailure f) {
+    } catch (CommandFailure f) {
       f.lines().forEach(cli.err()::println);
       return f.exitStatus();
     }
   }
 
-  private int submit(List<String> args, Cli cli) throws SbatchFailure {
+  private int submit(List<String> args, Cli cli) throws CommandFailure {
     Getopt.Result command = parse(args, cli.program());
     for (Opt o : command.options()) {
       switch (o.key()) {
@@ -172,15 +174,8 @@ public final class SbatchCommand implements CliCommand {
     return value;
   }
 
-  private static int print(Cli cli, String resource) throws SbatchFailure {
-    try (InputStream in = SbatchCommand.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw SbatchFailure.error("missing resource " + resource);
-      }
-      cli.out().print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      return 0;
-    } catch (IOException e) {
-      throw SbatchFailure.error("cannot read " + resource + ": " + e.getMessage());
-    }
+  private static int print(Cli cli, String resource) throws CommandFailure {
+    return HelpText.print(cli, SbatchCommand.class, resource, "sbatch");
   }
+
 }

@@ -1,24 +1,14 @@
 package org.corral.cli.sbatch;
 
 import java.util.List;
+import org.corral.cli.submit.CommandFailure;
 
-/**
- * Why sbatch stops: the lines it prints on stderr (each already prefixed as Slurm prints it,
- * e.g. "sbatch: error: ...") and its exit status.
- */
-final class SbatchFailure extends Exception {
+/** Why sbatch stops: a {@link CommandFailure} under sbatch's name. */
+final class SbatchFailure extends CommandFailure {
   private static final long serialVersionUID = 1L;
 
-  /** Exit status of Slurm's option-validation errors, which call exit(-1). */
-  static final int USAGE_STATUS = 255;
-
-  private final transient List<String> lines;
-  private final int exitStatus;
-
   SbatchFailure(int exitStatus, List<String> lines) {
-    super(String.join("\n", lines));
-    this.exitStatus = exitStatus;
-    this.lines = List.copyOf(lines);
+    super(exitStatus, lines);
   }
 
   /** "sbatch: error: MESSAGE", exit 1. */
@@ -35,8 +25,4 @@ final class SbatchFailure extends Exception {
   static SbatchFailure fatal(String message) {
     return new SbatchFailure(1, List.of("sbatch: fatal: " + message));
   }
-
-  List<String> lines() { return lines; }
-
-  int exitStatus() { return exitStatus; }
 }

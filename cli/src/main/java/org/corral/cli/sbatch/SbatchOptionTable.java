@@ -165,12 +165,7 @@ final class SbatchOptionTable {
 
   /** The long name an option key is known by, for messages ("--array"). */
   static String displayName(String key) {
-    for (LongOpt o : LONG_OPTIONS) {
-      if (o.key().equals(key)) {
-        return "--" + o.name();
-      }
-    }
-    return "-" + key;
+    return Getopt.displayName(LONG_OPTIONS, key);
   }
 
   private static LongOpt opt(String name, Arg arg, String key) {

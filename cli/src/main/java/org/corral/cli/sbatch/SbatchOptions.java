@@ -1,7 +1,7 @@
 package org.corral.cli.sbatch;
 
-import org.corral.common.MemorySize;
-import org.corral.common.SlurmDuration;
+import org.corral.cli.submit.CommandFailure;
+import org.corral.cli.submit.OptionValues;
 
 /**
  * The job request sbatch is assembling. Options are applied in rising precedence (#SBATCH
@@ -15,6 +15,7 @@ final class SbatchOptions {
 
   private static final long NICE_LIMIT = 2147483645L;
   private static final int DEFAULT_NICE = 100;
+  private static final String PROGRAM = "sbatch";
 
   String jobName;
   String partition;
@@ -47,7 +48,7 @@ final class SbatchOptions {
   boolean quiet;
 
   /** Applies one option by its key (see {@link SbatchOptionTable}); value null when absent. */
-  void apply(String key, String value, Source source) throws SbatchFailure {
+  void apply(String key, String value, Source source) throws CommandFailure {
     switch (key) {
       case "J" -> jobName = value;
       case "p" -> partition = value;
@@ -98,74 +99,40 @@ final class SbatchOptions {
    * Checks that need every option applied. Slurm refuses both memory options together, except
    * that one set only through the environment yields to the other.
    */
-  void validate() throws SbatchFailure {
+  void validate() throws CommandFailure {
     if (memMb != null && memPerCpuMb != null) {
-      if (memSource == Source.ENVIRONMENT && memPerCpuSource != Source.ENVIRONMENT) {
+      if (OptionValues.keepMemPerCpu(PROGRAM, memSource == Source.ENVIRONMENT,
+          memPerCpuSource == Source.ENVIRONMENT)) {
         memMb = null;
-      } else if (memPerCpuSource == Source.ENVIRONMENT && memSource != Source.ENVIRONMENT) {
-        memPerCpuMb = null;
       } else {
-        throw SbatchFailure.fatal("--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+        memPerCpuMb = null;
       }
     }
   }
 
-  private void parseNodes(String value) throws SbatchFailure {
-    String v = value == null ? "" : value.trim();
-    int dash = v.indexOf('-');
-    Integer min = count(dash < 0 ? v : v.substring(0, dash));
-    Integer max = dash < 0 ? min : (dash == v.length() - 1 ? min : count(v.substring(dash + 1)));
-    if (min == null || max == null) {
-      throw SbatchFailure.invalid("\"" + value + "\" is not a valid node count");
-    }
-    if (max < min) {
-      throw SbatchFailure.invalid(
-          "Maximum node count " + max + " is less than minimum node count " + min);
-    }
-    minNodes = min;
-    maxNodes = max;
+
+  private void parseNodes(String value) throws CommandFailure {
+    int[] range = OptionValues.nodeRange(PROGRAM, value);
+    minNodes = range[0];
+    maxNodes = range[1];
   }
 
-  private static Integer count(String s) {
-    if (s.isEmpty() || !s.chars().allMatch(Character::isDigit) || s.length() > 9) {
-      return null;
-    }
-    return Integer.parseInt(s);
+  private static Integer positive(String value, String option) throws CommandFailure {
+    return OptionValues.positive(PROGRAM, value, option);
   }
 
-  private static Integer positive(String value, String option) throws SbatchFailure {
-    Integer n = value == null ? null : count(value.trim());
-    if (n == null || n <= 0) {
-      throw SbatchFailure.error("Invalid numeric value \"" + value + "\" for " + option + ".");
-    }
-    return n;
+  private static long parseTime(String value) throws CommandFailure {
+    return OptionValues.minutes(PROGRAM, value);
   }
 
-  private static long parseTime(String value) throws SbatchFailure {
-    try {
-      return SlurmDuration.parseMinutes(value);
-    } catch (IllegalArgumentException e) {
-      throw SbatchFailure.invalid("Invalid --time specification");
-    }
+  private static long memory(String value, String option) throws CommandFailure {
+    return OptionValues.memoryMb(PROGRAM, value, option);
   }
 
-  private static long memory(String value, String option) throws SbatchFailure {
-    try {
-      return MemorySize.parseMb(value);
-    } catch (IllegalArgumentException e) {
-      throw SbatchFailure.invalid("Invalid " + option + " specification");
-    }
+  private static String parseOpenMode(String value) throws CommandFailure {
+    return OptionValues.openMode(PROGRAM, value);
   }
 
-  /** Slurm looks only at the first letter: a(ppend) or t(runcate). */
-  private static String parseOpenMode(String value) throws SbatchFailure {
-    char c = value.isEmpty() ? ' ' : Character.toLowerCase(value.charAt(0));
-    return switch (c) {
-      case 'a' -> "append";
-      case 't' -> "truncate";
-      default -> throw SbatchFailure.invalid("Invalid --open-mode specification");
-    };
-  }
 
   private static boolean parseExclusive(String value) throws SbatchFailure {
     if (value == null || value.isEmpty()) {

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.corral.common.RunLengthCounts;
+import org.corral.common.PerNodeCounts;
 import org.corral.protocol.StepIds;
 import org.corral.protocol.msg.StepInfo;
 
@@ -25,7 +25,7 @@ public final class StepEnvironment {
         env.put(entry.substring(0, eq), entry.substring(eq + 1));
       }
     }
-    String tasksPerNode = RunLengthCounts.format(step.getTasksOnNodeList().stream().map(Integer::valueOf).toList());
+    String tasksPerNode = PerNodeCounts.format(step.getTasksOnNodeList().stream().map(Integer::valueOf).toList());
     String id = StepIds.name(step.getStepId());
     String nodes = Integer.toString(step.getNodeNamesCount());
     String tasks = Integer.toString(step.getNumTasks());

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.corral.common.PerNodeCounts;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.LaunchBatchRequest;

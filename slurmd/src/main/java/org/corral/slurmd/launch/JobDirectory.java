@@ -111,7 +111,7 @@ public final class JobDirectory {
   }
 
   /** A root-owned file of slurmd's own in the job's directory (cores, cgroup), replaced atomically. */
-  void writeRootFile(String name, String text) throws IOException {
+  public void writeRootFile(String name, String text) throws IOException {
     Path tmp = dir.resolve(name + ".tmp");
     Files.writeString(tmp, text);
     Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

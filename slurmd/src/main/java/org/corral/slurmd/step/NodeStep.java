@@ -57,6 +57,23 @@ final class NodeStep {
     return done.getCount() == 0;
   }
 
+  /**
+   * The step's cgroup inside its job's (made here for an allocation, shared with a batch job's):
+   * the files each task's shell joins, as root, before it runs user code. Empty without cgroups.
+   */
+  private List<java.nio.file.Path> confine(StepPlan plan) throws IOException {
+    var confinement = context.confinement();
+    if (!confinement.limiter().confines()) {
+      return List.of();
+    }
+    String node = context.nodeName();
+    var here = request.getJob().getAllocationList().stream().filter(a -> a.getNode().equals(node)).findFirst();
+    int cpus = here.map(a -> a.getCpus()).orElse(1);
+    long memBytes = here.map(a -> a.getMemMb()).orElse(0L) * 1024 * 1024;
+    var job = confinement.scopeFor(key.jobId(), plan.uid(), cpus, memBytes);
+    return job.openStep(org.corral.protocol.StepIds.name(key.stepId())).procsFiles();
+  }
+
   /** Runs the step here to its end; called on a thread of its own. */
   void run() {
     try {
@@ -106,6 +123,13 @@ final class NodeStep {
       failLaunch(io, e.getMessage());
       return;
     }
+    List<java.nio.file.Path> cgroupProcs;
+    try {
+      cgroupProcs = confine(plan);
+    } catch (IOException e) {
+      failLaunch(io, "cannot confine the step (" + context.confinement().limiter().name() + "): " + e.getMessage());
+      return;
+    }
     reportMissingWorkDir(io, plan);
     List<RunningTask> started = new ArrayList<>();
     try {
@@ -114,7 +138,7 @@ final class NodeStep {
           break;
         }
         RunningTask running = new RunningTask(task, dir.resolve("task" + task.taskId()));
-        running.start(context.launch(), plan, context.nodeName(), io);
+        running.start(context.launch(), plan, context.nodeName(), io, cgroupProcs);
         started.add(running);
       }
     } catch (IOException e) {

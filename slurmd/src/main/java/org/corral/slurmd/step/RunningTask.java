@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -64,9 +65,16 @@ final class RunningTask {
     return ended;
   }
 
-  void start(UserLaunch launch, StepPlan step, String nodeName, IoConnection io) throws IOException {
+  /** @param cgroupProcs the cgroup files the task's shell joins before it runs user code */
+  void start(UserLaunch launch, StepPlan step, String nodeName, IoConnection io, List<Path> cgroupProcs)
+      throws IOException {
     Files.createDirectories(dirPath);
     Files.setPosixFilePermissions(dirPath, PosixFilePermissions.fromString("rwx------"));
+    if (!cgroupProcs.isEmpty()) {
+      StringBuilder list = new StringBuilder();
+      cgroupProcs.forEach(f -> list.append(f).append('\n'));
+      dir.writeRootFile("cgroup", list.toString());
+    }
     ProcessBuilder builder = launch.command(dirPath, step.uid(), step.gid(), UserLaunch.Io.STREAMS, nodeName,
         // Output files were created or truncated for the whole step: every task appends.
         new UserLaunch.UserFiles(step.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), true, step.umask()),

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.LaunchTasksRequest;
+import org.corral.slurmd.launch.JobConfinement;
 import org.corral.slurmd.launch.UserLaunch;
 
 /** What every step on this node shares: the node's identity, the spool, the launcher, the listener. */
@@ -19,4 +20,5 @@ record StepContext(
     int killWait,
     Clock clock,
     UserDirectory users,
-    StepListener listener) {}
+    StepListener listener,
+    JobConfinement confinement) {}

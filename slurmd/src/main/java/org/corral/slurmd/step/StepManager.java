@@ -18,6 +18,7 @@ import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.LaunchTasksRequest;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.SignalTasksRequest;
+import org.corral.slurmd.launch.JobConfinement;
 import org.corral.slurmd.launch.JobSupervisor;
 import org.corral.slurmd.launch.UserLaunch;
 
@@ -49,16 +50,28 @@ public final class StepManager implements AutoCloseable {
    */
   public StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait,
       StepListener listener) throws IOException {
-    this(spoolDir, nodeName, confPath, clock, killWait, listener, StepManager::jobCpusFromDaemon);
+    this(spoolDir, nodeName, confPath, clock, killWait, listener, JobConfinement.none(nodeName));
+  }
+
+  /** @param confinement the node's job cgroups, shared with the batch launcher */
+  public StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait,
+      StepListener listener, JobConfinement confinement) throws IOException {
+    this(spoolDir, nodeName, confPath, clock, killWait, listener, StepManager::jobCpusFromDaemon, confinement);
   }
 
   /** @param jobCpus the CPUs a job holds on this node (for --cpu-bind=cores) */
   StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait, StepListener listener,
       Function<LaunchTasksRequest, List<Integer>> jobCpus) throws IOException {
+    this(spoolDir, nodeName, confPath, clock, killWait, listener, jobCpus, JobConfinement.none(nodeName));
+  }
+
+  private StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait,
+      StepListener listener, Function<LaunchTasksRequest, List<Integer>> jobCpus, JobConfinement confinement)
+      throws IOException {
     Path stepsDir = spoolDir.resolve("steps");
     StepSpool.clearLeftovers(stepsDir);
     this.context = new StepContext(nodeName, JobSupervisor.shortHostName(), confPath, stepsDir,
-        UserLaunch.install(spoolDir), jobCpus, killWait, clock, UserDirectory.system(), listener);
+        UserLaunch.install(spoolDir), jobCpus, killWait, clock, UserDirectory.system(), listener, confinement);
   }
 
   /** Starts this node's tasks of a step, asynchronously; a repeat for the same step is ignored. */
@@ -92,12 +105,26 @@ public final class StepManager implements AutoCloseable {
     signal(step, request.getSignal(), request.getKillWaitS());
   }
 
-  /** Every step of the job here: signal 0 terminates them (the job ends), others are delivered. */
-  public void signalJob(int jobId, int signal, int killWaitSeconds) {
+  /**
+   * Every step of the job here: signal 0 terminates them (the job ends), others are delivered.
+   * When the job ends and no batch script of it runs here (an allocation), its cgroup goes too,
+   * once its tasks had KillWait to end.
+   */
+  public void signalJob(int jobId, int signal, int killWaitSeconds, boolean batchRunsHere) {
     for (NodeStep step : steps.values()) {
       if (step.key().jobId() == jobId) {
         signal(step, signal, killWaitSeconds);
       }
+    }
+    if (signal == 0 && !batchRunsHere && context.confinement().limiter().confines()) {
+      Thread.ofVirtual().start(() -> {
+        try {
+          Thread.sleep((killWaitSeconds + 1) * 1000L);
+        } catch (InterruptedException e) {
+          return;
+        }
+        context.confinement().endJob(jobId);
+      });
     }
   }
 

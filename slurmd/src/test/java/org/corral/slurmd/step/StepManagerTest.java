@@ -205,7 +205,7 @@ class StepManagerTest {
     steps.launch(StepRequests.request(ROOT, work.toString(), srun.port(), spec -> spec.clearArgv()
         .addAllArgv(List.of("sleep", "100"))).setStep(request(ROOT, s -> { }).getStep().toBuilder().setStepId(1)).build());
     Thread.sleep(300);
-    steps.signalJob(42, 0, 5);
+    steps.signalJob(42, 0, 5, false);
     StepFinishedRequest end = report();
     assertThat(end.getStepId()).isEqualTo(1);
     assertThat(end.getExitStatus()).isEqualTo(15);

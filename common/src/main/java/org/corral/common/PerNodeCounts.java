@@ -1,25 +1,43 @@
-package org.corral.slurmd.launch;
+package org.corral.common;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Per-node counts as Slurm writes them in SLURM_JOB_CPUS_PER_NODE and SLURM_TASKS_PER_NODE
- * ("2(x3),1"), and the placement of a job's tasks on its nodes that the latter describes.
+ * ("2(x3),1"), and the block placement of tasks on nodes that the latter describes. Shared by
+ * the commands (salloc, srun) and whoever else builds these variables.
  */
-final class PerNodeCounts {
+public final class PerNodeCounts {
   private PerNodeCounts() {}
 
   /** Runs of equal values written as "v(xN)", joined with commas: [2,2,2,1] is "2(x3),1". */
-  static String format(List<Integer> counts) {
-    return org.corral.common.RunLengthCounts.format(counts);
+  public static String format(List<Integer> counts) {
+    StringBuilder out = new StringBuilder();
+    int i = 0;
+    while (i < counts.size()) {
+      int value = counts.get(i);
+      int run = 1;
+      while (i + run < counts.size() && counts.get(i + run) == value) {
+        run++;
+      }
+      if (!out.isEmpty()) {
+        out.append(',');
+      }
+      out.append(value);
+      if (run > 1) {
+        out.append("(x").append(run).append(')');
+      }
+      i += run;
+    }
+    return out.toString();
   }
 
   /**
    * Block placement of {@code tasks} tasks: one on each node first, then each node filled in
    * order up to what its cpus hold ({@code cpus / cpusPerTask}), anything left round-robin.
    */
-  static List<Integer> placeTasks(int tasks, List<Integer> cpusPerNode, int cpusPerTask) {
+  public static List<Integer> placeTasks(int tasks, List<Integer> cpusPerNode, int cpusPerTask) {
     int nodes = cpusPerNode.size();
     List<Integer> placed = new ArrayList<>(nodes);
     int left = tasks;

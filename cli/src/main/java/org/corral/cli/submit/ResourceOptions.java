@@ -1,0 +1,114 @@
+package org.corral.cli.submit;
+
+/**
+ * The resource options srun and salloc share (-N -n -c --ntasks-per-node -t -p -J --mem
+ * --mem-per-cpu --exclusive -w -D -Q -v), applied in rising precedence (environment, then
+ * command line): a later value replaces an earlier one. Values are validated as they are
+ * applied, with Slurm's messages under the command's name.
+ */
+public final class ResourceOptions {
+
+  /** Where an option's value came from. */
+  public enum Source { ENVIRONMENT, COMMAND_LINE }
+
+  private final String program;
+
+  public String jobName;
+  public String partition;
+  public Integer minNodes;
+  public Integer maxNodes;
+  public Source nodesSource;
+  public Integer ntasks;
+  public Integer cpusPerTask;
+  public Integer ntasksPerNode;
+  public Long timeLimitMin;
+  public Long memMb;
+  private Source memSource;
+  public Long memPerCpuMb;
+  private Source memPerCpuSource;
+  public boolean exclusive;
+  public String nodeList;
+  public String chdir;
+  public boolean quiet;
+  public int verbose;
+
+  public ResourceOptions(String program) {
+    this.program = program;
+  }
+
+  /** Applies one option by its key; false when it is not one of these. */
+  public boolean apply(String key, String value, Source source) throws CommandFailure {
+    switch (key) {
+      case "J" -> jobName = value;
+      case "p" -> partition = value;
+      case "N" -> {
+        int[] range = OptionValues.nodeRange(program, value);
+        minNodes = range[0];
+        maxNodes = range[1];
+        nodesSource = source;
+      }
+      case "n" -> ntasks = OptionValues.positive(program, value, "--ntasks");
+      case "c" -> cpusPerTask = OptionValues.positive(program, value, "--cpus-per-task");
+      case "ntasks-per-node" -> ntasksPerNode = OptionValues.positive(program, value, "--ntasks-per-node");
+      case "t" -> timeLimitMin = OptionValues.minutes(program, value);
+      case "mem" -> {
+        memMb = OptionValues.memoryMb(program, value, "--mem");
+        memSource = source;
+      }
+      case "mem-per-cpu" -> {
+        memPerCpuMb = OptionValues.memoryMb(program, value, "--mem-per-cpu");
+        memPerCpuSource = source;
+      }
+      case "exclusive" -> exclusive = exclusive(value);
+      case "w" -> nodeList = value;
+      case "D" -> chdir = value;
+      case "Q" -> quiet = true;
+      case "v" -> verbose++;
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Checks that need every option applied (the two memory options). */
+  public void validate() throws CommandFailure {
+    if (memMb != null && memPerCpuMb != null) {
+      if (OptionValues.keepMemPerCpu(program, memSource == Source.ENVIRONMENT,
+          memPerCpuSource == Source.ENVIRONMENT)) {
+        memMb = null;
+      } else {
+        memPerCpuMb = null;
+      }
+    }
+  }
+
+  /**
+   * The variables that pass on what was asked for tasks: SLURM_NTASKS and SLURM_NPROCS (-n),
+   * SLURM_CPUS_PER_TASK (-c), SLURM_NTASKS_PER_NODE, each only when given.
+   */
+  public java.util.Map<String, String> taskVariables() {
+    java.util.Map<String, String> v = new java.util.LinkedHashMap<>();
+    if (ntasks != null) {
+      v.put("SLURM_NTASKS", String.valueOf(ntasks));
+      v.put("SLURM_NPROCS", String.valueOf(ntasks));
+    }
+    if (cpusPerTask != null) {
+      v.put("SLURM_CPUS_PER_TASK", String.valueOf(cpusPerTask));
+    }
+    if (ntasksPerNode != null) {
+      v.put("SLURM_NTASKS_PER_NODE", String.valueOf(ntasksPerNode));
+    }
+    return v;
+  }
+
+  private boolean exclusive(String value) throws CommandFailure {
+    if (value == null || value.isEmpty()) {
+      return true;
+    }
+    if (value.equalsIgnoreCase("user") || value.equalsIgnoreCase("mcs")) {
+      throw CommandFailure.error(program, "option --exclusive=" + value + " is not supported by Corral");
+    }
+    throw CommandFailure.invalid(program, "Invalid --exclusive specification");
+  }
+}
