@@ -184,6 +184,22 @@ class NodeHooksTest {
   }
 
   @Test
+  void anSallocAllocationRunsPrologAndEpilogOnEveryNode() throws Exception {
+    LocalCluster.Result r = cluster.as(alice, cluster.workDir(alice), "salloc", "-N2", "sh", "-c",
+        "echo job=$SLURM_JOB_ID");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    String id = r.out().trim().replace("job=", "");
+    for (String node : new String[] {"h1", "h2"}) {
+      Path prolog = hooks.resolve("prolog-" + id + "-" + node + ".env");
+      assertThat(eventually(() -> Files.exists(prolog), 10)).as(node).isTrue();
+      assertThat(Files.readString(prolog))
+          .contains("SLURM_SCRIPT_CONTEXT=prolog_slurmd\n", "SLURM_JOB_USER=" + TestUsers.ALICE + "\n");
+      Path epilog = hooks.resolve("epilog-" + id + "-" + node + ".env");
+      assertThat(eventually(() -> Files.exists(epilog), 10)).as(node).isTrue();
+    }
+  }
+
+  @Test
   void aJobCompletesOnlyWhenTheEpilogOfEveryNodeIsDone() throws Exception {
     Files.writeString(hooks.resolve("slow-epilog"), "");
     int id = submit("-N", "2", "-o", "/dev/null", "--wrap", "true");

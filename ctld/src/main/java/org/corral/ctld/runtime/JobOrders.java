@@ -49,10 +49,16 @@ final class JobOrders {
   Runnable launch(ClusterState state, int jobId) {
     return () -> {
       JobRecord rec = writer.current().job(jobId).orElse(state.job(jobId).orElse(null));
-      if (rec == null || rec.getInfo().getAllocationCount() == 0 || rec.getSpec().getInteractive()) {
+      if (rec == null || rec.getInfo().getAllocationCount() == 0) {
         return;
       }
       JobInfo j = rec.getInfo();
+      if (rec.getSpec().getInteractive()) { // srun/salloc: no batch script, every node is "other"
+        if (hooks.prologAtAllocation()) {
+          otherNodes(j, false, 0).forEach(Runnable::run);
+        }
+        return;
+      }
       NodeAllocation first = j.getAllocation(0);
       var node = writer.current().node(first.getNode()).orElse(null);
       if (node == null) {
@@ -102,7 +108,12 @@ final class JobOrders {
       return List.of();
     }
     return j.getAllocationList().stream().map(NodeAllocation::getNode)
-        .filter(n -> !n.equals(j.getBatchHost())).distinct().toList();
+        .filter(n -> !runsBatchScript(j, n)).distinct().toList();
+  }
+
+  /** The batch host runs its own Prolog and Epilog around the script; an allocation has none. */
+  private static boolean runsBatchScript(JobInfo j, String node) {
+    return !j.getInteractive() && node.equals(j.getBatchHost());
   }
 
   private List<Runnable> otherNodes(JobInfo j, boolean epilog, int exitStatus) {
@@ -110,7 +121,7 @@ final class JobOrders {
     NodeHookRequest req = NodeHookRequest.newBuilder().setJob(j).setClusterName(clusterName)
         .setEpilog(epilog).setExitStatus(exitStatus).build();
     for (NodeAllocation a : j.getAllocationList()) {
-      if (!a.getNode().equals(j.getBatchHost())) {
+      if (!runsBatchScript(j, a.getNode())) {
         out.add(() -> writer.current().node(a.getNode()).ifPresent(node -> agent.nodeHook(node, req)));
       }
     }

@@ -138,8 +138,11 @@ final class NodeRequests {
     }
     if (req.getFailed() && !req.getEpilog() && r != null && r.getInfo().getState() == JobState.RUNNING
         && !r.getInfo().getCompleting()) {
-      cmds.add(new Command.RequeueJob(req.getJobId(), req.getTime(), true, false,
-          NodeProblems.LAUNCH_FAILED_HELD));
+      // Only batch jobs go back to the queue; an srun/salloc allocation is cancelled.
+      cmds.add(r.getInfo().getInteractive()
+          ? new Command.CancelJob(req.getJobId(), req.getTime(), slurmUid)
+          : new Command.RequeueJob(req.getJobId(), req.getTime(), true, false,
+              NodeProblems.LAUNCH_FAILED_HELD));
       effects.addAll(orders.signal(r.getInfo(), 0));
     }
     return new Decision<>(cmds, null, effects);

@@ -72,6 +72,11 @@ final class StepOrders {
     return out;
   }
 
+  /** The Epilog on the nodes of an allocation (srun/salloc) that ended, if one is set. */
+  List<Runnable> epilogs(JobInfo job, int exitStatus) {
+    return jobs.epilogs(job, exitStatus);
+  }
+
   /** Ends whatever the job still runs on its nodes. */
   List<Runnable> terminate(JobInfo job) {
     return jobs.signal(job, 0);

@@ -135,8 +135,10 @@ final class StepRequests {
     if (!JobStates.holdsResources(job)) {
       return Decision.none(null);
     }
+    List<Runnable> effects = new ArrayList<>(orders.terminate(job));
+    effects.addAll(orders.epilogs(job, req.getExitStatus())); // the Epilog on every node
     return new Decision<>(List.of(new Command.JobEnded(job.getJobId(), now, req.getExitStatus(), "")), null,
-        orders.terminate(job));
+        effects);
   }
 
   /** Running steps (and each running batch job's batch step), as squeue -s and scontrol show them. */
