@@ -367,4 +367,32 @@ class NodeHooksTest {
     assertThat(cluster.state(id)).isEqualTo("RUNNING");
     assertThat(Files.readAllLines(usr1)).hasSize(1); // sent once
   }
+
+  @Test
+  void aPlainScancelSignalReachesTheJobsStepsButNotItsBatchShell() throws Exception {
+    Path work = cluster.workDir(alice);
+    Files.writeString(work.resolve("steps.sh"), """
+        #!/bin/sh
+        trap 'echo shell-usr1 >> shell-$SLURM_JOB_ID.txt' USR1
+        srun -n1 sh -c 'trap "echo step-usr1 >> step-$SLURM_JOB_ID.txt" USR1; touch started-$SLURM_JOB_ID; i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done' &
+        i=0
+        while [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+        """);
+    int id = submit("-o", "out-%j.txt", "steps.sh");
+    assertThat(eventually(() -> Files.exists(work.resolve("started-" + id)), 30))
+        .as(() -> readQuietly(work.resolve("out-" + id + ".txt"))).isTrue();
+    assertThat(cluster.as(alice, "scancel", "-s", "USR1", String.valueOf(id)).exitCode()).isZero();
+    assertThat(eventually(() -> Files.exists(work.resolve("step-" + id + ".txt")), 10)).isTrue();
+    Thread.sleep(1000);
+    assertThat(work.resolve("shell-" + id + ".txt")).doesNotExist();
+    assertThat(cluster.state(id)).isEqualTo("RUNNING");
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return "(" + e.getMessage() + ")";
+    }
+  }
 }
