@@ -83,9 +83,10 @@ public final class Controller implements AutoCloseable {
         NodeHookPolicy.of(cfg));
     sched[0] = new SchedulerLoop(writer, orders, clock);
     Authorizer auth = new Authorizer(slurmUid);
-    JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), auth, users, clock, orders, cfg.maxJobId());
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
+    JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), auth, users, clock, orders, stepOrders,
+        cfg.maxJobId());
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clock, cfg.slurmdTimeout(),
         cfg.minJobAge());

@@ -70,7 +70,7 @@ final class Housekeeper implements AutoCloseable {
           cmds.add(new Command.WarnSignalSent(j.getJobId()));
           effects.addAll(r.getSpec().getWarnBatchOnly()
               ? orders.signal(j, r.getSpec().getWarnSignal(), SignalScope.SIGNAL_BATCH_SHELL)
-              : orders.signalSteps(r, r.getSpec().getWarnSignal()));
+              : steps.signalRunning(r, r.getSpec().getWarnSignal()));
         }
         for (StepRecord st : r.getStepsList()) {
           StepInfo step = st.getInfo();

@@ -10,10 +10,6 @@ import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeHookRequest;
-import org.corral.protocol.msg.JobState;
-import org.corral.protocol.msg.SignalTasksRequest;
-import org.corral.protocol.msg.StepInfo;
-import org.corral.protocol.msg.StepRecord;
 import org.corral.protocol.msg.SignalJobRequest;
 import org.corral.protocol.msg.SignalScope;
 
@@ -75,26 +71,6 @@ final class JobOrders {
         otherNodes(j, false, 0).forEach(Runnable::run);
       }
     };
-  }
-
-  /**
-   * A signal (not a kill) for the job's running steps, on each of their nodes: what scancel -s
-   * and --signal reach unless they name the batch shell alone.
-   */
-  List<Runnable> signalSteps(JobRecord rec, int signal) {
-    List<Runnable> out = new ArrayList<>();
-    for (StepRecord st : rec.getStepsList()) {
-      StepInfo step = st.getInfo();
-      if (step.getState() != JobState.RUNNING) {
-        continue;
-      }
-      SignalTasksRequest req = SignalTasksRequest.newBuilder().setJobId(step.getJobId())
-          .setStepId(step.getStepId()).setSignal(signal).setKillWaitS(killWait).build();
-      for (String name : step.getNodeNamesList()) {
-        out.add(() -> writer.current().node(name).ifPresent(node -> agent.signalTasks(node, req)));
-      }
-    }
-    return out;
   }
 
   /** The job's Epilog on its nodes other than the batch host (which runs its own), if any is set. */

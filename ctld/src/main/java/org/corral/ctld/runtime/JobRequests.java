@@ -29,15 +29,17 @@ final class JobRequests {
   private final UserDirectory users;
   private final Clock clock;
   private final JobOrders orders;
+  private final StepOrders steps;
   private final long maxJobId;
 
   JobRequests(SubmitPolicy policy, Authorizer auth, UserDirectory users, Clock clock,
-      JobOrders orders, long maxJobId) {
+      JobOrders orders, StepOrders steps, long maxJobId) {
     this.policy = policy;
     this.auth = auth;
     this.users = users;
     this.clock = clock;
     this.orders = orders;
+    this.steps = steps;
     this.maxJobId = maxJobId;
   }
 
@@ -73,7 +75,7 @@ final class JobRequests {
       SlurmError err = cancelOne(peer, j, req.getSignal(), scope(req), cmds, effects);
       boolean kill = req.getSignal() == 0 || req.getSignal() == 9;
       if (err == SlurmError.SUCCESS && !kill && scope(req) == SignalScope.SIGNAL_STEPS) {
-        effects.addAll(orders.signalSteps(s.jobs().get(j.getJobId()), req.getSignal()));
+        effects.addAll(steps.signalRunning(s.jobs().get(j.getJobId()), req.getSignal()));
       }
       if (err != SlurmError.SUCCESS) {
         reply.addResults(result(j.getJobId(), err));

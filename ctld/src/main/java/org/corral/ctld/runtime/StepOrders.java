@@ -7,6 +7,8 @@ import org.corral.ctld.nodes.NodeAgent;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.steps.StepEnvironment;
 import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.LaunchTasksRequest;
 import org.corral.protocol.msg.SignalTasksRequest;
 import org.corral.protocol.msg.StepInfo;
@@ -68,6 +70,20 @@ final class StepOrders {
         .setStepId(step.getStepId()).setSignal(signal).setKillWaitS(killWait).build();
     for (String name : step.getNodeNamesList()) {
       out.add(() -> writer.current().node(name).ifPresent(node -> agent.signalTasks(node, req)));
+    }
+    return out;
+  }
+
+  /**
+   * A signal (not a kill) for each of the job's running steps: what scancel -s and --signal
+   * reach unless they name the batch shell alone.
+   */
+  List<Runnable> signalRunning(JobRecord rec, int signal) {
+    List<Runnable> out = new ArrayList<>();
+    for (StepRecord st : rec.getStepsList()) {
+      if (st.getInfo().getState() == JobState.RUNNING) {
+        out.addAll(signal(st.getInfo(), signal));
+      }
     }
     return out;
   }
