@@ -49,7 +49,7 @@ final class NodeService implements RequestHandler {
         case LAUNCH_TASKS -> steps.launch(req.getLaunchTasks());
         case SIGNAL_TASKS -> steps.signal(req.getSignalTasks());
         case NODE_STEP_STAT -> {
-          return Response.newBuilder().setStepStat(StepStats.of(jobs, req.getNodeStepStat())).build();
+          return Response.newBuilder().setStepStat(StepStats.of(jobs, steps, req.getNodeStepStat())).build();
         }
         default -> {
           return error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
