@@ -62,7 +62,7 @@ final class NodeService implements RequestHandler {
         case LAUNCH_TASKS -> steps.launch(req.getLaunchTasks());
         case SIGNAL_TASKS -> steps.signal(req.getSignalTasks());
         case NODE_STEP_STAT -> {
-          return Response.newBuilder().setStepStat(StepStats.of(jobs, req.getNodeStepStat())).build();
+          return Response.newBuilder().setStepStat(StepStats.of(jobs, steps, req.getNodeStepStat())).build();
         }
         case NODE_HOOK -> {
           if (hooks != null) {

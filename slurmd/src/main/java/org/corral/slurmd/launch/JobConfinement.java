@@ -67,6 +67,11 @@ public final class JobConfinement {
     return new JobConfinement(new NoConfinement(), 1, new BitSet(), ProcReader.system(), nodeName);
   }
 
+  /** Where process usage is read (/proc). */
+  public ProcReader proc() {
+    return proc;
+  }
+
   public ResourceLimiter limiter() {
     return limiter;
   }

@@ -147,7 +147,7 @@ public final class JobDirectory {
 
   /** The job's pid = process group id, once the wrapper has recorded it. */
   public OptionalLong processGroup() {
-    Optional<String> text = read("pid");
+    Optional<String> text = read("pid").filter(JobDirectory::complete);
     try {
       return text.isPresent() ? OptionalLong.of(Long.parseLong(text.get().trim())) : OptionalLong.empty();
     } catch (NumberFormatException e) {
@@ -156,12 +156,17 @@ public final class JobDirectory {
   }
 
   public boolean hasEnded() {
-    return Files.exists(dir.resolve("status"));
+    return read("status").filter(JobDirectory::complete).isPresent();
+  }
+
+  /** The wrapper writes each of its files as one line in one write: whole once it ends in a newline. */
+  private static boolean complete(String text) {
+    return text.endsWith("\n");
   }
 
   /** How the job ended, once the wrapper has written its status. */
   public Optional<JobEnd> end() throws IOException {
-    Optional<String> status = read("status");
+    Optional<String> status = read("status").filter(JobDirectory::complete);
     if (status.isEmpty()) {
       return Optional.empty();
     }

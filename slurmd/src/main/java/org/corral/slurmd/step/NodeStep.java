@@ -35,6 +35,8 @@ final class NodeStep {
   private final Path dir;
   private final CountDownLatch done = new CountDownLatch(1);
   private volatile List<RunningTask> tasks = List.of();
+  private volatile org.corral.slurmd.cgroup.StepScope scope;
+  private final org.corral.slurmd.usage.StepUsageTracker usage;
   /** Set by a terminate order: tasks not started yet never start. */
   private volatile boolean terminated;
   /** The kill wait of the terminate order that came while the tasks were starting. */
@@ -47,6 +49,8 @@ final class NodeStep {
     this.request = request;
     this.context = context;
     this.dir = context.stepsDir().resolve(StepSpool.dirName(key));
+    this.usage = new org.corral.slurmd.usage.StepUsageTracker(key.jobId(),
+        org.corral.protocol.StepIds.name(key.stepId()));
   }
 
   StepKey key() {
@@ -71,7 +75,28 @@ final class NodeStep {
     int cpus = here.map(a -> a.getCpus()).orElse(1);
     long memBytes = here.map(a -> a.getMemMb()).orElse(0L) * 1024 * 1024;
     var job = confinement.scopeFor(key.jobId(), plan.uid(), cpus, memBytes);
-    return job.openStep(org.corral.protocol.StepIds.name(key.stepId())).procsFiles();
+    scope = job.openStep(org.corral.protocol.StepIds.name(key.stepId()));
+    return scope.procsFiles();
+  }
+
+  /** The step's usage here now (sstat): a fresh sample of its running tasks first. */
+  java.util.Optional<org.corral.protocol.msg.StepUsage> usage() {
+    List<RunningTask> running = tasks.stream().filter(t -> !t.hasEnded()).toList();
+    if (running.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    var proc = context.confinement().proc();
+    List<org.corral.slurmd.usage.TaskSample> samples = new ArrayList<>();
+    List<Long> pids = new ArrayList<>();
+    for (RunningTask t : running) {
+      java.util.Set<Long> members = t.processGroup().stream().boxed().findFirst()
+          .map(proc::sessionMembers).orElse(java.util.Set.of());
+      samples.add(proc.sample(t.taskId(), members));
+      pids.addAll(members);
+    }
+    usage.add(samples);
+    var counted = scope != null ? scope.usage() : org.corral.slurmd.cgroup.CgroupUsage.UNKNOWN;
+    return java.util.Optional.of(usage.report(context.nodeName(), counted, proc.cpuFrequencyKhz(), pids));
   }
 
   /** Runs the step here to its end; called on a thread of its own. */

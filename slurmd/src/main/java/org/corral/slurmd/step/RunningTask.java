@@ -61,6 +61,11 @@ final class RunningTask {
     return plan.taskId();
   }
 
+  /** The task's process group (= its session), once its wrapper has recorded it. */
+  OptionalLong processGroup() {
+    return dir.processGroup();
+  }
+
   boolean hasEnded() {
     return ended;
   }

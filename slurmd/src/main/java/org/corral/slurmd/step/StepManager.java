@@ -139,6 +139,18 @@ public final class StepManager implements AutoCloseable {
     }
   }
 
+  /** Usage of the job's steps running here (sstat); {@code step} "" = all of them. */
+  public List<org.corral.protocol.msg.StepUsage> usage(int jobId, String step) {
+    List<org.corral.protocol.msg.StepUsage> out = new java.util.ArrayList<>();
+    for (NodeStep s : steps.values()) {
+      if (s.key().jobId() == jobId
+          && (step.isEmpty() || step.equals(org.corral.protocol.StepIds.name(s.key().stepId())))) {
+        s.usage().ifPresent(out::add);
+      }
+    }
+    return out;
+  }
+
   /** Jobs with steps running here. */
   public Set<Integer> runningJobs() {
     Set<Integer> jobs = new TreeSet<>();
