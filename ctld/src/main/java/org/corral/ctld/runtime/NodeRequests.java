@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.corral.common.SlurmError;
 import org.corral.ctld.state.ClusterState;
@@ -149,13 +150,13 @@ final class NodeRequests {
   }
 
   /** The node is done with the job's Epilog: it leaves the job's list of nodes still in one. */
-  private static java.util.Optional<Command> epilogDone(JobInfo j, String node, long time) {
+  private static Optional<Command> epilogDone(JobInfo j, String node, long time) {
     if (!JobStates.holdsResources(j) || !j.getEpilogNodesList().contains(node)) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     List<String> left = new ArrayList<>(j.getEpilogNodesList());
     left.remove(node);
-    return java.util.Optional.of(new Command.EpilogNodes(j.getJobId(), left, time));
+    return Optional.of(new Command.EpilogNodes(j.getJobId(), left, time));
   }
 
   /** A node daemon speaks only for itself (the controller, holding the key too, for any). */
