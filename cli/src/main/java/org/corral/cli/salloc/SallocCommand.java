@@ -20,6 +20,7 @@ import org.corral.cli.sbatch.SubmitterFacts;
 import org.corral.cli.submit.ClusterFacts;
 import org.corral.cli.submit.CommandFailure;
 import org.corral.cli.submit.CommandLine;
+import org.corral.cli.submit.AllocatingProcess;
 import org.corral.cli.submit.InteractiveAllocation;
 import org.corral.cli.submit.ResourceOptions;
 import org.corral.cli.submit.ResourceOptions.Source;
@@ -117,6 +118,9 @@ public final class SallocCommand implements CliCommand {
         .setAllocSid(facts.sessionId())
         .setCommand(noShell ? "" : argv.get(0))
         .setInteractive(true);
+    if (!noShell) {
+      AllocatingProcess.mark(spec);
+    }
     int jobId = allocation.submit(ResourceRequest.apply(r, spec).build());
     JobInfo job = allocation.awaitStart(jobId);
     if (noShell) {

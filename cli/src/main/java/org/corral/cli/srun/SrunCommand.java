@@ -23,6 +23,7 @@ import org.corral.cli.sbatch.SubmitterFacts;
 import org.corral.cli.submit.ClusterFacts;
 import org.corral.cli.submit.CommandFailure;
 import org.corral.cli.submit.CommandLine;
+import org.corral.cli.submit.AllocatingProcess;
 import org.corral.cli.submit.InteractiveAllocation;
 import org.corral.cli.submit.ResourceOptions;
 import org.corral.cli.submit.ResourceOptions.Source;
@@ -269,6 +270,7 @@ public final class SrunCommand implements CliCommand {
         .setCommand(argv.get(0))
         .setExclusive(r.exclusive)
         .setInteractive(true);
+    AllocatingProcess.mark(b);
     return ResourceRequest.apply(r, b).build();
   }
 

@@ -85,10 +85,11 @@ public final class Controller implements AutoCloseable {
     Authorizer auth = new Authorizer(slurmUid);
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
-    JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), auth, users, clock, orders, stepOrders,
+    AllocationClients clients = AllocationClients.system();
+    JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), clients, auth, users, clock, orders, stepOrders,
         cfg.maxJobId());
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
-    Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clock, cfg.slurmdTimeout(),
+    Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
         cfg.minJobAge());
 
     Controller[] self = new Controller[1];

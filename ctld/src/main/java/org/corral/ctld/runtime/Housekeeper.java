@@ -1,5 +1,6 @@
 package org.corral.ctld.runtime;
 
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,22 +23,25 @@ import org.corral.common.SlurmDuration;
 
 /**
  * Once a second: jobs past their time limit end TIMEOUT (their nodes are told to kill them),
- * steps past theirs are cancelled,
+ * steps past theirs are cancelled, allocations whose srun/salloc is gone are revoked,
  * nodes silent for SlurmdTimeout go DOWN, and ended jobs older than MinJobAge are purged.
  */
 final class Housekeeper implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("slurmctld");
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
       r -> Thread.ofPlatform().name("housekeeper").daemon().unstarted(r));
   private final StateWriter writer;
   private final JobOrders orders;
   private final StepOrders steps;
+  private final AllocationClients clients;
   private final Clock clock;
   private final int slurmdTimeout;
   private final int minJobAge;
 
-  Housekeeper(StateWriter writer, JobOrders orders, StepOrders steps, Clock clock, int slurmdTimeout,
-      int minJobAge) {
+  Housekeeper(StateWriter writer, JobOrders orders, StepOrders steps, AllocationClients clients, Clock clock,
+      int slurmdTimeout, int minJobAge) {
     this.writer = writer;
+    this.clients = clients;
     this.orders = orders;
     this.steps = steps;
     this.clock = clock;
@@ -62,6 +66,15 @@ final class Housekeeper implements AutoCloseable {
     List<Runnable> effects = new ArrayList<>();
     for (JobRecord r : s.jobs().values()) {
       JobInfo j = r.getInfo();
+      if (!JobStates.isFinished(j) && r.getSpec().getInteractive() && clients.gone(r.getSpec())) {
+        cmds.add(new Command.CancelJob(j.getJobId(), now, 0));
+        effects.add(() -> LOG.log(Level.INFO, "job " + j.getJobId()
+            + ": its srun/salloc process is gone; allocation revoked"));
+        if (JobStates.holdsResources(j)) {
+          effects.addAll(orders.signal(j, 0));
+        }
+        continue;
+      }
       if (j.getState() == JobState.RUNNING && j.getEndTime() > 0 && j.getEndTime() <= now) {
         cmds.add(new Command.TimeoutJob(j.getJobId(), now));
         effects.addAll(orders.signal(j, 0));

@@ -1,0 +1,19 @@
+package org.corral.cli.submit;
+
+import org.corral.protocol.msg.JobSpec;
+
+/**
+ * Names this process as the one holding an allocation, so the controller can revoke it if this
+ * process dies without completing it (as Slurm's controller does when srun/salloc stop
+ * answering). Not for salloc --no-shell, which leaves its allocation on purpose.
+ */
+public final class AllocatingProcess {
+  private AllocatingProcess() {}
+
+  public static JobSpec.Builder mark(JobSpec.Builder spec) {
+    ProcessHandle self = ProcessHandle.current();
+    self.info().startInstant().ifPresent(start ->
+        spec.setAllocPid((int) self.pid()).setAllocPidStartMs(start.toEpochMilli()));
+    return spec;
+  }
+}
