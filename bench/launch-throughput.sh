@@ -12,7 +12,7 @@ cd "$here"
 . libexec/find-java.sh; corral_find_java
 dir=$(mktemp -d /tmp/corral-bench-XXXX); chmod 755 "$dir"
 port=$((30000 + RANDOM % 2000))
-trap 'CORRAL_SKIP_BUILD=1 ./corral down --dir "$dir/c" >/dev/null; rm -rf "$dir"' EXIT
+trap 'CORRAL_SKIP_BUILD=1 "$here/corral" down --dir "$dir/c" >/dev/null; rm -rf "$dir"' EXIT
 CORRAL_SKIP_BUILD=1 ./corral up --dir "$dir/c" --port-base "$port" --nodes 4 --cpus 8 >/dev/null
 echo "== Corral: $jobs jobs (API, 4 clients), 4 nodes x 8 CPUs"
 "$CORRAL_JAVA_HOME/bin/java" -cp "build/lib/*:bench/target/classes" org.corral.bench.SubmitLoad \
