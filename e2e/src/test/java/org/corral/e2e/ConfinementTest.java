@@ -128,4 +128,15 @@ class ConfinementTest {
         + ".batch: Invalid user id\n");
     cluster.as(alice, "scancel", String.valueOf(id));
   }
+
+  @Test
+  void aStepsTasksRunInTheStepsCgroupOnTheJobsCoresAndSstatSeesThem() throws Exception {
+    LocalCluster.Result r = cluster.as(alice, work, "salloc", "-n1", "sh", "-c",
+        "srun sh -c 'grep Cpus_allowed_list /proc/self/status; grep -o \"job_.*/step_0\" /proc/self/cgroup"
+            + " | sort -u; sleep 3' & sleep 1.5; sstat -n -P -j $SLURM_JOB_ID.0 -o JobID,NTasks,Nodelist; wait");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    int job = StepsSupport.grantedJob(r.err());
+    assertThat(r.out()).matches("(?s)(.*\\n)?Cpus_allowed_list:\t\\d+\n.*");
+    assertThat(r.out()).contains("job_" + job + "/step_0\n", job + ".0|1|c1\n");
+  }
 }
