@@ -56,6 +56,40 @@ if ! cd -- "$work" 2>/dev/null; then
   fi
   cd /tmp || exit 1
 fi
+# A step task's command may not exist or run: say so as Slurm's step daemon does, with the
+# errno as exit code (ENOENT 2, EACCES 13), instead of env's own message and 127/126.
+# Bare names are looked up in the task's PATH (the first non-NAME=value word is the command).
+if [ -n "$step_task" ]; then
+  path_var=/usr/bin:/bin cmd=
+  for word in "$@"; do
+    case $word in
+      PATH=*) path_var=${word#PATH=} ;;
+      [A-Za-z_]*=*) ;;
+      *) cmd=$word; break ;;
+    esac
+  done
+  why= shown=$cmd
+  case $cmd in
+    */*)
+      case $cmd in /*) shown=$cmd ;; *) shown=$PWD/$cmd ;; esac
+      if [ ! -e "$shown" ]; then why='No such file or directory'
+      elif [ -d "$shown" ] || [ ! -x "$shown" ]; then why='Permission denied'; fi ;;
+    *)
+      why='No such file or directory'
+      saved_ifs=$IFS; IFS=:
+      for d in $path_var; do
+        [ -n "$d" ] || d=.
+        if [ -f "$d/$cmd" ] && [ -x "$d/$cmd" ]; then why=; break; fi
+        [ -e "$d/$cmd" ] && why='Permission denied'
+      done
+      IFS=$saved_ifs ;;
+  esac
+  if [ -n "$why" ]; then
+    printf 'slurmstepd-%s: error: execve(): %s: %s\n' "$node" "$shown" "$why" >&2
+    [ "$why" = 'Permission denied' ] && exit 13
+    exit 2
+  fi
+fi
 # The wrapper started this in the background, so SIGINT and SIGQUIT arrive ignored (and a
 # shell cannot restore them): env puts every signal back to its default for the command.
 exec env -i --default-signal -- "SLURM_TASK_PID=$$" "$@" 8>&-

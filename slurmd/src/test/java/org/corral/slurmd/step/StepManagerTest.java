@@ -109,6 +109,21 @@ class StepManagerTest {
   }
 
   @Test
+  void aCommandThatCannotRunIsReportedAsSlurmsStepDaemonDoesWithTheErrnoAsExitCode() throws Exception {
+    Files.writeString(work.resolve("noexec.sh"), "echo x\n");
+    steps.launch(request(alice, spec -> spec.clearArgv()
+        .setMultiProg("0 no_such_command_xyz\n1 ./noexec.sh\n")));
+
+    report();
+    assertThat(srun.awaitExit(0).getTaskExit().getStatus()).isEqualTo(2 << 8);
+    assertThat(srun.awaitExit(1).getTaskExit().getStatus()).isEqualTo(13 << 8);
+    assertThat(srun.output(0, true))
+        .isEqualTo("slurmstepd-n1: error: execve(): no_such_command_xyz: No such file or directory\n");
+    assertThat(srun.output(1, true))
+        .isEqualTo("slurmstepd-n1: error: execve(): " + work + "/./noexec.sh: Permission denied\n");
+  }
+
+  @Test
   void forwardsStdinToItsTaskAndASecondTaskStreamsAfterTheFirstExited() throws Exception {
     // Task 1 reads srun's stdin; task 0 ends at once. Task 1's output must still flow after that.
     steps.launch(request(ROOT, spec -> spec.setStdinTask(1).clearArgv()
