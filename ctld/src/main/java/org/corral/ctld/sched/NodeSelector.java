@@ -22,6 +22,9 @@ final class NodeSelector {
   static List<NodeAllocation> select(JobInfo j, PartitionInfo p, ClusterState state,
       Map<String, Planner.Free> free) {
     int nodesWanted = Math.max(1, j.getMinNodes());
+    if (!j.getExclusive() && j.getNtasksPerNode() == 0 && nodesWanted > 1) {
+      return packed(j, p, state, free, nodesWanted);
+    }
     int cpusPerNode = cpusPerNode(j, nodesWanted);
     List<NodeAllocation> out = new ArrayList<>();
     for (NodeInfo n : candidates(p, state)) {
@@ -42,6 +45,56 @@ final class NodeSelector {
       }
     }
     return null;
+  }
+
+  /**
+   * A job on several nodes, as Slurm's cons_tres lays out its tasks: a task on each node first,
+   * then the rest on the first nodes, each filled up to what it has free (-N2 -n4 on idle 8-CPU
+   * nodes takes 3 CPUs of the first and 1 of the second).
+   */
+  private static List<NodeAllocation> packed(JobInfo j, PartitionInfo p, ClusterState state,
+      Map<String, Planner.Free> free, int nodesWanted) {
+    int cpt = Math.max(1, j.getCpusPerTask());
+    int tasks = Math.max(nodesWanted, j.getNumTasks());
+    List<NodeInfo> chosen = new ArrayList<>();
+    List<Integer> room = new ArrayList<>();
+    for (NodeInfo n : candidates(p, state)) {
+      Planner.Free f = free.get(n.getName());
+      if (f == null || !Planner.usable(n)) {
+        continue;
+      }
+      int fits = Math.min(f.cpus, n.getCpus()) / cpt;
+      while (fits > 0 && f.memMb < memoryOnNode(j, n, fits * cpt)) {
+        fits--;
+      }
+      if (fits > 0) {
+        chosen.add(n);
+        room.add(fits);
+        if (chosen.size() == nodesWanted) {
+          break;
+        }
+      }
+    }
+    if (chosen.size() < nodesWanted) {
+      return null;
+    }
+    int[] share = new int[nodesWanted];
+    int left = tasks - nodesWanted;
+    for (int i = 0; i < nodesWanted; i++) {
+      share[i] = 1 + Math.min(left, room.get(i) - 1);
+      left -= share[i] - 1;
+    }
+    if (left > 0) {
+      return null;
+    }
+    List<NodeAllocation> out = new ArrayList<>();
+    for (int i = 0; i < nodesWanted; i++) {
+      NodeInfo n = chosen.get(i);
+      int cpus = share[i] * cpt;
+      out.add(NodeAllocation.newBuilder().setNode(n.getName()).setCpus(cpus)
+          .setMemMb(memoryOnNode(j, n, cpus)).build());
+    }
+    return out;
   }
 
   /** Whether any node of the partition could take the job if it were empty. */

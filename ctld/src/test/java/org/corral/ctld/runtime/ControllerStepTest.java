@@ -114,7 +114,8 @@ class ControllerStepTest {
         .setJobId(job).setTimeoutMs(10_000)).build()).getWaitAllocation().getJob();
     assertThat(granted.getState()).as(granted.toString()).isEqualTo(JobState.RUNNING);
     assertThat(granted.getInteractive()).isTrue();
-    assertThat(granted.getAllocationList()).extracting(a -> a.getCpus()).containsExactly(2, 2);
+    // As Slurm lays out -N2 -n4: a task on each node, the rest on the first (CPUs 3,1).
+    assertThat(granted.getAllocationList()).extracting(a -> a.getCpus()).containsExactly(3, 1);
 
     Response created = user.call(Request.newBuilder().setCreateStep(CreateStepRequest.newBuilder().setSpec(
         StepSpec.newBuilder().setJobId(job).setNumTasks(3).addArgv("/bin/hostname")
@@ -136,12 +137,12 @@ class ControllerStepTest {
         "SLURM_STEP_NODELIST=n[1-2]", "SLURM_TASKS_PER_NODE=2,1", "SLURM_STEP_ID=0", "SLURM_NTASKS=3")
         .doesNotContain("SLURM_NNODES=9");
 
-    // The first step holds 1 of n2's 2 CPUs: a second needing 2 there must wait, one with --overlap need not.
+    // The first step holds n2's only CPU of the job: a second needing it must wait, one with --overlap need not.
     Response busy = user.call(Request.newBuilder().setCreateStep(CreateStepRequest.newBuilder().setSpec(
-        StepSpec.newBuilder().setJobId(job).setNumTasks(2).setNodeList("n2").addArgv("true"))).build());
+        StepSpec.newBuilder().setJobId(job).setNumTasks(1).setNodeList("n2").addArgv("true"))).build());
     assertThat(busy.getErrorCode()).isEqualTo(SlurmError.NODES_BUSY.code());
     Response overlap = user.call(Request.newBuilder().setCreateStep(CreateStepRequest.newBuilder().setSpec(
-        StepSpec.newBuilder().setJobId(job).setNumTasks(2).setNodeList("n2").setOverlap(true).addArgv("true")))
+        StepSpec.newBuilder().setJobId(job).setNumTasks(1).setNodeList("n2").setOverlap(true).addArgv("true")))
         .build());
     assertThat(overlap.getCreateStep().getStep().getStepId()).isEqualTo(1);
     assertThat(user.call(Request.newBuilder().setStepInfo(StepInfoRequest.newBuilder().setJobId(job)).build())
@@ -156,7 +157,7 @@ class ControllerStepTest {
     assertThat(user.call(Request.newBuilder().setStepInfo(StepInfoRequest.newBuilder().setJobId(job)
         .setStepId(0)).build()).getStepInfo().getStepsCount()).isZero();
     assertThat(user.call(Request.newBuilder().setCreateStep(CreateStepRequest.newBuilder().setSpec(
-        StepSpec.newBuilder().setJobId(job).setNumTasks(2).setNodeList("n2").addArgv("true"))).build())
+        StepSpec.newBuilder().setJobId(job).setNumTasks(1).setNodeList("n2").addArgv("true"))).build())
         .getErrorCode()).isZero();
 
     // Cancelling a step signals its node; completing the allocation ends the job and its nodes' work.
