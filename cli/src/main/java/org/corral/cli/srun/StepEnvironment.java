@@ -47,6 +47,11 @@ final class StepEnvironment {
     v.put("SLURM_JOB_CPUS_PER_NODE", cpusPerNode(job));
     v.put("SLURM_JOB_PARTITION", job.getPartition());
     v.putAll(r.taskVariables());
+    if (userEnv.containsKey("SLURM_JOB_ID") || userEnv.containsKey("SLURM_JOBID")) {
+      // Inside an allocation srun names the distribution it chose and the allocation's pack group.
+      v.put("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", cpusPerNode(job));
+      v.put("SLURM_DISTRIBUTION", distribution(v, userEnv, job));
+    }
     if (!o.cpuBind.isEmpty()) {
       v.put("SLURM_CPU_BIND", "quiet," + o.cpuBind);
       v.put("SLURM_CPU_BIND_LIST", o.cpuBind.equals("none") ? "" : o.cpuBind);
@@ -73,6 +78,21 @@ final class StepEnvironment {
     int level = r.quiet ? DEFAULT_DEBUG_LEVEL - 1 : DEFAULT_DEBUG_LEVEL + r.verbose;
     v.put("SRUN_DEBUG", String.valueOf(level));
     return ExportedEnvironment.forStep(o.export, userEnv, v);
+  }
+
+  /** Slurm's default: cyclic while there is at most one task per node, else block. */
+  private static String distribution(Map<String, String> v, Map<String, String> userEnv, JobInfo job) {
+    int nodes = count(v.getOrDefault("SLURM_NNODES", userEnv.get("SLURM_NNODES")), job.getNumNodes());
+    int tasks = count(v.getOrDefault("SLURM_NTASKS", userEnv.get("SLURM_NTASKS")), nodes);
+    return tasks <= nodes ? "cyclic" : "block";
+  }
+
+  private static int count(String text, int otherwise) {
+    try {
+      return text == null ? otherwise : Integer.parseInt(text.trim());
+    } catch (NumberFormatException e) {
+      return otherwise;
+    }
   }
 
   /** SLURM_JOB_CPUS_PER_NODE from the job's allocation: "2,1", "8(x4)". */

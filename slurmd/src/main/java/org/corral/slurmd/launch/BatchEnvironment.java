@@ -19,6 +19,8 @@ import org.corral.protocol.msg.NodeAllocation;
 final class BatchEnvironment {
   /** Consumed on the node (SLURM_UMASK) or set by the job's shell (SLURM_TASK_PID). */
   private static final Set<String> NOT_PASSED = Set.of("SLURM_UMASK", "SLURM_TASK_PID");
+  /** The submitter's limits (sbatch's PropagateResourceLimits): for the node, never in the job's environment. */
+  private static final String LIMITS = "SLURM_RLIMIT_";
 
   private BatchEnvironment() {}
 
@@ -29,7 +31,8 @@ final class BatchEnvironment {
     Map<String, String> env = new LinkedHashMap<>();
     for (String entry : spec.getEnvironmentList()) {
       int eq = entry.indexOf('=');
-      if (eq > 0 && entry.indexOf('\0') < 0 && !NOT_PASSED.contains(entry.substring(0, eq))) {
+      if (eq > 0 && entry.indexOf('\0') < 0 && !NOT_PASSED.contains(entry.substring(0, eq))
+          && !entry.startsWith(LIMITS)) {
         env.put(entry.substring(0, eq), entry.substring(eq + 1));
       }
     }
