@@ -144,8 +144,10 @@ final class StepRequests {
   /** Running steps (and each running batch job's batch step), as squeue -s and scontrol show them. */
   static StepInfoReply info(StepInfoRequest req, ClusterState s) {
     StepInfoReply.Builder b = StepInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
-    Iterable<JobRecord> jobs = req.getJobId() == 0 ? s.jobs().values()
-        : s.job(req.getJobId()).map(List::of).orElse(List.of());
+    if (req.getJobId() != 0 && s.job(req.getJobId()).isEmpty()) {
+      throw new SlurmException(SlurmError.INVALID_JOB_ID);
+    }
+    Iterable<JobRecord> jobs = req.getJobId() == 0 ? s.jobs().values() : List.of(s.job(req.getJobId()).get());
     for (JobRecord rec : jobs) {
       for (StepInfo step : runningSteps(rec)) {
         if (!req.hasStepId() || req.getStepId() == step.getStepId()) {
