@@ -144,10 +144,12 @@ final class StepRequests {
   /** Running steps (and each running batch job's batch step), as squeue -s and scontrol show them. */
   static StepInfoReply info(StepInfoRequest req, ClusterState s) {
     StepInfoReply.Builder b = StepInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
-    if (req.getJobId() != 0 && s.job(req.getJobId()).isEmpty()) {
+    // Slurm 22.05 answers an unknown job with an error, but an empty list while it knows no job at all.
+    if (req.getJobId() != 0 && s.job(req.getJobId()).isEmpty() && !s.jobs().isEmpty()) {
       throw new SlurmException(SlurmError.INVALID_JOB_ID);
     }
-    Iterable<JobRecord> jobs = req.getJobId() == 0 ? s.jobs().values() : List.of(s.job(req.getJobId()).get());
+    Iterable<JobRecord> jobs = req.getJobId() == 0 ? s.jobs().values()
+        : s.job(req.getJobId()).map(List::of).orElse(List.of());
     for (JobRecord rec : jobs) {
       for (StepInfo step : runningSteps(rec)) {
         if (!req.hasStepId() || req.getStepId() == step.getStepId()) {
