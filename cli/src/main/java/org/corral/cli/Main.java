@@ -64,7 +64,7 @@ public final class Main {
     return () -> {
       Path conf = SlurmConfig.defaultPath(System.getenv());
       try {
-        return new UnixSocketChannel(ControllerAddress.unixSocket(SlurmConfig.load(conf)));
+        return new UnixSocketChannel(ControllerAddress.unixSocket(SlurmConfig.loadShared(conf)));
       } catch (Exception e) {
         err.println(name + ": error: " + e.getMessage());
         throw new ControllerUnreachable();

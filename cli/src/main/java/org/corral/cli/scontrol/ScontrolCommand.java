@@ -291,7 +291,7 @@ public final class ScontrolCommand implements CliCommand {
 
   private static String controllerHost(Cli cli) {
     try {
-      return SlurmConfig.load(SlurmConfig.defaultPath(cli.env())).controllerHost();
+      return SlurmConfig.loadShared(SlurmConfig.defaultPath(cli.env())).controllerHost();
     } catch (ConfigException e) {
       return "localhost"; // no readable configuration: Slurm's own default controller
     }

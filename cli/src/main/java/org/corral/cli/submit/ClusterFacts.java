@@ -19,7 +19,7 @@ public record ClusterFacts(String clusterName, String controllerHost, int contro
   public static ClusterFacts load(Map<String, String> env) {
     Path path = SlurmConfig.defaultPath(env);
     try {
-      SlurmConfig c = SlurmConfig.load(path);
+      SlurmConfig c = SlurmConfig.loadShared(path);
       return new ClusterFacts(c.clusterName(), c.controllerHost(), c.slurmctldPort(), c.killWait(), path);
     } catch (Exception e) {
       return new ClusterFacts("", "", 6817, 30, path);

@@ -207,6 +207,33 @@ public final class SlurmConfig {
     return new SlurmConfig(file, ConfReader.read(file));
   }
 
+  /** The last file {@link #loadShared} read, with what identified its version. */
+  private record Loaded(Path file, Object version, SlurmConfig config) {}
+
+  private static volatile Loaded lastShared;
+
+  /**
+   * As {@link #load}, but a command that reads the same unchanged file twice (to find the
+   * controller, then the cluster's name) parses it once: parsing is a visible share of a
+   * command's start-up.
+   */
+  public static SlurmConfig loadShared(Path file) throws ConfigException {
+    Object version;
+    try {
+      var attrs = java.nio.file.Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+      version = java.util.List.of(String.valueOf(attrs.fileKey()), attrs.lastModifiedTime(), attrs.size());
+    } catch (java.io.IOException e) {
+      return load(file); // reports the problem as load does
+    }
+    Loaded last = lastShared;
+    if (last != null && last.file().equals(file) && last.version().equals(version)) {
+      return last.config();
+    }
+    SlurmConfig config = load(file);
+    lastShared = new Loaded(file, version, config);
+    return config;
+  }
+
   /** Parses slurm.conf text; {@code nominalPath} names it in messages and anchors relative includes. */
   public static SlurmConfig parse(String text, Path nominalPath) throws ConfigException {
     return new SlurmConfig(nominalPath, ConfReader.parse(text, nominalPath));

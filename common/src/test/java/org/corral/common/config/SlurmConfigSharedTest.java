@@ -1,0 +1,25 @@
+package org.corral.common.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SlurmConfigSharedTest {
+  @TempDir Path dir;
+
+  @Test
+  void anUnchangedFileIsParsedOnceAndAChangedOneAgain() throws Exception {
+    Path conf = dir.resolve("slurm.conf");
+    Files.writeString(conf, "ClusterName=one\n");
+    SlurmConfig first = SlurmConfig.loadShared(conf);
+    assertThat(SlurmConfig.loadShared(conf)).isSameAs(first);
+
+    Files.writeString(conf, "ClusterName=two\n");
+    Files.setLastModifiedTime(conf, FileTime.fromMillis(Files.getLastModifiedTime(conf).toMillis() + 1000));
+    assertThat(SlurmConfig.loadShared(conf).clusterName()).isEqualTo("two");
+  }
+}
