@@ -62,9 +62,11 @@ final class JobText {
     if (!j.getComment().isEmpty()) {
       l.add("Comment=" + j.getComment());
     }
-    l.add("StdErr=" + j.getStdErr());
-    l.add("StdIn=" + j.getStdIn());
-    l.add("StdOut=" + j.getStdOut());
+    if (!j.getInteractive()) { // an allocation (srun, salloc) has no files of its own
+      l.add("StdErr=" + j.getStdErr());
+      l.add("StdIn=" + j.getStdIn());
+      l.add("StdOut=" + j.getStdOut());
+    }
     l.add("Power=");
     l.add("");
     return new Entry(l);
@@ -97,9 +99,11 @@ final class JobText {
 
   // Slurm starts counting a job's queue time once it is eligible; a job cancelled before it
   // ever ran (no batch host) never accrued any.
+  // An allocation granted at once (srun, salloc) never waited in the queue either.
   private static long accrue(JobInfo j) {
     boolean neverRan = j.getState() == JobState.CANCELLED && j.getBatchHost().isEmpty();
-    return neverRan ? 0 : j.getEligibleTime();
+    boolean grantedAtOnce = j.getInteractive() && j.getStartTime() > 0 && j.getStartTime() == j.getSubmitTime();
+    return neverRan || grantedAtOnce ? 0 : j.getEligibleTime();
   }
 
   private static long end(JobInfo j, long limit) {
