@@ -137,6 +137,18 @@ class NodeHooksTest {
   }
 
   @Test
+  void taskPrologRunsBeforeEachTaskOfAStep() throws Exception {
+    Path work = cluster.workDir(alice);
+    LocalCluster.Result r = cluster.as(alice, work, "srun", "-N2", "-n2", "-l", "sh", "-c",
+        "echo \"FROM_TASK_PROLOG=$FROM_TASK_PROLOG in $SLURM_JOB_ID\"");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    String job = r.out().replaceAll("(?s).*FROM_TASK_PROLOG=yes it is in (\\d+).*", "$1");
+    assertThat(r.out().split("\n")).containsExactlyInAnyOrder(
+        "0: task prolog for job " + job, "0: FROM_TASK_PROLOG=yes it is in " + job,
+        "1: task prolog for job " + job, "1: FROM_TASK_PROLOG=yes it is in " + job);
+  }
+
+  @Test
   void prologAndEpilogSeeSlurmsEnvironmentAndTaskPrologSetsTheJobs() throws Exception {
     Path work = cluster.workDir(alice);
     int id = submit("-o", "out-%j.txt", "--wrap",

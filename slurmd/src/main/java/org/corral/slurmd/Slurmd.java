@@ -106,7 +106,7 @@ public final class Slurmd {
       JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link, confinement,
           GatherFrequency.taskSeconds(cfg.get("JobAcctGatherFrequency").orElse("")), nodeHooks);
       StepManager steps = new StepManager(spool, nodeName, cfg.path().toString(), clock, cfg.killWait(), link,
-          confinement);
+          confinement, nodeHooks.scriptPrefix());
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
           Duration.ofMinutes(1), 256), creds, new NodeService(jobs, steps, cfg.path().toString(),

@@ -21,4 +21,5 @@ record StepContext(
     Clock clock,
     UserDirectory users,
     StepListener listener,
-    JobConfinement confinement) {}
+    JobConfinement confinement,
+    List<String> taskHooks) {}

@@ -56,22 +56,30 @@ public final class StepManager implements AutoCloseable {
   /** @param confinement the node's job cgroups, shared with the batch launcher */
   public StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait,
       StepListener listener, JobConfinement confinement) throws IOException {
-    this(spoolDir, nodeName, confPath, clock, killWait, listener, StepManager::jobCpusFromDaemon, confinement);
+    this(spoolDir, nodeName, confPath, clock, killWait, listener, confinement, List.of());
+  }
+
+  /** @param taskHooks the words that run TaskProlog/TaskEpilog around each task (as for batch scripts) */
+  public StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait,
+      StepListener listener, JobConfinement confinement, List<String> taskHooks) throws IOException {
+    this(spoolDir, nodeName, confPath, clock, killWait, listener, StepManager::jobCpusFromDaemon, confinement,
+        taskHooks);
   }
 
   /** @param jobCpus the CPUs a job holds on this node (for --cpu-bind=cores) */
   StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait, StepListener listener,
       Function<LaunchTasksRequest, List<Integer>> jobCpus) throws IOException {
-    this(spoolDir, nodeName, confPath, clock, killWait, listener, jobCpus, JobConfinement.none(nodeName));
+    this(spoolDir, nodeName, confPath, clock, killWait, listener, jobCpus, JobConfinement.none(nodeName), List.of());
   }
 
   private StepManager(Path spoolDir, String nodeName, String confPath, Clock clock, int killWait,
-      StepListener listener, Function<LaunchTasksRequest, List<Integer>> jobCpus, JobConfinement confinement)
-      throws IOException {
+      StepListener listener, Function<LaunchTasksRequest, List<Integer>> jobCpus, JobConfinement confinement,
+      List<String> taskHooks) throws IOException {
     Path stepsDir = spoolDir.resolve("steps");
     StepSpool.clearLeftovers(stepsDir);
     this.context = new StepContext(nodeName, JobSupervisor.shortHostName(), confPath, stepsDir,
-        UserLaunch.install(spoolDir), jobCpus, killWait, clock, UserDirectory.system(), listener, confinement);
+        UserLaunch.install(spoolDir), jobCpus, killWait, clock, UserDirectory.system(), listener, confinement,
+        List.copyOf(taskHooks));
   }
 
   /** Starts this node's tasks of a step, asynchronously; a repeat for the same step is ignored. */

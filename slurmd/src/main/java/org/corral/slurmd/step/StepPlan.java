@@ -45,6 +45,12 @@ record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, Lis
    */
   static StepPlan of(LaunchTasksRequest request, String nodeName, String hostName, String confPath,
       List<Integer> jobCpus) {
+    return of(request, nodeName, hostName, confPath, jobCpus, List.of());
+  }
+
+  /** @param taskHooks the words that run TaskProlog/TaskEpilog around each task's command (none: empty) */
+  static StepPlan of(LaunchTasksRequest request, String nodeName, String hostName, String confPath,
+      List<Integer> jobCpus, List<String> taskHooks) {
     JobInfo job = request.getJob();
     StepSpec spec = request.getSpec();
     StepKey key = new StepKey(job.getJobId(), request.getStep().getStepId());
@@ -122,6 +128,7 @@ record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, Lis
       }
       boolean pty = spec.getPty() && task == 0;
       List<String> words = new ArrayList<>(environment.forTask(task, local));
+      words.addAll(taskHooks);
       words.addAll(command(argv, binding.get(local), pty));
       tasks.add(new TaskPlan(task, local, List.copyOf(words), in, out, err, readsStdin, pty));
     }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# TaskProlog and TaskEpilog around a batch script, as slurm.conf(5) describes them. Runs as
+# TaskProlog and TaskEpilog around a batch script or a step's task, as slurm.conf(5) describes them. Runs as
 # the job's user, in the job's environment, with the job's files open (job-user.sh execs it in
 # place of the script, so SLURM_TASK_PID is this shell's pid).
 #
