@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
 import org.corral.testkit.TestUsers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,8 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * salloc on a real cluster (2 nodes x 4 CPUs): the allocation's variables for the command, srun
- * inside it creating steps, exit codes, --no-shell, and steps waiting for busy CPUs. Needs the
- * controller's and the node daemon's step support; skipped (visibly) without it.
+ * inside it creating steps, exit codes, --no-shell, and steps waiting for busy CPUs.
  */
 class SallocTest {
   private static LocalCluster cluster;
@@ -26,7 +23,6 @@ class SallocTest {
     assumeTrue(TestUsers.canCreate(), "needs root to create test users and run jobs as them");
     bob = TestUsers.ensure(TestUsers.BOB);
     cluster = LocalCluster.up(2, 4, 2000);
-    StepsSupport.assumeControllerRunsSteps(cluster);
     work = cluster.workDir(bob);
   }
 
@@ -35,10 +31,6 @@ class SallocTest {
     if (cluster != null) {
       cluster.close();
     }
-  }
-
-  private static List<String> lines(String text) {
-    return text.isEmpty() ? List.of() : Arrays.asList(text.split("\n"));
   }
 
   @Test
@@ -59,7 +51,7 @@ class SallocTest {
         "srun -l hostname >/dev/null && srun -l sh -c 'echo $SLURM_JOB_ID.$SLURM_STEP_ID $SLURM_NODEID'");
     assertThat(r.exitCode()).isZero();
     int job = StepsSupport.grantedJob(r.err());
-    assertThat(lines(r.out())).containsExactlyInAnyOrder("0: " + job + ".1 0", "1: " + job + ".1 1");
+    assertThat(StepsSupport.lines(r.out())).containsExactlyInAnyOrder("0: " + job + ".1 0", "1: " + job + ".1 1");
   }
 
   @Test

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.corral.testkit.TestUsers;
@@ -16,7 +14,6 @@ import org.junit.jupiter.api.Test;
 /**
  * srun on a real cluster from `corral up` (2 nodes x 4 CPUs), as an unprivileged user: its own
  * allocation, tasks on both nodes, labelled output, stdin, exit codes and Slurm's messages.
- * Needs the controller's and the node daemon's step support; skipped (visibly) without it.
  */
 class SrunTest {
   private static LocalCluster cluster;
@@ -28,7 +25,6 @@ class SrunTest {
     assumeTrue(TestUsers.canCreate(), "needs root to create test users and run jobs as them");
     alice = TestUsers.ensure(TestUsers.ALICE);
     cluster = LocalCluster.up(2, 4, 2000);
-    StepsSupport.assumeControllerRunsSteps(cluster);
     work = cluster.workDir(alice);
   }
 
@@ -39,17 +35,13 @@ class SrunTest {
     }
   }
 
-  private static List<String> lines(String text) {
-    return text.isEmpty() ? List.of() : Arrays.asList(text.split("\n"));
-  }
-
   @Test
   void tasksRunOnEveryNodeOfItsOwnAllocationWithLabels() throws Exception {
     LocalCluster.Result r = cluster.as(alice, work, "srun", "-N2", "-n3", "-l",
         "sh", "-c", "echo $SLURM_PROCID $SLURM_NODEID $SLURM_LOCALID $(id -un)");
     assertThat(r.err()).isEmpty();
     assertThat(r.exitCode()).isZero();
-    assertThat(lines(r.out())).containsExactlyInAnyOrder(
+    assertThat(StepsSupport.lines(r.out())).containsExactlyInAnyOrder(
         "0: 0 0 0 " + TestUsers.ALICE, "1: 1 0 1 " + TestUsers.ALICE, "2: 2 1 0 " + TestUsers.ALICE);
   }
 
@@ -57,7 +49,7 @@ class SrunTest {
   void theTasksSeeSlurmsVariables() throws Exception {
     LocalCluster.Result r = cluster.as(alice, work, "srun", "-N2", "-n3", "-c1", "-o", "0", "env");
     assertThat(r.exitCode()).isZero();
-    Map<String, String> env = lines(r.out()).stream().filter(l -> l.contains("="))
+    Map<String, String> env = StepsSupport.lines(r.out()).stream().filter(l -> l.contains("="))
         .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1),
             (a, b) -> a));
     assertThat(env).containsEntry("SLURM_PROCID", "0").containsEntry("SLURM_NODEID", "0")
@@ -80,7 +72,7 @@ class SrunTest {
   void theExitCodeIsTheHighestTasksAndFailuresAreReported() throws Exception {
     LocalCluster.Result r = cluster.as(alice, work, "srun", "-N2", "-n2", "sh", "-c", "exit $((SLURM_PROCID + 2))");
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(lines(r.err())).containsExactlyInAnyOrder(
+    assertThat(StepsSupport.lines(r.err())).containsExactlyInAnyOrder(
         "srun: error: n1: task 0: Exited with exit code 2", "srun: error: n2: task 1: Exited with exit code 3");
   }
 
@@ -95,9 +87,9 @@ class SrunTest {
   void stdinReachesEveryTaskAndOptionsStopAtTheProgram() throws Exception {
     LocalCluster.Result r = cluster.withInput(alice, work, "a\nb\n", "srun", "-n2", "-l", "cat");
     assertThat(r.exitCode()).isZero();
-    assertThat(lines(r.out())).containsExactlyInAnyOrder("0: a", "0: b", "1: a", "1: b");
+    assertThat(StepsSupport.lines(r.out())).containsExactlyInAnyOrder("0: a", "0: b", "1: a", "1: b");
     LocalCluster.Result one = cluster.withInput(alice, work, "x\n", "srun", "-n2", "-l", "-i", "1", "cat");
-    assertThat(lines(one.out())).containsExactly("1: x");
+    assertThat(StepsSupport.lines(one.out())).containsExactly("1: x");
     LocalCluster.Result args = cluster.as(alice, work, "srun", "-n1", "echo", "-n", "2");
     assertThat(args.out()).isEqualTo("2");
   }

@@ -1,7 +1,7 @@
 package org.corral.e2e;
 
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
-
+import java.util.Arrays;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -10,14 +10,9 @@ final class StepsSupport {
 
   private StepsSupport() {}
 
-  /**
-   * Skips the tests (visibly) while the controller does not know the step requests yet: it
-   * answers them "unexpected request". Any other answer, success or failure, runs them.
-   */
-  static void assumeControllerRunsSteps(LocalCluster cluster) throws Exception {
-    LocalCluster.Result probe = cluster.as(null, "srun", "-N1", "true");
-    assumeFalse(probe.err().contains("unexpected request"),
-        "the controller does not answer step requests yet: " + probe.err());
+  /** A command's output as lines (none for no output). */
+  static List<String> lines(String text) {
+    return text.isEmpty() ? List.of() : Arrays.asList(text.split("\n"));
   }
 
   /** The job id in "salloc: Granted job allocation N". */

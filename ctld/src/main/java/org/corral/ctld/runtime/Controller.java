@@ -86,14 +86,14 @@ public final class Controller implements AutoCloseable {
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
     AllocationClients clients = AllocationClients.system();
-    JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), clients, auth, users, clock, orders, stepOrders,
+    JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), auth, users, clock, orders, stepOrders,
         cfg.maxJobId());
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
         cfg.minJobAge());
 
     Controller[] self = new Controller[1];
-    ControllerService service = new ControllerService(writer, jobs, nodes, steps,
+    ControllerService service = new ControllerService(writer, jobs, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
         () -> self[0].close(), Confinement.load(cfg, agent, auth));
     Path socket = ControllerAddress.unixSocket(cfg);

@@ -43,6 +43,7 @@ public final class ControllerService implements RequestHandler {
   private final NodeRequests nodes;
   private final NodeAdminRequests nodeAdmin;
   private final StepRequests steps;
+  private final AllocationClients clients;
   private final Authorizer auth;
   private final String host;
   private final Map<String, String> configEntries;
@@ -50,13 +51,14 @@ public final class ControllerService implements RequestHandler {
   private final Confinement confinement;
 
   ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, StepRequests steps,
-      NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
+      AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
       Runnable shutdown, Confinement confinement) {
     this.confinement = confinement;
     this.writer = writer;
     this.jobs = jobs;
     this.nodes = nodes;
     this.steps = steps;
+    this.clients = clients;
     this.nodeAdmin = nodeAdmin;
     this.auth = auth;
     this.host = host;
@@ -69,7 +71,9 @@ public final class ControllerService implements RequestHandler {
     try {
       return switch (req.getBodyCase()) {
         case SUBMIT_JOB -> {
-          int id = await(writer.submit(s -> jobs.submit(peer, req.getSubmitJob().getSpec(), s)));
+          // The srun/salloc process an allocation names is checked here, off the writer thread.
+          var spec = clients.verified(req.getSubmitJob().getSpec(), peer);
+          int id = await(writer.submit(s -> jobs.submit(peer, spec, s)));
           LOG.log(Level.DEBUG, "_slurm_rpc_submit_batch_job: JobId=" + id + " uid=" + peer.uid());
           yield Response.newBuilder().setSubmitJob(SubmitJobReply.newBuilder().setJobId(id)).build();
         }

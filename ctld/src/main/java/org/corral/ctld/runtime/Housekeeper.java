@@ -3,7 +3,9 @@ package org.corral.ctld.runtime;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,21 +54,31 @@ final class Housekeeper implements AutoCloseable {
 
   private void tick() {
     long now = clock.instant().getEpochSecond();
-    if (needsWork(writer.current(), now)) {
-      writer.submit(s -> decide(s, now));
+    // Looking at processes is I/O (/proc): done here, once, never on the writer thread.
+    Set<Integer> abandoned = abandonedAllocations(writer.current());
+    if (!decide(writer.current(), now, abandoned).commands().isEmpty()) {
+      writer.submit(s -> decide(s, now, abandoned));
     }
   }
 
-  private boolean needsWork(ClusterState s, long now) {
-    return !decide(s, now).commands().isEmpty();
+  /** Allocations still running or pending whose srun/salloc process is gone. */
+  private Set<Integer> abandonedAllocations(ClusterState s) {
+    Set<Integer> out = new HashSet<>();
+    for (JobRecord r : s.jobs().values()) {
+      if (r.getSpec().getInteractive() && !JobStates.isFinished(r.getInfo()) && clients.gone(r.getSpec())) {
+        out.add(r.getInfo().getJobId());
+      }
+    }
+    return out;
   }
 
-  Decision<Void> decide(ClusterState s, long now) {
+  /** @param abandoned allocations whose srun/salloc process is gone: they are revoked */
+  Decision<Void> decide(ClusterState s, long now, Set<Integer> abandoned) {
     List<Command> cmds = new ArrayList<>();
     List<Runnable> effects = new ArrayList<>();
     for (JobRecord r : s.jobs().values()) {
       JobInfo j = r.getInfo();
-      if (!JobStates.isFinished(j) && r.getSpec().getInteractive() && clients.gone(r.getSpec())) {
+      if (!JobStates.isFinished(j) && abandoned.contains(j.getJobId())) {
         cmds.add(new Command.CancelJob(j.getJobId(), now, 0));
         effects.add(() -> LOG.log(Level.INFO, "job " + j.getJobId()
             + ": its srun/salloc process is gone; allocation revoked"));

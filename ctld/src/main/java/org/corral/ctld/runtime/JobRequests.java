@@ -25,7 +25,6 @@ final class JobRequests {
   private static final System.Logger LOG = System.getLogger("slurmctld");
 
   private final SubmitPolicy policy;
-  private final AllocationClients clients;
   private final Authorizer auth;
   private final UserDirectory users;
   private final Clock clock;
@@ -33,10 +32,9 @@ final class JobRequests {
   private final StepOrders steps;
   private final long maxJobId;
 
-  JobRequests(SubmitPolicy policy, AllocationClients clients, Authorizer auth, UserDirectory users, Clock clock,
+  JobRequests(SubmitPolicy policy, Authorizer auth, UserDirectory users, Clock clock,
       JobOrders orders, StepOrders steps, long maxJobId) {
     this.policy = policy;
-    this.clients = clients;
     this.auth = auth;
     this.users = users;
     this.clock = clock;
@@ -53,7 +51,7 @@ final class JobRequests {
     if (peer.uid() < 0) { // a daemon's credential names no user to run the job as
       throw new SlurmException(SlurmError.USER_ID_MISSING);
     }
-    JobSpec normalized = clients.verified(policy.normalize(spec, s), peer);
+    JobSpec normalized = policy.normalize(spec, s);
     int id = s.nextJobId();
     if (id >= maxJobId) {
       throw new SlurmException(SlurmError.ERROR_ON_DESC_TO_RECORD_COPY,

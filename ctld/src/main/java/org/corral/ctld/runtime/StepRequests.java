@@ -63,7 +63,7 @@ final class StepRequests {
     StepLayout.Placement p = switch (StepLayout.place(job, spec, busyCpus(rec))) {
       case StepLayout.Placed placed -> placed.placement();
       case StepLayout.Busy busy -> throw new SlurmException(SlurmError.NODES_BUSY);
-      case StepLayout.Impossible no -> throw new SlurmException(errorFor(no.message()), no.message());
+      case StepLayout.Impossible no -> throw new SlurmException(no.error());
     };
     long now = clock.instant().getEpochSecond();
     String name = spec.getName().isEmpty() && spec.getArgvCount() > 0
@@ -212,15 +212,6 @@ final class StepRequests {
     }
     return job.getMemPerNodeMb() > 0 ? job.getMemPerNodeMb()
         : job.getMemPerCpuMb() * p.numCpus() / p.nodes().size();
-  }
-
-  private static SlurmError errorFor(String message) {
-    for (SlurmError e : SlurmError.values()) {
-      if (e.message().equals(message)) {
-        return e;
-      }
-    }
-    return SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE;
   }
 
   private static String baseName(String path) {

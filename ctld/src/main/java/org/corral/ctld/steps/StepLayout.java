@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.corral.common.Hostlist;
+import org.corral.common.SlurmError;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.StepSpec;
@@ -37,8 +38,8 @@ public final class StepLayout {
   /** Other steps hold CPUs it needs; srun waits and retries. */
   public record Busy() implements Outcome {}
 
-  /** Can never fit this allocation; the message is Slurm's. */
-  public record Impossible(String message) implements Outcome {}
+  /** Can never fit this allocation, for Slurm's reason. */
+  public record Impossible(SlurmError error) implements Outcome {}
 
   private StepLayout() {}
 
@@ -53,11 +54,11 @@ public final class StepLayout {
       try {
         wanted = new HashSet<>(Hostlist.expand(spec.getNodeList()));
       } catch (IllegalArgumentException e) {
-        return new Impossible("Invalid node name specified");
+        return new Impossible(SlurmError.INVALID_NODE_NAME);
       }
       candidates.removeIf(a -> !wanted.contains(a.getNode()));
       if (candidates.size() < wanted.size()) {
-        return new Impossible("Requested node configuration is not available");
+        return new Impossible(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
       }
     }
     int cpt = spec.hasCpusPerTask() ? Math.max(1, spec.getCpusPerTask()) : 1;
@@ -71,7 +72,7 @@ public final class StepLayout {
           : candidates.size();
     }
     if (minNodes > candidates.size()) {
-      return new Impossible("Requested node configuration is not available");
+      return new Impossible(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
     }
     int tasks;
     if (spec.hasNumTasks()) {
@@ -87,7 +88,7 @@ public final class StepLayout {
     // Never: more CPUs than the allocation has on the nodes it may use.
     int totalCpus = candidates.stream().mapToInt(NodeAllocation::getCpus).sum();
     if ((long) tasks * cpt > totalCpus) {
-      return new Impossible("More processors requested than permitted");
+      return new Impossible(SlurmError.TOO_MANY_REQUESTED_CPUS);
     }
     boolean shares = spec.getOverlap();
     Placement now = fit(candidates, minNodes, tasks, cpt, shares ? Map.of() : busyCpus, spec);
@@ -97,7 +98,7 @@ public final class StepLayout {
     if (fit(candidates, minNodes, tasks, cpt, Map.of(), spec) != null) {
       return new Busy();
     }
-    return new Impossible("More processors requested than permitted");
+    return new Impossible(SlurmError.TOO_MANY_REQUESTED_CPUS);
   }
 
   /** Picks the first {@code nodes} candidates with room for a task and spreads the tasks. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import org.corral.common.SlurmError;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.StepSpec;
@@ -59,11 +60,11 @@ class StepLayoutTest {
   @Test
   void morethanTheAllocationIsRefusedForGoodButBusyCpusOnlyWait() {
     assertThat(StepLayout.place(job(3, 1), StepSpec.newBuilder().setNumTasks(20).build(), Map.of()))
-        .isEqualTo(new StepLayout.Impossible("More processors requested than permitted"));
+        .isEqualTo(new StepLayout.Impossible(SlurmError.TOO_MANY_REQUESTED_CPUS));
     assertThat(StepLayout.place(job(3, 1), StepSpec.newBuilder().setMinNodes(1).setNumTasks(4).build(),
-        Map.of())).isEqualTo(new StepLayout.Impossible("More processors requested than permitted"));
+        Map.of())).isEqualTo(new StepLayout.Impossible(SlurmError.TOO_MANY_REQUESTED_CPUS));
     assertThat(StepLayout.place(job(3, 1), StepSpec.newBuilder().setMinNodes(3).build(), Map.of()))
-        .isEqualTo(new StepLayout.Impossible("Requested node configuration is not available"));
+        .isEqualTo(new StepLayout.Impossible(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE));
     Map<String, Integer> busy = Map.of("n1", 3, "n2", 1);
     assertThat(StepLayout.place(job(3, 1), StepSpec.newBuilder().setNumTasks(1).build(), busy))
         .isEqualTo(new StepLayout.Busy());

@@ -7,8 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.corral.protocol.StepIds;
 import org.corral.protocol.msg.IoData;
 import org.corral.protocol.msg.IoFrame;
 import org.corral.protocol.msg.IoHello;
@@ -16,7 +21,12 @@ import org.corral.protocol.msg.IoLaunchFailed;
 import org.corral.protocol.msg.IoTaskExit;
 import org.corral.protocol.msg.LaunchTasksRequest;
 import org.corral.protocol.msg.StepFinishedRequest;
+import org.corral.protocol.msg.StepUsage;
+import org.corral.slurmd.cgroup.CgroupUsage;
+import org.corral.slurmd.cgroup.StepScope;
 import org.corral.slurmd.launch.ProcessGroupSignaller;
+import org.corral.slurmd.usage.StepUsageTracker;
+import org.corral.slurmd.usage.TaskSample;
 
 /**
  * This node's share of one step, from the launch order to the end report: connects to srun,
@@ -35,22 +45,22 @@ final class NodeStep {
   private final Path dir;
   private final CountDownLatch done = new CountDownLatch(1);
   private volatile List<RunningTask> tasks = List.of();
-  private volatile org.corral.slurmd.cgroup.StepScope scope;
-  private final org.corral.slurmd.usage.StepUsageTracker usage;
+  private volatile StepScope scope;
+  private final StepUsageTracker usage;
   /** Set by a terminate order: tasks not started yet never start. */
   private volatile boolean terminated;
   /** The kill wait of the terminate order that came while the tasks were starting. */
   private volatile int killWait;
   private volatile IoConnection io;
-  private final java.util.concurrent.atomic.AtomicBoolean reported = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean reported = new AtomicBoolean();
 
   NodeStep(StepKey key, LaunchTasksRequest request, StepContext context) {
     this.key = key;
     this.request = request;
     this.context = context;
     this.dir = context.stepsDir().resolve(StepSpool.dirName(key));
-    this.usage = new org.corral.slurmd.usage.StepUsageTracker(key.jobId(),
-        org.corral.protocol.StepIds.name(key.stepId()));
+    this.usage = new StepUsageTracker(key.jobId(),
+        StepIds.name(key.stepId()));
   }
 
   StepKey key() {
@@ -65,7 +75,7 @@ final class NodeStep {
    * The step's cgroup inside its job's (made here for an allocation, shared with a batch job's):
    * the files each task's shell joins, as root, before it runs user code. Empty without cgroups.
    */
-  private List<java.nio.file.Path> confine(StepPlan plan) throws IOException {
+  private List<Path> confine(StepPlan plan) throws IOException {
     var confinement = context.confinement();
     if (!confinement.limiter().confines()) {
       return List.of();
@@ -75,28 +85,28 @@ final class NodeStep {
     int cpus = here.map(a -> a.getCpus()).orElse(1);
     long memBytes = here.map(a -> a.getMemMb()).orElse(0L) * 1024 * 1024;
     var job = confinement.scopeFor(key.jobId(), plan.uid(), cpus, memBytes);
-    scope = job.openStep(org.corral.protocol.StepIds.name(key.stepId()));
+    scope = job.openStep(StepIds.name(key.stepId()));
     return scope.procsFiles();
   }
 
   /** The step's usage here now (sstat): a fresh sample of its running tasks first. */
-  java.util.Optional<org.corral.protocol.msg.StepUsage> usage() {
+  Optional<StepUsage> usage() {
     List<RunningTask> running = tasks.stream().filter(t -> !t.hasEnded()).toList();
     if (running.isEmpty()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     var proc = context.confinement().proc();
-    List<org.corral.slurmd.usage.TaskSample> samples = new ArrayList<>();
+    List<TaskSample> samples = new ArrayList<>();
     List<Long> pids = new ArrayList<>();
     for (RunningTask t : running) {
-      java.util.Set<Long> members = t.processGroup().stream().boxed().findFirst()
-          .map(proc::sessionMembers).orElse(java.util.Set.of());
+      Set<Long> members = t.processGroup().stream().boxed().findFirst()
+          .map(proc::sessionMembers).orElse(Set.of());
       samples.add(proc.sample(t.taskId(), members));
       pids.addAll(members);
     }
     usage.add(samples);
-    var counted = scope != null ? scope.usage() : org.corral.slurmd.cgroup.CgroupUsage.UNKNOWN;
-    return java.util.Optional.of(usage.report(context.nodeName(), counted, proc.cpuFrequencyKhz(), pids));
+    var counted = scope != null ? scope.usage() : CgroupUsage.UNKNOWN;
+    return Optional.of(usage.report(context.nodeName(), counted, proc.cpuFrequencyKhz(), pids));
   }
 
   /** Runs the step here to its end; called on a thread of its own. */
@@ -148,7 +158,7 @@ final class NodeStep {
       failLaunch(io, e.getMessage());
       return;
     }
-    List<java.nio.file.Path> cgroupProcs;
+    List<Path> cgroupProcs;
     try {
       cgroupProcs = confine(plan);
     } catch (IOException e) {
@@ -309,7 +319,7 @@ final class NodeStep {
 
   /** Blocks until the step has ended here (tests, shutdown). */
   boolean await(java.time.Duration timeout) throws InterruptedException {
-    return done.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    return done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void report(int status, boolean launchFailed, String message) {

@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,10 +15,12 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
+import org.corral.protocol.StepIds;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.LaunchTasksRequest;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.SignalTasksRequest;
+import org.corral.protocol.msg.StepUsage;
 import org.corral.slurmd.launch.JobConfinement;
 import org.corral.slurmd.launch.JobSupervisor;
 import org.corral.slurmd.launch.UserLaunch;
@@ -148,11 +151,11 @@ public final class StepManager implements AutoCloseable {
   }
 
   /** Usage of the job's steps running here (sstat); {@code step} "" = all of them. */
-  public List<org.corral.protocol.msg.StepUsage> usage(int jobId, String step) {
-    List<org.corral.protocol.msg.StepUsage> out = new java.util.ArrayList<>();
+  public List<StepUsage> usage(int jobId, String step) {
+    List<StepUsage> out = new ArrayList<>();
     for (NodeStep s : steps.values()) {
       if (s.key().jobId() == jobId
-          && (step.isEmpty() || step.equals(org.corral.protocol.StepIds.name(s.key().stepId())))) {
+          && (step.isEmpty() || step.equals(StepIds.name(s.key().stepId())))) {
         s.usage().ifPresent(out::add);
       }
     }
