@@ -66,6 +66,16 @@ class SallocTest {
   }
 
   @Test
+  void stepsThatCannotFitTheAllocationAreRefusedWithSlurmsMessages() throws Exception {
+    LocalCluster.Result r = cluster.as(bob, work, "salloc", "-N2", "-n3", "sh", "-c",
+        "srun -N3 true; echo rc=$?; srun -n20 true; echo rc=$?");
+    int job = StepsSupport.grantedJob(r.err());
+    assertThat(r.out()).isEqualTo("rc=1\nrc=1\n");
+    assertThat(r.err()).contains("srun: error: Only allocated 2 nodes asked for 3\n",
+        "srun: error: Unable to create step for job " + job + ": More processors requested than permitted\n");
+  }
+
+  @Test
   void noShellLeavesTheAllocationRunning() throws Exception {
     LocalCluster.Result r = cluster.as(bob, work, "salloc", "-N1", "--no-shell");
     assertThat(r.exitCode()).isZero();

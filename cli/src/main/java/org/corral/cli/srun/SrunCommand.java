@@ -121,6 +121,11 @@ public final class SrunCommand implements CliCommand {
     Integer jobId = options.jobId != null ? options.jobId : envJob;
     if (jobId != null) {
       JobInfo job = lookUp(controller, jobId);
+      Integer nodes = options.resources.minNodes;
+      if (nodes != null && nodes > job.getNumNodes()) { // srun refuses this itself, as Slurm's does
+        cli.err().println("srun: error: Only allocated " + job.getNumNodes() + " nodes asked for " + nodes);
+        return 1;
+      }
       String jobName = jobNameFromCommandLine != null ? jobNameFromCommandLine
           : cli.env().getOrDefault("SLURM_JOB_NAME", job.getName());
       return runStep(cli, options, argv, multiProg, job, jobName, controller, queue, clusterFacts, cwd);
