@@ -19,13 +19,14 @@ import java.util.stream.Stream;
 /**
  * One job's directory in the spool, {@code job00042/}: root-owned (mode 0711) so that the user
  * can reach their script but can neither list nor change what root writes here. Files:
- * slurm_script and environment (the user's, 0500/0600), wrapper (slurmd's record of the
- * wrapper process: "pid startEpochMillis"), cores (the node CPUs the job holds) and cgroup (the
- * files the wrapper writes the job's pid into, one a line), and what job-wrapper.sh writes: pid,
- * status, launch.err, wait.err, wrapper.log.
+ * slurm_script (the user's, 0500), launch (slurmd's orders to job-launcher.pl: who, where, which
+ * files, the environment and the command), cores (the node CPUs the job holds) and cgroup (the
+ * files the job's pid is written into, one a line), and what the job's supervisor writes:
+ * wrapper (its own pid and start time), pid, status and launch.err.
  */
 public final class JobDirectory {
   static final String SCRIPT = "slurm_script";
+  private static final String LAUNCH = "launch";
   private static final String PREFIX = "job";
   private static final int MAX_MESSAGE_CHARS = 4000;
   private static final int MAX_READ_BYTES = 64 * 1024;
@@ -52,14 +53,8 @@ public final class JobDirectory {
     List<Integer> ids = new ArrayList<>();
     try (Stream<Path> entries = Files.list(spoolDir)) {
       for (Path entry : (Iterable<Path>) entries::iterator) {
-        String name = entry.getFileName().toString();
-        if (name.startsWith(PREFIX) && name.length() > PREFIX.length() && Files.isDirectory(entry)
-            && name.substring(PREFIX.length()).chars().allMatch(Character::isDigit)) {
-          try {
-            ids.add(Integer.parseUnsignedInt(name.substring(PREFIX.length())));
-          } catch (NumberFormatException tooLarge) {
-            // not one of ours
-          }
+        if (Files.isDirectory(entry)) {
+          idOf(entry).ifPresent(ids::add);
         }
       }
     }
@@ -93,14 +88,41 @@ public final class JobDirectory {
     return dir.resolve(SCRIPT);
   }
 
-  /** Writes the job's script and its environment file, both owned by the job's user. */
-  void writeUserFiles(LaunchPlan plan, List<String> scriptPrefix) throws IOException {
+  /** The job's directory named in a launcher's report, if it is one of the spool's. */
+  static Optional<Integer> idOf(Path jobDir) {
+    String name = jobDir.getFileName() == null ? "" : jobDir.getFileName().toString();
+    if (!name.startsWith(PREFIX) || name.length() == PREFIX.length()
+        || !name.substring(PREFIX.length()).chars().allMatch(Character::isDigit)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Integer.parseUnsignedInt(name.substring(PREFIX.length())));
+    } catch (NumberFormatException tooLarge) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Writes the job's script (owned by the job's user) and the launch file job-launcher.pl reads
+   * (root's): NUL-terminated fields, never parsed by a shell.
+   */
+  void writeUserFiles(LaunchPlan plan, List<String> scriptPrefix, String nodeName) throws IOException {
     writeUserFile(script(), plan.script(), "r-x------", plan);
-    List<String> words = new ArrayList<>(plan.environment());
-    words.addAll(scriptPrefix);
-    words.add(script().toString());
-    words.addAll(plan.argv());
-    writeUserFile(dir.resolve("environment"), ShellQuoting.setPositionalParameters(words), "rw-------", plan);
+    List<String> fields = new ArrayList<>(List.of("1", Integer.toUnsignedString(plan.uid()),
+        Integer.toUnsignedString(plan.gid()), nodeName, plan.workDir(), plan.stdIn(), plan.stdOut(),
+        plan.stdErr(), plan.append() ? "append" : "truncate", plan.umask(),
+        Integer.toString(plan.environment().size())));
+    fields.addAll(plan.environment());
+    fields.addAll(scriptPrefix);
+    fields.add(script().toString());
+    fields.addAll(plan.argv());
+    StringBuilder text = new StringBuilder();
+    for (String field : fields) {
+      text.append(field).append('\0');
+    }
+    Path launch = dir.resolve(LAUNCH);
+    Files.writeString(launch, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    Files.setPosixFilePermissions(launch, PosixFilePermissions.fromString("rw-------"));
   }
 
   private static void writeUserFile(Path file, String text, String mode, LaunchPlan plan) throws IOException {
@@ -121,19 +143,9 @@ public final class JobDirectory {
     return read(name);
   }
 
-  Path wrapperLog() {
-    return dir.resolve("wrapper.log");
-  }
-
-  void writeWrapperRecord(long pid, long startEpochMillis) throws IOException {
-    Path tmp = dir.resolve("wrapper.tmp");
-    Files.writeString(tmp, pid + " " + startEpochMillis + "\n");
-    Files.move(tmp, dir.resolve("wrapper"), StandardCopyOption.ATOMIC_MOVE);
-  }
-
-  /** slurmd's record of the wrapper: {pid, start time in epoch millis}, if written. */
+  /** The supervisor's record of itself: {pid, start time in clock ticks after boot}, once written. */
   Optional<long[]> wrapperRecord() {
-    return read("wrapper").flatMap(text -> {
+    return read("wrapper").filter(JobDirectory::complete).flatMap(text -> {
       String[] parts = text.trim().split(" ");
       try {
         return parts.length == 2
@@ -181,11 +193,6 @@ public final class JobDirectory {
     return Optional.of(launchError.isEmpty()
         ? new JobEnd(exitStatus, endTime, false, "")
         : JobEnd.failed(exitStatus, endTime, launchError));
-  }
-
-  /** What the wrapper itself printed (to explain a wrapper that died without a status). */
-  String wrapperOutput() {
-    return read("wrapper.log").map(JobDirectory::message).orElse("");
   }
 
   private long modified(String name) throws IOException {

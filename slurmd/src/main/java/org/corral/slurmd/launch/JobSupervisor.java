@@ -1,6 +1,5 @@
 package org.corral.slurmd.launch;
 
-import java.io.File;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -8,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -24,18 +22,23 @@ import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.SignalScope;
 
 /**
- * Runs batch jobs on this node as their users, without a JVM per job. Each job runs under a
- * few lines of POSIX shell (job-wrapper.sh, as root, in a session of its own, so it survives a
- * slurmd restart) that drops privileges with setpriv (job-user.sh, as the user) and records the
- * job's pid and final status in the job's spool directory. Jobs started here are watched
- * through their wrapper process; jobs found in the spool after a restart ({@link #recover()})
- * by polling it. Each end is reported once per JVM to the {@link JobListener}; the spool
- * directory stays until {@link #forget(int)}, so an end the controller never acknowledged is
- * reported again by the next slurmd.
+ * Runs batch jobs on this node as their users, without a JVM or an exec chain per job: the
+ * node's launcher ({@link NodeLauncher}) forks each job's supervisor (as root, in a session of
+ * its own, so it survives a slurmd restart), which forks the job as its user and records the
+ * job's pid and final status in the job's spool directory. Ends arrive from the launcher as
+ * they happen; every job is also polled (its status file, its supervisor's liveness), which is
+ * how jobs found in the spool after a restart ({@link #recover()}) are watched. Each end is
+ * reported once per JVM to the {@link JobListener}; the spool directory stays until
+ * {@link #forget(int)}, so an end the controller never acknowledged is reported again by the
+ * next slurmd.
  */
 public final class JobSupervisor implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(JobSupervisor.class.getName());
   private static final long POLL_MILLIS = 200;
+  /** Jobs started here report their end themselves: they are polled only every fifth round. */
+  private static final int LAUNCHED_POLL_ROUNDS = 5;
+  /** A launch request whose supervisor has not recorded itself by then was lost with its launcher. */
+  private static final long UNSTARTED_MILLIS = 60_000;
   /** A signal waits up to 500 x 20 ms for a just-launched job's pid to be recorded. */
   private static final int PID_RETRIES = 500;
   private static final long PID_RETRY_MILLIS = 20;
@@ -58,7 +61,8 @@ public final class JobSupervisor implements AutoCloseable {
     boolean signal(long processGroup, int signal) throws IOException;
   }
   private final ScheduledExecutorService timers;
-  private final UserLaunch userLaunch;
+  private final NodeLauncher launcher;
+  private int pollRound;
   private final JobConfinement confinement;
   private volatile boolean closed;
 
@@ -98,13 +102,14 @@ public final class JobSupervisor implements AutoCloseable {
     this.hostName = shortHostName();
     Files.createDirectories(spoolDir);
     Files.setPosixFilePermissions(spoolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    this.userLaunch = UserLaunch.install(spoolDir);
+    this.launcher = new NodeLauncher(spoolDir, nodeName, this::launcherReported);
+    launcher.start();
     this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread thread = new Thread(r, "job-supervisor-" + nodeName);
       thread.setDaemon(true);
       return thread;
     });
-    timers.scheduleWithFixedDelay(this::pollAdopted, POLL_MILLIS, POLL_MILLIS, TimeUnit.MILLISECONDS);
+    timers.scheduleWithFixedDelay(this::pollJobs, POLL_MILLIS, POLL_MILLIS, TimeUnit.MILLISECONDS);
     if (sampleSeconds > 0) {
       timers.scheduleWithFixedDelay(this::sampleUsage, sampleSeconds, sampleSeconds, TimeUnit.SECONDS);
     }
@@ -162,7 +167,7 @@ public final class JobSupervisor implements AutoCloseable {
         jobs.remove(jobId, job); // launched by an earlier slurmd: recover() adopts it
         return;
       }
-      dir.writeUserFiles(plan, hooks.scriptPrefix());
+      dir.writeUserFiles(plan, hooks.scriptPrefix(), nodeName);
     } catch (IOException | RuntimeException e) {
       finish(job, JobEnd.failed(0, now(), "cannot write the job's files to the spool: " + e.getMessage()));
       return;
@@ -197,20 +202,17 @@ public final class JobSupervisor implements AutoCloseable {
           + e.getMessage()));
       return;
     }
-    Process wrapper;
     try {
-      wrapper = startWrapper(plan, dir);
+      job.launched(System.nanoTime());
+      launcher.launch(dir.path(), plan.uid());
     } catch (IOException e) {
-      finish(job, JobEnd.failed(0, now(), "cannot start the job's wrapper: " + e.getMessage()));
-      return;
+      finish(job, JobEnd.failed(0, now(), "cannot start the job: " + e.getMessage()));
     }
-    job.attach(wrapper.toHandle());
-    try {
-      dir.writeWrapperRecord(wrapper.pid(), startMillis(wrapper.toHandle()));
-    } catch (IOException e) {
-      LOG.log(Level.WARNING, "job " + jobId + ": cannot record its wrapper; a restarted slurmd will not re-adopt it", e);
-    }
-    wrapper.onExit().thenRun(() -> collect(job));
+  }
+
+  /** The launcher says that the job in {@code jobDir} has ended (its status is on disk). */
+  private void launcherReported(Path jobDir) {
+    JobDirectory.idOf(jobDir).map(jobs::get).filter(job -> job.dir().path().equals(jobDir)).ifPresent(this::collect);
   }
 
   /**
@@ -313,9 +315,8 @@ public final class JobSupervisor implements AutoCloseable {
       if (jobs.putIfAbsent(id, job) != null) {
         continue;
       }
-      job.dir().wrapperRecord().flatMap(JobSupervisor::liveWrapper).ifPresent(job::attach);
       confinement.readopt(job.dir());
-      if (job.wrapper().isEmpty() || job.dir().hasEnded()) {
+      if (!supervisorRunning(job) || job.dir().hasEnded()) {
         collect(job);
       }
     }
@@ -347,15 +348,7 @@ public final class JobSupervisor implements AutoCloseable {
   public void close() {
     closed = true;
     timers.shutdownNow();
-  }
-
-  private Process startWrapper(LaunchPlan plan, JobDirectory dir) throws IOException {
-    ProcessBuilder builder = userLaunch.command(dir.path(), plan.uid(), plan.gid(), UserLaunch.Io.FILES, nodeName,
-        new UserLaunch.UserFiles(plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), plan.append(), plan.umask()),
-        List.of());
-    builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    builder.redirectOutput(dir.wrapperLog().toFile()).redirectErrorStream(true);
-    return builder.start();
+    launcher.close();
   }
 
   /** Sends signals to the job's process group once its pid is known, unless it has ended. */
@@ -399,18 +392,35 @@ public final class JobSupervisor implements AutoCloseable {
     }
   }
 
-  /** Adopted jobs have no Process to wait on: their status file or their wrapper's death tells. */
-  private void pollAdopted() {
+  /**
+   * Adopted jobs are watched by polling: their status file or their supervisor's death tells.
+   * Jobs started here are checked the same way, less often, in case a report was lost (a
+   * supervisor killed before it could write one).
+   */
+  private void pollJobs() {
+    boolean all = ++pollRound % LAUNCHED_POLL_ROUNDS == 0;
     try {
       for (TrackedJob job : jobs.values()) {
-        if (job.adopted() && !job.hasEnded()
-            && (job.dir().hasEnded() || job.wrapper().map(w -> !w.isAlive()).orElse(true))) {
+        if (!job.hasEnded() && (job.adopted() || (all && job.launched()))
+            && (job.dir().hasEnded() || !supervisorRunning(job))) {
           collect(job);
         }
       }
     } catch (RuntimeException e) {
-      LOG.log(Level.ERROR, "polling adopted jobs failed", e);
+      LOG.log(Level.ERROR, "polling jobs failed", e);
     }
+  }
+
+  /**
+   * Whether the job's supervisor still runs. One that has not recorded itself yet counts as
+   * running for a while after the launch request (never, for a job found in the spool).
+   */
+  private boolean supervisorRunning(TrackedJob job) {
+    Optional<long[]> record = job.dir().wrapperRecord();
+    if (record.isPresent()) {
+      return ProcessGroups.running(record.get()[0], record.get()[1]);
+    }
+    return !job.adopted() && System.nanoTime() - job.launchedAtNanos() < TimeUnit.MILLISECONDS.toNanos(UNSTARTED_MILLIS);
   }
 
   /** The wrapper has exited (or vanished): reads how the job ended and reports it. */
@@ -428,9 +438,8 @@ public final class JobSupervisor implements AutoCloseable {
       // The wrapper died without recording a status (killed, or the node lost it): make sure
       // nothing of the job survives, and report it as killed.
       job.dir().processGroup().ifPresent(this::killQuietly);
-      String output = job.dir().wrapperOutput();
       end = new JobEnd(ProcessGroupSignaller.SIGKILL, now(), false,
-          "the job's wrapper ended without recording the job's status" + (output.isEmpty() ? "" : ": " + output));
+          "the job's supervisor ended without recording the job's status");
     }
     finish(job, end);
   }
@@ -500,18 +509,6 @@ public final class JobSupervisor implements AutoCloseable {
 
   private long now() {
     return clock.instant().getEpochSecond();
-  }
-
-  /** The recorded wrapper, if that process still runs (same pid and start time: not a reused pid). */
-  private static Optional<ProcessHandle> liveWrapper(long[] record) {
-    return ProcessHandle.of(record[0])
-        .filter(ProcessHandle::isAlive)
-        .filter(h -> record[1] < 0 || h.info().startInstant()
-            .map(start -> Math.abs(start.toEpochMilli() - record[1]) < 1000).orElse(true));
-  }
-
-  private static long startMillis(ProcessHandle process) {
-    return process.info().startInstant().map(Instant::toEpochMilli).orElse(-1L);
   }
 
   /** %N in output patterns: the host's name up to its first dot, as Slurm writes it. */

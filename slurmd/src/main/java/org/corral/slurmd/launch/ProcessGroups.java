@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
-/** Whether a process group still has members, read from /proc (the JDK cannot ask). */
+/** Whether a process group, or one given process, is still alive, read from /proc (the JDK cannot ask). */
 public final class ProcessGroups {
   private ProcessGroups() {}
 
@@ -15,6 +15,20 @@ public final class ProcessGroups {
           .anyMatch(p -> processGroupOf(p) == processGroup);
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  /**
+   * Whether process {@code pid} runs and is the one that started {@code startTicks} clock ticks
+   * after boot (field 22 of /proc/PID/stat), not a later process that reused its pid.
+   */
+  public static boolean running(long pid, long startTicks) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      String[] rest = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return !rest[0].equals("Z") && Long.parseLong(rest[19]) == startTicks;
+    } catch (IOException | RuntimeException e) {
+      return false; // gone, or not readable
     }
   }
 

@@ -1,15 +1,15 @@
 package org.corral.slurmd.launch;
 
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** A job this supervisor watches: its spool directory, its wrapper process, whether it has ended. */
+/** A job this supervisor watches: its spool directory, when it was launched, whether it has ended. */
 final class TrackedJob {
   private final JobDirectory dir;
   private final boolean adopted;
   private final AtomicBoolean ended = new AtomicBoolean();
   private volatile boolean terminated;
-  private volatile ProcessHandle wrapper;
+  private volatile long launchedAtNanos;
+  private volatile boolean launched;
 
   /** @param adopted true for a job found in the spool (watched by polling), false for one started here */
   TrackedJob(JobDirectory dir, boolean adopted) {
@@ -25,12 +25,18 @@ final class TrackedJob {
     return adopted;
   }
 
-  void attach(ProcessHandle wrapperProcess) {
-    this.wrapper = wrapperProcess;
+  /** The launch request went to the node's launcher at {@code nanoTime}. */
+  void launched(long nanoTime) {
+    launchedAtNanos = nanoTime;
+    launched = true;
   }
 
-  Optional<ProcessHandle> wrapper() {
-    return Optional.ofNullable(wrapper);
+  boolean launched() {
+    return launched;
+  }
+
+  long launchedAtNanos() {
+    return launchedAtNanos;
   }
 
   /** The controller ordered it ended (perhaps before its script started: while its Prolog ran). */

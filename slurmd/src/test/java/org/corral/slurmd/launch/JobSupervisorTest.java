@@ -275,7 +275,6 @@ class JobSupervisorTest {
 
     supervisor.signal(30, 0, 5);
     recorder.await(30);
-    assertThat(Files.readString(spool.resolve("job00030/wrapper.log"))).isEmpty();
     assertThat(Files.readString(spool.resolve("job00030/launch.err"))).isEmpty();
   }
 

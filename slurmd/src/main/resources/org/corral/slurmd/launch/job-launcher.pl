@@ -1,0 +1,263 @@
+#!/usr/bin/perl
+# The node's launcher: one long-lived process per slurmd that starts batch jobs as their users.
+# slurmd writes one request a line on our stdin, "JOBDIR UID", and reads "ended JOBDIR" lines on
+# our stdout. Each job gets a supervisor of its own (a fork of this process, as root, in a
+# session of its own) that forks the job, waits for it and records how it ended, so the job and
+# its record outlive both this launcher and slurmd, as Slurm's slurmstepd does. Forking from
+# here costs a fraction of the exec chain it replaces (setsid, sh, setpriv, env: ~1 ms each).
+# Perl is used because it can drop privileges, set the environment and exec in one process, and
+# perl-base is part of every Debian system (docs/adr/0002). No user-controlled value is ever
+# evaluated: paths, the environment and the command travel as NUL-separated data.
+#
+# Files in JOBDIR (root-owned unless said; each record one line written at once, so a reader
+# sees nothing or the whole line):
+#   launch      (slurmd's, read here) NUL-terminated fields: version 1, uid, gid, node, work
+#               directory, stdin, stdout, stderr ("" = as stdout), open mode (append|truncate),
+#               umask, the number N of environment entries, N NAME=value entries, the command
+#   cgroup      (slurmd's, optional) the cgroup.procs (or tasks) files the job joins, one a line
+#   wrapper     the supervisor's pid and start time (clock ticks after boot, /proc/PID/stat)
+#   pid         the job's pid, which is also its process group and session id
+#   status      the job's wait(2) status: code << 8, or the signal number (| 0x80 on a core)
+#   launch.err  what went wrong before the job's command could start (empty when it started)
+use strict;
+use warnings;
+use POSIX ();
+
+my $GROUP_CACHE_SECONDS = 60;
+my %groups_of;    # uid => [time looked up, "gid gid ..."]
+
+$| = 1;
+POSIX::setsid();
+POSIX::sigprocmask(POSIX::SIG_SETMASK(), POSIX::SigSet->new());
+$SIG{PIPE} = 'IGNORE';    # slurmd gone: the record on disk is what counts
+$SIG{CHLD} = 'IGNORE';    # supervisors are reaped by the kernel
+syswrite(STDOUT, "ready\n");
+
+while (my $line = <STDIN>) {
+  chomp $line;
+  my ($dir, $uid) = $line =~ m{^(/[^\0 ]+) ([0-9]+)$} or do {
+    warn "job-launcher: ignoring a malformed request\n";
+    next;
+  };
+  my $groups = supplementary_groups($uid);
+  my $pid = fork();
+  if (!defined $pid) {
+    record_failure($dir, "cannot fork the job's supervisor: $!");
+  } elsif ($pid == 0) {
+    supervise($dir, $groups);
+  }
+}
+exit 0;
+
+# The user's groups as initgroups(3) would set them (through NSS, like id(1)), kept a minute:
+# the first job of a user pays for the lookup, the rest of a burst does not. undef: no such user.
+sub supplementary_groups {
+  my ($uid) = @_;
+  my $now = time;
+  my $cached = $groups_of{$uid};
+  return $cached->[1] if $cached && $now - $cached->[0] < $GROUP_CACHE_SECONDS;
+  my $name = getpwuid($uid);
+  my $list;
+  if (defined $name) {
+    $list = '';
+    my $pid = open(my $id, '-|');
+    if (defined $pid && $pid == 0) {
+      $SIG{CHLD} = 'DEFAULT';
+      open(STDERR, '>', '/dev/null');
+      exec { 'id' } 'id', '-G', '--', $name or POSIX::_exit(127);
+    }
+    if (defined $pid) {
+      local $SIG{CHLD} = 'DEFAULT';
+      $list = <$id> // '';
+      close $id;
+      chomp $list;
+      $list = '' unless $list =~ /^[0-9]+( [0-9]+)*$/;
+    }
+  }
+  $groups_of{$uid} = [$now, $list];
+  return $list;
+}
+
+sub supervise {
+  my ($dir, $groups) = @_;
+  $SIG{CHLD} = 'DEFAULT';
+  POSIX::setsid();
+  write_record("$dir/wrapper", "$$ " . start_ticks($$));
+  open(my $launch_err, '>', "$dir/launch.err") or fail_early($dir, "cannot create launch.err: $!");
+  my @launch = read_fields("$dir/launch");
+  my $job = fork();
+  if (!defined $job) {
+    print {$launch_err} "cannot fork the job: $!\n";
+    close $launch_err;
+    finish($dir, 1 << 8);
+  }
+  run_job($dir, $groups, $launch_err, @launch) if $job == 0;
+  close $launch_err;
+  waitpid($job, 0);
+  my $status = $?;
+  # The job ends with its script, as in Slurm: processes it left behind in its group go too.
+  kill 'KILL', -$job;
+  report_oom_kills($dir, $groups, @launch);
+  finish($dir, $status);
+}
+
+sub finish {
+  my ($dir, $status) = @_;
+  write_record("$dir/status", $status);
+  syswrite(STDOUT, "ended $dir\n");
+  POSIX::_exit(0);
+}
+
+# Becomes the job: joins its cgroups as root, drops to the user, opens the job's files as the
+# user, and execs the command with exactly the given environment. Errors go to launch.err.
+sub run_job {
+  my ($dir, $groups, $launch_err, $version, $uid, $gid, $node, $work, $in, $out, $err, $mode,
+      $mask, $count, @words) = @_;
+  POSIX::setsid();
+  open(STDERR, '>&', $launch_err) or POSIX::_exit(1);
+  open(STDIN, '<', '/dev/null');
+  open(STDOUT, '>', '/dev/null');
+  defined $count && $version eq '1' && $count =~ /^[0-9]+$/ && @words > $count
+      or die_launch("malformed launch file");
+  defined $groups or die_launch("cannot launch as uid $uid: no such user");
+  write_record("$dir/pid", $$);
+  join_cgroups($dir);
+  $) = join(' ', $gid, $gid, grep { $_ ne $gid } split(/ /, $groups));
+  POSIX::setgid($gid) or die_launch("cannot set group $gid: $!");
+  POSIX::setuid($uid) or die_launch("cannot set user $uid: $!");
+  ($< == $uid && $> == $uid && $( =~ /^$gid\b/) or die_launch("cannot become user $uid");
+  umask(oct($mask));
+  my $write = $mode eq 'append' ? '>>' : '>';
+  open_job_file(\*STDIN, 'stdin', $in, '<');
+  open_job_file(\*STDOUT, 'stdout', $out, $write);
+  if ($err eq '') {
+    open(STDERR, '>&', \*STDOUT) or die_launch("cannot duplicate stdout: $!");
+  } else {
+    open_job_file(\*STDERR, 'stderr', $err, $write);
+  }
+  close $launch_err;
+  if (!chdir($work)) {
+    my $msg = "slurmstepd-$node: error: couldn't chdir to `$work': $!: going to /tmp instead\n";
+    print STDERR $msg, $msg;    # once from the step daemon, once from the task, as Slurm
+    chdir('/tmp') or POSIX::_exit(1);
+  }
+  my @env = splice(@words, 0, $count);
+  %ENV = ();
+  for my $entry (@env) {
+    my ($name, $value) = split(/=/, $entry, 2);
+    $ENV{$name} = $value if defined $value && $name ne '';
+  }
+  $ENV{SLURM_TASK_PID} = $$;
+  # Nothing of the launcher's signal handling reaches the job.
+  $SIG{$_} = 'DEFAULT' for qw(HUP INT QUIT PIPE ALRM TERM USR1 USR2 CHLD TSTP TTIN TTOU XCPU XFSZ WINCH URG);
+  { exec { $words[0] } @words; }
+  my $errno = $! + 0;
+  print STDERR "slurmstepd-$node: error: execve(): $words[0]: $!\n";
+  POSIX::_exit($errno || 1);
+}
+
+sub join_cgroups {
+  my ($dir) = @_;
+  open(my $list, '<', "$dir/cgroup") or return;
+  while (my $procs = <$list>) {
+    chomp $procs;
+    next if $procs eq '';
+    my $fh;
+    open($fh, '>>', $procs) && syswrite($fh, "$$\n") && close($fh)
+        or die_launch("cannot join the job cgroup: $procs");
+  }
+  close $list;
+}
+
+# Opens PATH on HANDLE (OP is <, > or >>); on failure says why as Slurm's step daemon does.
+sub open_job_file {
+  my ($handle, $what, $path, $op) = @_;
+  open($handle, $op, $path) and return;
+  die_launch("Could not open $what file $path: $!");
+}
+
+# After the job ended: OOM kills in its cgroups (v1 memory.oom_control, v2 memory.events) are
+# said on the job's stderr as slurmstepd does, written as the user (the file is the user's).
+sub report_oom_kills {
+  my ($dir, $groups, $version, $uid, $gid, $node, $work, $in, $out, $err) = @_;
+  return unless defined $out && defined $groups && open(my $list, '<', "$dir/cgroup");
+  my $kills = 0;
+  while (my $procs = <$list>) {
+    chomp $procs;
+    (my $cgroup = $procs) =~ s{/[^/]*$}{};
+    for my $counter ("$cgroup/memory.oom_control", "$cgroup/memory.events") {
+      open(my $fh, '<', $counter) or next;
+      while (<$fh>) {
+        $kills += $1 if /^oom_kill ([0-9]+)$/;
+      }
+      close $fh;
+    }
+  }
+  close $list;
+  return unless $kills > 0;
+  my ($job) = $dir =~ m{/job0*([0-9]+)$};
+  my $file = $err ne '' ? $err : $out;
+  my $pid = fork();
+  return unless defined $pid;
+  if ($pid == 0) {
+    $) = join(' ', $gid, $gid, grep { $_ ne $gid } split(/ /, $groups));
+    POSIX::setgid($gid) && POSIX::setuid($uid) && $< == $uid or POSIX::_exit(1);
+    open(my $fh, '>>', $file) or POSIX::_exit(1);
+    print {$fh} "slurmstepd-$node: error: Detected $kills oom-kill event(s) in StepId=$job.batch cgroup."
+        . " Some of your processes may have been killed by the cgroup out-of-memory handler.\n";
+    close $fh;
+    POSIX::_exit(0);
+  }
+  waitpid($pid, 0);
+}
+
+sub die_launch {
+  my ($message) = @_;
+  print STDERR "$message\n";
+  POSIX::_exit(1);
+}
+
+# A supervisor that cannot even read its orders: the job failed to launch.
+sub fail_early {
+  my ($dir, $message) = @_;
+  print STDERR "job-launcher: $dir: $message\n";
+  finish($dir, 1 << 8);
+}
+
+sub record_failure {
+  my ($dir, $message) = @_;
+  if (open(my $fh, '>', "$dir/launch.err")) {
+    print {$fh} "$message\n";
+    close $fh;
+  }
+  write_record("$dir/status", 1 << 8);
+  syswrite(STDOUT, "ended $dir\n");
+}
+
+sub read_fields {
+  my ($file) = @_;
+  open(my $fh, '<', $file) or return ();
+  local $/;
+  my $text = <$fh> // '';
+  close $fh;
+  my @fields = split(/\0/, $text, -1);
+  pop @fields;    # what follows the last field's terminator
+  return @fields;
+}
+
+sub write_record {
+  my ($file, $value) = @_;
+  open(my $fh, '>', $file) or return;
+  syswrite($fh, "$value\n");
+  close $fh;
+}
+
+sub start_ticks {
+  my ($pid) = @_;
+  open(my $fh, '<', "/proc/$pid/stat") or return -1;
+  my $stat = <$fh> // '';
+  close $fh;
+  $stat =~ s/^.*\) //s;
+  my @fields = split(/ /, $stat);
+  return $fields[19] // -1;    # field 22 of stat(5), counted after the command's name
+}
