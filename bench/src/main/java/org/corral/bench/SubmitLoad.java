@@ -5,6 +5,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.corral.protocol.UnixSocketChannel;
 import org.corral.protocol.msg.JobInfo;
@@ -39,39 +42,46 @@ public final class SubmitLoad {
     }
     long[] lat = new long[total];
     long t0 = System.nanoTime();
-    int failed = run(socket, clients, total, req, lat);
+    Set<Integer> submitted = ConcurrentHashMap.newKeySet();
+    int failed = run(socket, clients, total, req, lat, submitted);
     double secs = (System.nanoTime() - t0) / 1e9;
     Arrays.sort(lat);
     System.out.printf("clients=%d submissions=%d failed=%d seconds=%.2f rate=%.0f/s p50=%.2fms p99=%.2fms max=%.2fms%n",
         clients, total, failed, secs, total / secs, lat[total / 2] / 1e6, lat[(int) (total * 0.99)] / 1e6,
         lat[total - 1] / 1e6);
     if (runJobs) {
-      awaitDrained(new UnixSocketChannel(socket));
+      awaitDrained(new UnixSocketChannel(socket), submitted);
       double all = (System.nanoTime() - t0) / 1e9;
       System.out.printf("all %d jobs ran and ended after %.2f s: %.1f jobs/s%n", total, all, total / all);
     }
   }
 
-  /** Polls until no job is pending, running or completing. */
-  private static void awaitDrained(UnixSocketChannel ch) throws Exception {
-    Request info = Request.newBuilder().setJobInfo(JobInfoRequest.getDefaultInstance()).build();
-    while (true) {
-      boolean busy = false;
+  /**
+   * Polls until none of the submitted jobs is pending, running or completing. Each poll asks
+   * only for the jobs not seen finished yet, so the poller costs the controller little (a poll
+   * of the whole queue ten times a second would be a load of its own).
+   */
+  private static void awaitDrained(UnixSocketChannel ch, Set<Integer> submitted) throws Exception {
+    Set<Integer> left = new TreeSet<>(submitted);
+    while (!left.isEmpty()) {
+      Request info = Request.newBuilder().setJobInfo(JobInfoRequest.newBuilder().addAllJobIds(left)).build();
       for (JobInfo j : ch.call(info).getJobInfo().getJobsList()) {
-        busy |= j.getState() == JobState.PENDING || j.getState() == JobState.RUNNING || j.getCompleting();
+        if (j.getState() != JobState.PENDING && j.getState() != JobState.RUNNING && !j.getCompleting()) {
+          left.remove(j.getJobId());
+        }
       }
-      if (!busy) {
-        return;
+      if (!left.isEmpty()) {
+        Thread.sleep(50);
       }
-      Thread.sleep(100);
     }
   }
 
   private static int run(Path socket, int clients, int total, Request req) throws Exception {
-    return run(socket, clients, total, req, new long[total]);
+    return run(socket, clients, total, req, new long[total], ConcurrentHashMap.newKeySet());
   }
 
-  private static int run(Path socket, int clients, int total, Request req, long[] lat) throws Exception {
+  private static int run(Path socket, int clients, int total, Request req, long[] lat, Set<Integer> ids)
+      throws Exception {
     AtomicInteger next = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
     List<Thread> threads = new ArrayList<>();
@@ -85,6 +95,8 @@ public final class SubmitLoad {
             Response r = ch.call(req);
             if (r.getErrorCode() != 0) {
               failed.incrementAndGet();
+            } else {
+              ids.add(r.getSubmitJob().getJobId());
             }
           } catch (IOException e) {
             failed.incrementAndGet();

@@ -80,7 +80,7 @@ abstract class CgroupBackend implements ResourceLimiter {
   public Optional<JobScope> findJob(int jobId) {
     List<Path> roots = nodeRoots();
     String name = "job_" + Integer.toUnsignedString(jobId);
-    for (Path uidDir : fs.subdirs(roots.get(0))) {
+    for (Path uidDir : fs.subdirs(roots.get(0), "uid_")) {
       if (Files.isDirectory(uidDir.resolve(name))) {
         List<Path> dirs = new ArrayList<>();
         for (Path root : roots) {
@@ -131,8 +131,8 @@ abstract class CgroupBackend implements ResourceLimiter {
 
     @Override
     public List<String> steps() {
-      return fs.subdirs(dirs.get(0)).stream().map(p -> p.getFileName().toString())
-          .filter(n -> n.startsWith("step_")).map(n -> n.substring(5)).toList();
+      return fs.subdirs(dirs.get(0), "step_").stream().map(p -> p.getFileName().toString())
+          .map(n -> n.substring(5)).toList();
     }
 
     @Override
@@ -153,7 +153,7 @@ abstract class CgroupBackend implements ResourceLimiter {
     @Override
     public void remove() {
       for (Path dir : dirs) {
-        for (Path step : fs.subdirs(dir)) {
+        for (Path step : fs.subdirs(dir, "step_")) {
           killAll(step);
         }
         killAll(dir);
@@ -161,7 +161,7 @@ abstract class CgroupBackend implements ResourceLimiter {
       // The user's level stays for the user's next job (creating and removing memory cgroups
       // costs the kernel milliseconds); shutdown() removes the empty ones.
       for (Path dir : dirs) {
-        for (Path step : fs.subdirs(dir)) {
+        for (Path step : fs.subdirs(dir, "step_")) {
           removeQuietly(step);
         }
         removeQuietly(dir);
@@ -251,12 +251,12 @@ abstract class CgroupBackend implements ResourceLimiter {
   public void shutdown() {
     synchronized (layout) {
       for (Path root : nodeRoots()) {
-        for (Path uidDir : fs.subdirs(root)) {
-          if (uidDir.getFileName().toString().startsWith("uid_") && fs.subdirs(uidDir).isEmpty()) {
+        for (Path uidDir : fs.subdirs(root, "uid_")) {
+          if (fs.subdirs(uidDir, "job_").isEmpty()) {
             removeQuietly(uidDir);
           }
         }
-        if (fs.subdirs(root).stream().noneMatch(d -> d.getFileName().toString().startsWith("uid_"))) {
+        if (fs.subdirs(root, "uid_").isEmpty()) {
           try {
             fs.removeDir(root);
           } catch (IOException busy) {

@@ -96,9 +96,12 @@ class CgroupFs {
     }).orElse(-1L);
   }
 
-  List<Path> subdirs(Path dir) {
+  List<Path> subdirs(Path dir, String prefix) {
     List<Path> out = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, Files::isDirectory)) {
+    // The name first: a cgroup holds dozens of control files, and each stat of one costs the
+    // kernel (kernfs) more than the rest of a job's cleanup.
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir,
+        p -> p.getFileName().toString().startsWith(prefix) && Files.isDirectory(p))) {
       entries.forEach(out::add);
     } catch (IOException e) {
       // gone or unreadable: no children

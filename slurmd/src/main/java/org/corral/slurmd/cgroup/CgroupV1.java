@@ -119,7 +119,7 @@ final class CgroupV1 extends CgroupBackend {
   long oomKills(List<Path> jobDirs) {
     Path job = jobDirs.get(index("memory"));
     long kills = Math.max(0, fs.keyed(job.resolve("memory.oom_control"), "oom_kill"));
-    for (Path step : fs.subdirs(job)) {
+    for (Path step : fs.subdirs(job, "step_")) {
       kills += Math.max(0, fs.keyed(step.resolve("memory.oom_control"), "oom_kill"));
     }
     return kills;

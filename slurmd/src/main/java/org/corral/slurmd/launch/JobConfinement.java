@@ -184,10 +184,12 @@ public final class JobConfinement {
       return dir.readRootFile("oom").map(String::strip).filter(t -> !t.isEmpty() && !t.equals("0")).isPresent();
     }
     long kills = scope.get().oomKills();
-    try {
-      dir.writeRootFile("oom", kills + "\n");
-    } catch (IOException e) {
-      LOG.log(Level.WARNING, "job " + jobId + ": cannot record its OOM count: " + e.getMessage());
+    if (kills > 0) { // kept for a later slurmd that reports the end again (no file: none)
+      try {
+        dir.writeRootFile("oom", kills + "\n");
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "job " + jobId + ": cannot record its OOM count: " + e.getMessage());
+      }
     }
     removeLater(jobId, scope.get());
     if (kills > 0) {

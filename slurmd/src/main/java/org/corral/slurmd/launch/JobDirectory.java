@@ -22,11 +22,13 @@ import java.util.stream.Stream;
  * slurm_script (the user's, 0500), launch (slurmd's orders to job-launcher.pl: who, where, which
  * files, the environment and the command), cores (the node CPUs the job holds) and cgroup (the
  * files the job's pid is written into, one a line), and what the job's supervisor writes:
- * wrapper (its own pid and start time), pid, status and launch.err.
+ * record (lines "wrapper PID TICKS", "pid PID", "status STATUS") and, when the job could not
+ * start, launch.err.
  */
 public final class JobDirectory {
   static final String SCRIPT = "slurm_script";
   private static final String LAUNCH = "launch";
+  private static final String RECORD = "record";
   private static final String PREFIX = "job";
   private static final int MAX_MESSAGE_CHARS = 4000;
   private static final int MAX_READ_BYTES = 64 * 1024;
@@ -145,8 +147,8 @@ public final class JobDirectory {
 
   /** The supervisor's record of itself: {pid, start time in clock ticks after boot}, once written. */
   Optional<long[]> wrapperRecord() {
-    return read("wrapper").filter(JobDirectory::complete).flatMap(text -> {
-      String[] parts = text.trim().split(" ");
+    return recorded("wrapper").flatMap(text -> {
+      String[] parts = text.split(" ");
       try {
         return parts.length == 2
             ? Optional.of(new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])})
@@ -159,37 +161,53 @@ public final class JobDirectory {
 
   /** The job's pid = process group id, once the wrapper has recorded it. */
   public OptionalLong processGroup() {
-    Optional<String> text = read("pid").filter(JobDirectory::complete);
+    Optional<String> text = recorded("pid");
     try {
-      return text.isPresent() ? OptionalLong.of(Long.parseLong(text.get().trim())) : OptionalLong.empty();
+      return text.isPresent() ? OptionalLong.of(Long.parseLong(text.get())) : OptionalLong.empty();
     } catch (NumberFormatException e) {
       return OptionalLong.empty();
     }
   }
 
   public boolean hasEnded() {
-    return read("status").filter(JobDirectory::complete).isPresent();
+    return recorded("status").isPresent();
   }
 
-  /** The wrapper writes each of its files as one line in one write: whole once it ends in a newline. */
-  private static boolean complete(String text) {
-    return text.endsWith("\n");
+  /**
+   * The value of the record line "KEY VALUE" (the last one, if repeated). The wrapper appends
+   * each line in one write, so only lines ending in a newline are whole.
+   */
+  private Optional<String> recorded(String key) {
+    Optional<String> text = read(RECORD);
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    String value = null;
+    String prefix = key + " ";
+    int from = 0;
+    String all = text.get();
+    for (int eol = all.indexOf('\n'); eol >= 0; from = eol + 1, eol = all.indexOf('\n', from)) {
+      if (all.startsWith(prefix, from)) {
+        value = all.substring(from + prefix.length(), eol).strip();
+      }
+    }
+    return Optional.ofNullable(value);
   }
 
   /** How the job ended, once the wrapper has written its status. */
   public Optional<JobEnd> end() throws IOException {
-    Optional<String> status = read("status").filter(JobDirectory::complete);
+    Optional<String> status = recorded("status");
     if (status.isEmpty()) {
       return Optional.empty();
     }
+    long endTime = modified(RECORD);
     int exitStatus;
     try {
-      exitStatus = Integer.parseInt(status.get().trim());
+      exitStatus = Integer.parseInt(status.get());
     } catch (NumberFormatException e) {
-      return Optional.of(JobEnd.failed(0, modified("status"), "unreadable job status: " + status.get()));
+      return Optional.of(JobEnd.failed(0, endTime, "unreadable job status: " + status.get()));
     }
     String launchError = read("launch.err").map(JobDirectory::message).orElse("");
-    long endTime = modified("status");
     return Optional.of(launchError.isEmpty()
         ? new JobEnd(exitStatus, endTime, false, "")
         : JobEnd.failed(exitStatus, endTime, launchError));

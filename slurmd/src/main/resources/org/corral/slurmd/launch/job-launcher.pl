@@ -9,16 +9,19 @@
 # perl-base is part of every Debian system (docs/adr/0002). No user-controlled value is ever
 # evaluated: paths, the environment and the command travel as NUL-separated data.
 #
-# Files in JOBDIR (root-owned unless said; each record one line written at once, so a reader
-# sees nothing or the whole line):
+# Files in JOBDIR (root-owned):
 #   launch      (slurmd's, read here) NUL-terminated fields: version 1, uid, gid, node, work
 #               directory, stdin, stdout, stderr ("" = as stdout), open mode (append|truncate),
 #               umask, the number N of environment entries, N NAME=value entries, the command
 #   cgroup      (slurmd's, optional) the cgroup.procs (or tasks) files the job joins, one a line
-#   wrapper     the supervisor's pid and start time (clock ticks after boot, /proc/PID/stat)
-#   pid         the job's pid, which is also its process group and session id
-#   status      the job's wait(2) status: code << 8, or the signal number (| 0x80 on a core)
-#   launch.err  what went wrong before the job's command could start (empty when it started)
+#   record      lines "KEY VALUE", each appended in one write (a reader takes whole lines only):
+#                 wrapper PID TICKS  the supervisor: its pid and start time (clock ticks after
+#                                    boot, /proc/PID/stat), to tell it from a later holder of the pid
+#                 pid PID            the job, which also leads its process group and session
+#                 status STATUS      the job's wait(2) status: code << 8, or the signal (| 0x80: core)
+#   launch.err  only when the job could not start: why (Slurm's words where it has some)
+# One file for all the records, and launch.err only on failure: each file created costs more
+# than the rest of a launch on a busy ext4 (inode allocation skips the many just deleted).
 use strict;
 use warnings;
 use POSIX ();
@@ -82,45 +85,53 @@ sub supervise {
   my ($dir, $groups) = @_;
   $SIG{CHLD} = 'DEFAULT';
   POSIX::setsid();
-  write_record("$dir/wrapper", "$$ " . start_ticks($$));
-  open(my $launch_err, '>', "$dir/launch.err") or fail_early($dir, "cannot create launch.err: $!");
+  open(my $record, '>>', "$dir/record") or fail_early($dir, undef, "cannot create $dir/record: $!");
+  syswrite($record, "wrapper $$ " . start_ticks($$) . "\n");
   my @launch = read_fields("$dir/launch");
+  # Until the job's own files are open, its stderr is this pipe: what it says there (a file it
+  # cannot open, a user that does not exist) is why it could not start.
+  pipe(my $said, my $says) or fail_early($dir, $record, "cannot make a pipe: $!");
   my $job = fork();
-  if (!defined $job) {
-    print {$launch_err} "cannot fork the job: $!\n";
-    close $launch_err;
-    finish($dir, 1 << 8);
+  fail_early($dir, $record, "cannot fork the job: $!") if !defined $job;
+  if ($job == 0) {
+    close $said;
+    run_job($dir, $record, $groups, $says, @launch);
   }
-  run_job($dir, $groups, $launch_err, @launch) if $job == 0;
-  close $launch_err;
+  close $says;
+  my $why = '';
+  1 while length($why) < 65536 && sysread($said, $why, 65536 - length($why), length($why));
+  close $said;
   waitpid($job, 0);
   my $status = $?;
+  write_file("$dir/launch.err", $why) if $why ne '';
   # The job ends with its script, as in Slurm: processes it left behind in its group go too.
   kill 'KILL', -$job;
   report_oom_kills($dir, $groups, @launch);
-  finish($dir, $status);
+  finish($dir, $record, $status);
 }
 
 sub finish {
-  my ($dir, $status) = @_;
-  write_record("$dir/status", $status);
+  my ($dir, $record, $status) = @_;
+  syswrite($record, "status $status\n") if $record;
   syswrite(STDOUT, "ended $dir\n");
   POSIX::_exit(0);
 }
 
 # Becomes the job: joins its cgroups as root, drops to the user, opens the job's files as the
-# user, and execs the command with exactly the given environment. Errors go to launch.err.
+# user, and execs the command with exactly the given environment. Errors go to the supervisor.
 sub run_job {
-  my ($dir, $groups, $launch_err, $version, $uid, $gid, $node, $work, $in, $out, $err, $mode,
+  my ($dir, $record, $groups, $says, $version, $uid, $gid, $node, $work, $in, $out, $err, $mode,
       $mask, $count, @words) = @_;
   POSIX::setsid();
-  open(STDERR, '>&', $launch_err) or POSIX::_exit(1);
+  open(STDERR, '>&', $says) or POSIX::_exit(1);
+  close $says;
   open(STDIN, '<', '/dev/null');
   open(STDOUT, '>', '/dev/null');
   defined $count && $version eq '1' && $count =~ /^[0-9]+$/ && @words > $count
       or die_launch("malformed launch file");
   defined $groups or die_launch("cannot launch as uid $uid: no such user");
-  write_record("$dir/pid", $$);
+  syswrite($record, "pid $$\n");
+  close $record;
   join_cgroups($dir);
   $) = join(' ', $gid, $gid, grep { $_ ne $gid } split(/ /, $groups));
   POSIX::setgid($gid) or die_launch("cannot set group $gid: $!");
@@ -135,7 +146,6 @@ sub run_job {
   } else {
     open_job_file(\*STDERR, 'stderr', $err, $write);
   }
-  close $launch_err;
   if (!chdir($work)) {
     my $msg = "slurmstepd-$node: error: couldn't chdir to `$work': $!: going to /tmp instead\n";
     print STDERR $msg, $msg;    # once from the step daemon, once from the task, as Slurm
@@ -217,20 +227,21 @@ sub die_launch {
   POSIX::_exit(1);
 }
 
-# A supervisor that cannot even read its orders: the job failed to launch.
+# A supervisor that cannot start the job at all: it failed to launch.
 sub fail_early {
-  my ($dir, $message) = @_;
+  my ($dir, $record, $message) = @_;
   print STDERR "job-launcher: $dir: $message\n";
-  finish($dir, 1 << 8);
+  write_file("$dir/launch.err", "$message\n");
+  finish($dir, $record, 1 << 8);
 }
 
 sub record_failure {
   my ($dir, $message) = @_;
-  if (open(my $fh, '>', "$dir/launch.err")) {
-    print {$fh} "$message\n";
-    close $fh;
+  write_file("$dir/launch.err", "$message\n");
+  if (open(my $record, '>>', "$dir/record")) {
+    syswrite($record, "status " . (1 << 8) . "\n");
+    close $record;
   }
-  write_record("$dir/status", 1 << 8);
   syswrite(STDOUT, "ended $dir\n");
 }
 
@@ -245,10 +256,10 @@ sub read_fields {
   return @fields;
 }
 
-sub write_record {
-  my ($file, $value) = @_;
+sub write_file {
+  my ($file, $text) = @_;
   open(my $fh, '>', $file) or return;
-  syswrite($fh, "$value\n");
+  syswrite($fh, $text);
   close $fh;
 }
 

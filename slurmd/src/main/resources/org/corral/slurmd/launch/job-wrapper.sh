@@ -8,10 +8,10 @@
 # opens the job's files itself) or streams (a step's task: it inherits this wrapper's stdin,
 # stdout and stderr, slurmd's pipes).
 #
-# It reads JOBDIR/cgroup (optional, written by slurmd). Files it writes in JOBDIR (root-owned;
-# each with one write of a line, so a reader sees either nothing or the whole line):
-#   pid     the job's pid, which is also its process group and session id
-#   status  the job's wait(2)-style status: code << 8, or the signal number (| 0x80 on a core)
+# It reads JOBDIR/cgroup (optional, written by slurmd). It appends to JOBDIR/record (root-owned;
+# each line in one write, so a reader sees either nothing or the whole line), as job-launcher.pl:
+#   pid PID        the job's pid, which is also its process group and session id
+#   status STATUS  the job's wait(2)-style status: code << 8, or the signal number (| 0x80 on a core)
 # and, through inherited descriptors: wait.err (setsid's own messages) and, with IO=files,
 # launch.err (what went wrong before the job's script could start; empty when it started).
 umask 077
@@ -33,7 +33,7 @@ fi
 setsid -f -w /bin/sh -c '
     dir=$1 uid=$2 gid=$3
     shift 3
-    echo $$ >"$dir/pid" || exit 1
+    echo "pid $$" >>"$dir/record" || exit 1
     if [ -f "$dir/cgroup" ]; then
       while IFS= read -r procs; do
         [ -n "$procs" ] || continue
@@ -53,7 +53,11 @@ exec 4>&- 5<&- 6>&-
 wait "$waiter"
 rc=$?
 pid=
-[ -f "$dir/pid" ] && read -r pid <"$dir/pid"
+if [ -f "$dir/record" ]; then
+  while read -r key value; do
+    [ "$key" = pid ] && pid=$value
+  done <"$dir/record"
+fi
 case $pid in
   ''|*[!0-9]*) pid= ;;
 esac
@@ -90,4 +94,4 @@ if [ "$kills" -gt 0 ]; then
   setpriv --reuid="$uid" --regid="$gid" --init-groups -- /bin/sh -c 'printf "%s\n" "$1" >>"$2"' \
     oom-report "$msg" "$err" </dev/null >/dev/null 2>&1
 fi
-printf '%s\n' "$status" >"$dir/status"
+printf 'status %s\n' "$status" >>"$dir/record"

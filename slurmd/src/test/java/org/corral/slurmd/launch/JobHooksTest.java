@@ -233,7 +233,7 @@ class JobHooksTest {
     assertThat(end.exitStatus()).isEqualTo(ProcessGroupSignaller.SIGKILL);
     // The job still runs (only its SIGKILL was lost): end it, and let its wrapper finish writing.
     SpoolCleanup.killRunningJobs(spool);
-    waitFor(spool.resolve("job00026/status"));
+    waitForEnd(JobDirectory.in(spool, 26));
   }
 
   @Test
@@ -258,6 +258,12 @@ class JobHooksTest {
 
   private static void waitFor(Path file) throws InterruptedException {
     for (int i = 0; i < 100 && !Files.exists(file); i++) {
+      Thread.sleep(100);
+    }
+  }
+
+  private static void waitForEnd(JobDirectory dir) throws InterruptedException {
+    for (int i = 0; i < 100 && !dir.hasEnded(); i++) {
       Thread.sleep(100);
     }
   }

@@ -115,7 +115,7 @@ class JobSupervisorTest {
     slurm.putAll(Map.of("SLURM_JOB_GID", Integer.toString(alice.gid()), "SLURM_JOB_CPUS_PER_NODE", "1",
         "SLURM_TASKS_PER_NODE", "1", "SLURM_TOPOLOGY_ADDR", "n1", "ENVIRONMENT", "BATCH", "HOSTNAME", "n1"));
     assertThat(env).containsAllEntriesOf(slurm);
-    assertThat(env.get("SLURM_TASK_PID")).isEqualTo(Files.readString(spool.resolve("job00014/pid")).strip());
+    assertThat(env.get("SLURM_TASK_PID")).isEqualTo(Long.toString(JobDirectory.in(spool, 14).processGroup().getAsLong()));
     assertThat(env).doesNotContainKeys("SLURM_UMASK", "SLURM_CPUS_PER_TASK", "SLURM_NTASKS", "SLURM_NPROCS");
     // Nothing of the daemon's own environment (PATH, LC_ALL, ...) leaks into the job.
     assertThat(env.keySet()).allMatch(name -> name.startsWith("SLURM") || submitted.stream()
@@ -179,11 +179,11 @@ class JobSupervisorTest {
     supervisor.launch(request(22, alice, "#!/bin/sh\necho ready\nsleep 60\n", List.of(), spec -> { }));
     supervisor.launch(request(23, alice, "#!/bin/sh\nwhile [ ! -e go23 ]; do sleep 0.05; done\nexit 5\n",
         List.of(), spec -> { }));
-    waitFor(() -> Files.exists(spool.resolve("job00021/pid")) && Files.exists(spool.resolve("job00023/pid")));
+    waitFor(() -> JobDirectory.in(spool, 21).processGroup().isPresent() && JobDirectory.in(spool, 23).processGroup().isPresent());
     waitFor(() -> readOrEmpty(work.resolve("slurm-22.out")).contains("ready"));
     supervisor.close(); // slurmd goes down; its jobs do not
     Files.createFile(work.resolve("go23"));
-    waitFor(() -> Files.exists(spool.resolve("job00023/status")));
+    waitFor(() -> JobDirectory.in(spool, 23).hasEnded());
 
     JobRecorder second = new JobRecorder();
     try (JobSupervisor restarted = new JobSupervisor(spool, "n1", Clock.systemUTC(), second)) {
@@ -205,10 +205,10 @@ class JobSupervisorTest {
   void aJobWhoseWrapperVanishedIsKilledAndReported() throws Exception {
     supervisor.launch(request(24, alice, "#!/bin/sh\necho ready\nsleep 60\n", List.of(), spec -> { }));
     waitFor(() -> readOrEmpty(work.resolve("slurm-24.out")).contains("ready")
-        && Files.exists(spool.resolve("job00024/pid")));
+        && JobDirectory.in(spool, 24).processGroup().isPresent());
     supervisor.close();
-    long wrapper = Long.parseLong(Files.readString(spool.resolve("job00024/wrapper")).split(" ")[0]);
-    long job = Long.parseLong(Files.readString(spool.resolve("job00024/pid")).strip());
+    long wrapper = JobDirectory.in(spool, 24).wrapperRecord().orElseThrow()[0];
+    long job = JobDirectory.in(spool, 24).processGroup().getAsLong();
     ProcessHandle.of(wrapper).orElseThrow().destroyForcibly();
     waitFor(() -> ProcessHandle.of(wrapper).isEmpty());
 
@@ -259,9 +259,9 @@ class JobSupervisorTest {
     String preload = "LD_PRELOAD=/nonexistent/corral-evil.so";
     supervisor.launch(request(30, alice, "#!/bin/sh\necho ready\nsleep 60\n", List.of(preload), spec -> { }));
     waitFor(() -> readOrEmpty(work.resolve("slurm-30.out")).contains("ready")
-        && Files.exists(spool.resolve("job00030/pid")));
-    long wrapper = Long.parseLong(Files.readString(spool.resolve("job00030/wrapper")).split(" ")[0]);
-    long job = Long.parseLong(Files.readString(spool.resolve("job00030/pid")).strip());
+        && JobDirectory.in(spool, 30).processGroup().isPresent());
+    long wrapper = JobDirectory.in(spool, 30).wrapperRecord().orElseThrow()[0];
+    long job = JobDirectory.in(spool, 30).processGroup().getAsLong();
 
     List<ProcessHandle> tree = ProcessHandle.of(wrapper).orElseThrow().descendants().toList();
     assertThat(tree).extracting(ProcessHandle::pid).contains(job);
@@ -275,7 +275,7 @@ class JobSupervisorTest {
 
     supervisor.signal(30, 0, 5);
     recorder.await(30);
-    assertThat(Files.readString(spool.resolve("job00030/launch.err"))).isEmpty();
+    assertThat(spool.resolve("job00030/launch.err")).doesNotExist();
   }
 
   @Test
