@@ -14,7 +14,7 @@ import org.corral.protocol.msg.Envelope;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 
-/** One client round trip on a fresh connection: connect, send, receive, all within a timeout. */
+/** Client round trips: connect, send, receive, each within a timeout. */
 final class RpcCall {
   /** Replies come from a trusted daemon and may be large (a long queue), but not unbounded. */
   static final int MAX_RESPONSE_BYTES = 1 << 30;
@@ -33,9 +33,20 @@ final class RpcCall {
     return Envelope.newBuilder().setType(typeOf(request)).setBody(request.toByteString()).build();
   }
 
-  /** Sends {@code request} to {@code address} ({@code target} names it in messages). */
+  /** Sends {@code request} to {@code address} ({@code target} names it in messages) on a connection of its own. */
   static Envelope exchange(ProtocolFamily family, SocketAddress address, String target,
       Envelope request, Duration timeout) throws TransportException {
+    FramedConnection connection = connect(family, address, target, timeout);
+    try (connection) {
+      return exchangeOn(connection, target, request, timeout);
+    } catch (IOException e) { // closing
+      throw new TransportException(SlurmError.CONNECTION_ERROR, "connection to " + target + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** A new connection to {@code address}, made within the timeout. */
+  static FramedConnection connect(ProtocolFamily family, SocketAddress address, String target,
+      Duration timeout) throws TransportException {
     SocketChannel channel;
     try {
       channel = SocketChannel.open(family);
@@ -44,8 +55,20 @@ final class RpcCall {
           "cannot open a socket to " + target + ": " + e.getMessage(), e);
     }
     Deadline deadline = Deadline.after(timeout, channel);
-    try (deadline; FramedConnection connection = new FramedConnection(channel)) {
+    try (deadline) {
       connect(channel, family, address, target, deadline, timeout);
+    } catch (TransportException e) {
+      closeQuietly(channel);
+      throw e;
+    }
+    return new FramedConnection(channel);
+  }
+
+  /** One round trip on an open connection: the request out, its reply back, within the timeout. */
+  static Envelope exchangeOn(FramedConnection connection, String target, Envelope request,
+      Duration timeout) throws TransportException {
+    Deadline deadline = Deadline.after(timeout, connection.channel());
+    try (deadline) {
       connection.write(request);
       Envelope reply = connection.read(MAX_RESPONSE_BYTES);
       if (reply == null) {
@@ -60,6 +83,14 @@ final class RpcCall {
       throw e;
     } catch (IOException e) {
       throw failure(deadline, e, target, timeout, "connection to " + target + " failed");
+    }
+  }
+
+  private static void closeQuietly(SocketChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // nothing more to release
     }
   }
 

@@ -5,14 +5,28 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import java.util.Objects;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.Envelope;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 
-/** A daemon's channel to another daemon: requests are signed, replies must be signed too. */
+/**
+ * A daemon's channel to another daemon: requests are signed, replies must be signed too.
+ * Connections are kept for the next call (a few, for a while), since a TCP connection and a
+ * server thread per message cost both daemons more than the message itself. Keep one channel
+ * per peer to benefit.
+ */
 public final class TcpChannel implements RpcChannel {
+  private static final int MAX_IDLE = 4;
+  /** Well below the servers' idle timeout (RpcServerConfig, 30 s), after which they hang up. */
+  private static final long REUSE_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+  private record IdleConnection(FramedConnection connection, long since) {}
+
+  private final ArrayDeque<IdleConnection> idle = new ArrayDeque<>();
   private final String host;
   private final int port;
   private final Credentials credentials;
@@ -32,21 +46,77 @@ public final class TcpChannel implements RpcChannel {
   public Response call(Request request) throws IOException {
     String target = host + ":" + port;
     Envelope sealed = credentials.seal(RpcCall.typeOf(request), request.toByteArray());
-    // Resolved per call, so a node whose address changes is found again.
-    InetSocketAddress address = new InetSocketAddress(host, port);
-    if (address.isUnresolved()) {
-      throw new TransportException(SlurmError.CONNECTION_ERROR,
-          "cannot resolve host " + host, null);
+    Envelope reply = null;
+    FramedConnection connection = takeIdle();
+    if (connection != null) {
+      try {
+        reply = RpcCall.exchangeOn(connection, target, sealed, timeout);
+      } catch (TransportException e) {
+        closeQuietly(connection);
+        if (e.error() != SlurmError.CONNECTION_ERROR) {
+          throw e;
+        }
+        // The peer closed the kept connection (idle too long, or restarted) before reading
+        // this request: it goes once more, on a new connection.
+        reply = null;
+      }
     }
-    Envelope reply = RpcCall.exchange(address.getAddress() instanceof Inet6Address
-        ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET, address, target, sealed,
-        timeout);
+    if (reply == null) {
+      // Resolved per connection, so a node whose address changes is found again.
+      InetSocketAddress address = new InetSocketAddress(host, port);
+      if (address.isUnresolved()) {
+        throw new TransportException(SlurmError.CONNECTION_ERROR,
+            "cannot resolve host " + host, null);
+      }
+      connection = RpcCall.connect(address.getAddress() instanceof Inet6Address
+          ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET, address, target, timeout);
+      try {
+        reply = RpcCall.exchangeOn(connection, target, sealed, timeout);
+      } catch (TransportException e) {
+        closeQuietly(connection);
+        throw e;
+      }
+    }
+    keepIdle(connection);
     try {
       credentials.verifyReply(reply);
     } catch (AuthException e) {
       throw unverified(reply, target, e);
     }
     return RpcCall.decode(reply, target);
+  }
+
+  /** A kept connection young enough that the server has not closed it for idleness. */
+  private FramedConnection takeIdle() {
+    long now = System.nanoTime();
+    synchronized (idle) {
+      IdleConnection kept;
+      while ((kept = idle.pollLast()) != null) {
+        if (now - kept.since() < REUSE_NANOS) {
+          return kept.connection();
+        }
+        closeQuietly(kept.connection());
+      }
+    }
+    return null;
+  }
+
+  private void keepIdle(FramedConnection connection) {
+    synchronized (idle) {
+      if (idle.size() < MAX_IDLE) {
+        idle.addLast(new IdleConnection(connection, System.nanoTime()));
+        return;
+      }
+    }
+    closeQuietly(connection);
+  }
+
+  private static void closeQuietly(FramedConnection connection) {
+    try {
+      connection.close();
+    } catch (IOException ignored) {
+      // nothing more to release
+    }
   }
 
   /**

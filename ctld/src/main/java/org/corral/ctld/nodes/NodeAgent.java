@@ -3,6 +3,8 @@ package org.corral.ctld.nodes;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.msg.LaunchBatchRequest;
@@ -27,6 +29,7 @@ public final class NodeAgent {
 
   private final Credentials credentials;
   private final Duration timeout;
+  private final Map<String, TcpChannel> channels = new ConcurrentHashMap<>();
 
   public NodeAgent(Credentials credentials, Duration timeout) {
     this.credentials = credentials;
@@ -68,8 +71,7 @@ public final class NodeAgent {
   public java.util.Optional<StepStatReply> stepStat(NodeInfo node, StepStatRequest req) {
     String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
     try {
-      Response r = new TcpChannel(host, node.getPort(), credentials, timeout)
-          .call(Request.newBuilder().setNodeStepStat(req).build());
+      Response r = channel(host, node.getPort()).call(Request.newBuilder().setNodeStepStat(req).build());
       if (r.getErrorCode() == 0) {
         return java.util.Optional.of(r.getStepStat());
       }
@@ -82,13 +84,18 @@ public final class NodeAgent {
     return java.util.Optional.empty();
   }
 
+  /** One channel per node address, so that its connections are reused from call to call. */
+  private TcpChannel channel(String host, int port) {
+    return channels.computeIfAbsent(host + ":" + port, key -> new TcpChannel(host, port, credentials, timeout));
+  }
+
   private boolean send(NodeInfo node, Request request, String what) {
     String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
     String last = "";
     for (long delay : BACKOFF_MS) {
       try {
         Thread.sleep(delay);
-        Response r = new TcpChannel(host, node.getPort(), credentials, timeout).call(request);
+        Response r = channel(host, node.getPort()).call(request);
         if (r.getErrorCode() == 0) {
           return true;
         }
