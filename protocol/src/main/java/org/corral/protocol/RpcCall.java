@@ -39,6 +39,8 @@ final class RpcCall {
     FramedConnection connection = connect(family, address, target, timeout);
     try (connection) {
       return exchangeOn(connection, target, request, timeout);
+    } catch (TransportException e) {
+      throw e;
     } catch (IOException e) { // closing
       throw new TransportException(SlurmError.CONNECTION_ERROR, "connection to " + target + " failed: " + e.getMessage(), e);
     }

@@ -20,7 +20,7 @@ import org.corral.protocol.msg.Response;
  * per peer to benefit.
  */
 public final class TcpChannel implements RpcChannel {
-  private static final int MAX_IDLE = 4;
+  private static final int MAX_IDLE = 2;
   /** Well below the servers' idle timeout (RpcServerConfig, 30 s), after which they hang up. */
   private static final long REUSE_NANOS = TimeUnit.SECONDS.toNanos(10);
 

@@ -157,6 +157,21 @@ class RpcServerTest {
   }
 
   @Test
+  void aTcpChannelKeepsItsConnectionAndGoesOnWhenTheServerHungUpAnIdleOne() throws Exception {
+    try (ServerFixture f = new ServerFixture(dir,
+        c -> c.withIdleTimeout(Duration.ofMillis(300)).withMaxConnections(1))) {
+      TcpChannel channel = f.tcpChannel();
+      assertThat(channel.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
+      // Its kept connection holds the server's only slot: a second client is turned away.
+      assertThatThrownBy(() -> f.tcpChannel().call(ServerFixture.PING))
+          .isInstanceOf(TransportException.class);
+      assertThat(channel.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
+      Thread.sleep(900); // the server closes the kept connection as idle
+      assertThat(channel.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
+    }
+  }
+
+  @Test
   void refusedTcpConnectionSaysWhere() {
     int port = FreePorts.one();
     TcpChannel channel = new TcpChannel("127.0.0.1", port,
