@@ -85,6 +85,8 @@ sub supervise {
   my ($dir, $groups) = @_;
   $SIG{CHLD} = 'DEFAULT';
   POSIX::setsid();
+  my ($id) = $dir =~ m{/job0*([0-9]+)$};
+  $0 = "slurmstepd: [" . ($id // '?') . ".batch]";    # what ps shows, as for Slurm's
   open(my $record, '>>', "$dir/record") or fail_early($dir, undef, "cannot create $dir/record: $!");
   syswrite($record, "wrapper $$ " . start_ticks($$) . "\n");
   my @launch = read_fields("$dir/launch");

@@ -255,6 +255,31 @@ class JobSupervisorTest {
   }
 
   @Test
+  void theJobHasExactlyTheUsersGroupsAndDefaultSignals() throws Exception {
+    run(List.of("/usr/sbin/groupadd", "-f", "corral-shared"));
+    run(List.of("/usr/sbin/usermod", "-aG", "corral-shared", TestUsers.ALICE));
+    supervisor.launch(request(32, alice, "#!/bin/sh\nid -G\nkill -INT $$\necho survived SIGINT\n",
+        List.of(), spec -> spec.setStdOut("groups.out")));
+
+    JobRecorder.Ended end = recorder.await(32);
+    // Not root's groups, nor only the primary one: what initgroups(3) gives the user.
+    List<String> expected = List.of(run(List.of("id", "-G", TestUsers.ALICE)).strip().split(" "));
+    List<String> lines = Files.readAllLines(work.resolve("groups.out"));
+    assertThat(List.of(lines.get(0).split(" "))).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(expected).hasSizeGreaterThan(1);
+    // SIGINT reaches the job with its default action (the launcher's dispositions do not).
+    assertThat(lines).hasSize(1);
+    assertThat(end.exitStatus()).isEqualTo(2);
+  }
+
+  private static String run(List<String> command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor()).as("%s: %s", command, out).isZero();
+    return out;
+  }
+
+  @Test
   void ldPreloadFromTheJobNeverReachesARootProcess() throws Exception {
     String preload = "LD_PRELOAD=/nonexistent/corral-evil.so";
     supervisor.launch(request(30, alice, "#!/bin/sh\necho ready\nsleep 60\n", List.of(preload), spec -> { }));
