@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Launch rate: 1,000 jobs of `true` on 4 nodes x 8 CPUs, from the first submission until the
 # queue is empty, on Corral and on the reference Slurm in the same run.
-#   bench/launch-throughput.sh [JOBS]      (default 1000; needs root; SKIP_REFERENCE=1: Corral only)
+#   bench/launch-throughput.sh [JOBS]      (default 1000; needs root; SKIP_REFERENCE=1: Corral only;
+#                                          WARMUP=N: N untimed jobs first, as on a cluster already up)
 # Corral: JOBS single jobs submitted through the RPC API by 4 clients (SubmitLoad ... run), until
 # job arrays exist. Slurm: one `sbatch --array=1-JOBS` (its fastest way to queue that many).
 set -euo pipefail
@@ -21,9 +22,15 @@ echo "== Corral: $jobs jobs (API, 4 clients), 4 nodes x 8 CPUs"
 cpu() { for f in "$dir"/c/slurmctld.pid "$dir"/c/slurmd-*.pid; do
   awk -v n="$(basename "$f" .pid)" '{ print n, $14 + $15, $16 + $17 }' "/proc/$(cat "$f")/stat"; done
   awk '$1 == "cpu" { print "machine", $2 + $3 + $4 + $7 + $8 + $9, 0 }' /proc/stat; }
+if [ "${WARMUP:-0}" -gt 0 ]; then
+  # A cluster that has been running: the daemons' JIT compilers have seen the work already.
+  echo "   (after an untimed warm-up of $WARMUP jobs)"
+  "$CORRAL_JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "build/lib/*:bench/target/classes" \
+    org.corral.bench.SubmitLoad "$dir/c/slurmctld-$port.sock" 4 "$WARMUP" run >/dev/null
+fi
 cpu >"$dir/cpu.before"
-"$CORRAL_JAVA_HOME/bin/java" -cp "build/lib/*:bench/target/classes" org.corral.bench.SubmitLoad \
-  "$dir/c/slurmctld-$port.sock" 4 "$jobs" run
+"$CORRAL_JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "build/lib/*:bench/target/classes" \
+  org.corral.bench.SubmitLoad "$dir/c/slurmctld-$port.sock" 4 "$jobs" run
 cpu >"$dir/cpu.after"
 tick=$(getconf CLK_TCK)
 paste "$dir/cpu.before" "$dir/cpu.after" | awk -v n="$jobs" -v t="$tick" '
