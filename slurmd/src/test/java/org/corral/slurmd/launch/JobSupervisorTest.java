@@ -272,6 +272,19 @@ class JobSupervisorTest {
     assertThat(end.exitStatus()).isEqualTo(2);
   }
 
+  @Test
+  void aJobStillStartsAfterTheNodesLauncherDied() throws Exception {
+    ProcessHandle launcher = ProcessHandle.current().children()
+        .filter(p -> p.info().commandLine().orElse("").contains(NodeLauncher.SCRIPT))
+        .findFirst().orElseThrow();
+    launcher.destroyForcibly();
+    launcher.onExit().get();
+
+    supervisor.launch(request(33, alice, "#!/bin/sh\necho after\n", List.of(), spec -> { }));
+    assertThat(recorder.await(33).exitStatus()).isZero();
+    assertThat(Files.readString(work.resolve("slurm-33.out"))).isEqualTo("after\n");
+  }
+
   private static String run(List<String> command) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
