@@ -90,9 +90,11 @@ public final class JobSupervisor implements AutoCloseable {
   public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener,
       JobConfinement confinement, int sampleSeconds, LaunchHooks hooks) throws IOException {
     this.hooks = hooks;
-    if (!spoolDir.isAbsolute() || spoolDir.toString().contains("=")) {
-      // The script's path ends the NAME=value list that env(1) reads: it must hold no '='.
-      throw new IllegalArgumentException("spool directory must be an absolute path without '=': " + spoolDir);
+    if (!spoolDir.isAbsolute() || spoolDir.toString().contains("=") || spoolDir.toString().contains("\n")) {
+      // A step's script path ends the NAME=value list that env(1) reads: it must hold no '='; a
+      // launch request is a line.
+      throw new IllegalArgumentException("spool directory must be an absolute path without '=' or newlines: "
+          + spoolDir);
     }
     this.spoolDir = spoolDir;
     this.nodeName = nodeName;

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 
 /**
  * The node's launcher process (job-launcher.pl): slurmd's one child for all batch jobs. slurmd
- * writes "JOBDIR UID" lines to its stdin; each job's supervisor, forked from it, writes "ended
+ * writes "UID JOBDIR" lines to its stdin; each job's supervisor, forked from it, writes "ended
  * JOBDIR" to its stdout once the job's status is on disk. The JVM thus never forks per job (no
  * jspawnhelper, no pipes, no reaper thread), and the launcher ends by itself when slurmd goes
  * (end of its stdin) while the jobs and their supervisors stay, to be re-adopted.
@@ -56,7 +56,7 @@ final class NodeLauncher implements AutoCloseable {
     if (closed) {
       throw new IOException("the node's launcher is closed");
     }
-    byte[] request = (dir + " " + Integer.toUnsignedString(uid) + "\n").getBytes(StandardCharsets.UTF_8);
+    byte[] request = (Integer.toUnsignedString(uid) + " " + dir + "\n").getBytes(StandardCharsets.UTF_8);
     for (int attempt = 0; ; attempt++) {
       try {
         ensureRunning().write(request);

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # The node's launcher: one long-lived process per slurmd that starts batch jobs as their users.
-# slurmd writes one request a line on our stdin, "JOBDIR UID", and reads "ended JOBDIR" lines on
+# slurmd writes one request a line on our stdin, "UID JOBDIR", and reads "ended JOBDIR" lines on
 # our stdout. Each job gets a supervisor of its own (a fork of this process, as root, in a
 # session of its own) that forks the job, waits for it and records how it ended, so the job and
 # its record outlive both this launcher and slurmd, as Slurm's slurmstepd does. Forking from
@@ -38,7 +38,7 @@ syswrite(STDOUT, "ready\n");
 
 while (my $line = <STDIN>) {
   chomp $line;
-  my ($dir, $uid) = $line =~ m{^(/[^\0 ]+) ([0-9]+)$} or do {
+  my ($uid, $dir) = $line =~ m{^([0-9]+) (/.+)$} or do {
     warn "job-launcher: ignoring a malformed request\n";
     next;
   };

@@ -285,6 +285,18 @@ class JobSupervisorTest {
     assertThat(Files.readString(work.resolve("slurm-33.out"))).isEqualTo("after\n");
   }
 
+  @Test
+  void aSpoolDirectoryWithASpaceInItsPathWorks() throws Exception {
+    Path spaced = tmp.resolve("spool dir");
+    try (JobSupervisor other = new JobSupervisor(spaced, "n1", Clock.systemUTC(), recorder)) {
+      other.launch(request(34, alice, "#!/bin/sh\necho spaced\n", List.of(), spec -> { }));
+      assertThat(recorder.await(34).exitStatus()).isZero();
+      assertThat(Files.readString(work.resolve("slurm-34.out"))).isEqualTo("spaced\n");
+    } finally {
+      SpoolCleanup.killRunningJobs(spaced);
+    }
+  }
+
   private static String run(List<String> command) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
