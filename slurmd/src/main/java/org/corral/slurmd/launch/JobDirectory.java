@@ -27,7 +27,6 @@ import java.util.stream.Stream;
  */
 public final class JobDirectory {
   static final String SCRIPT = "slurm_script";
-  private static final String LAUNCH = "launch";
   private static final String RECORD = "record";
   private static final String PREFIX = "job";
   private static final int MAX_MESSAGE_CHARS = 4000;
@@ -41,7 +40,7 @@ public final class JobDirectory {
     this.dir = dir;
   }
 
-  /** A directory of job-wrapper.sh's files at any path (a step task's), named by {@code id}. */
+  /** A directory of a supervisor's files at any path (a step task's), named by {@code id}. */
   public static JobDirectory at(Path dir, int id) {
     return new JobDirectory(id, dir);
   }
@@ -110,21 +109,12 @@ public final class JobDirectory {
    */
   void writeUserFiles(LaunchPlan plan, List<String> scriptPrefix, String nodeName) throws IOException {
     writeUserFile(script(), plan.script(), "r-x------", plan);
-    List<String> fields = new ArrayList<>(List.of("1", Integer.toUnsignedString(plan.uid()),
-        Integer.toUnsignedString(plan.gid()), nodeName, plan.workDir(), plan.stdIn(), plan.stdOut(),
-        plan.stdErr(), plan.append() ? "append" : "truncate", plan.umask(),
-        Integer.toString(plan.environment().size())));
-    fields.addAll(plan.environment());
-    fields.addAll(scriptPrefix);
-    fields.add(script().toString());
-    fields.addAll(plan.argv());
-    StringBuilder text = new StringBuilder();
-    for (String field : fields) {
-      text.append(field).append('\0');
-    }
-    Path launch = dir.resolve(LAUNCH);
-    Files.writeString(launch, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    Files.setPosixFilePermissions(launch, PosixFilePermissions.fromString("rw-------"));
+    List<String> command = new ArrayList<>(scriptPrefix);
+    command.add(script().toString());
+    command.addAll(plan.argv());
+    new UserLaunch(UserLaunch.Kind.BATCH, plan.uid(), plan.gid(), nodeName, Integer.toUnsignedString(jobId) + ".batch",
+        plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), plan.append(), plan.umask(), plan.environment(),
+        command).writeTo(dir);
   }
 
   private static void writeUserFile(Path file, String text, String mode, LaunchPlan plan) throws IOException {
@@ -157,6 +147,11 @@ public final class JobDirectory {
         return Optional.empty();
       }
     });
+  }
+
+  /** Whether the supervisor recorded itself and is gone (its end may not have been reported). */
+  public boolean supervisorGone() {
+    return wrapperRecord().map(w -> !ProcessGroups.running(w[0], w[1])).orElse(false);
   }
 
   /** The job's pid = process group id, once the wrapper has recorded it. */

@@ -104,8 +104,7 @@ public final class JobSupervisor implements AutoCloseable {
     this.hostName = shortHostName();
     Files.createDirectories(spoolDir);
     Files.setPosixFilePermissions(spoolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    this.launcher = new NodeLauncher(spoolDir, nodeName, this::launcherReported);
-    launcher.start();
+    this.launcher = NodeLauncher.start(spoolDir, nodeName);
     this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread thread = new Thread(r, "job-supervisor-" + nodeName);
       thread.setDaemon(true);
@@ -206,16 +205,12 @@ public final class JobSupervisor implements AutoCloseable {
     }
     try {
       job.launched(System.nanoTime());
-      launcher.launch(dir.path(), plan.uid());
+      launcher.launch(dir.path(), plan.uid(), () -> collect(job));
     } catch (IOException e) {
       finish(job, JobEnd.failed(0, now(), "cannot start the job: " + e.getMessage()));
     }
   }
 
-  /** The launcher says that the job in {@code jobDir} has ended (its status is on disk). */
-  private void launcherReported(Path jobDir) {
-    JobDirectory.idOf(jobDir).map(jobs::get).filter(job -> job.dir().path().equals(jobDir)).ifPresent(this::collect);
-  }
 
   /**
    * Signals the job's whole process group (not its wrapper). Signal 0 terminates: SIGCONT and

@@ -8,55 +8,92 @@ import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /**
- * The node's launcher process (job-launcher.pl): slurmd's one child for all batch jobs. slurmd
- * writes "UID JOBDIR" lines to its stdin; each job's supervisor, forked from it, writes "ended
- * JOBDIR" to its stdout once the job's status is on disk. The JVM thus never forks per job (no
- * jspawnhelper, no pipes, no reaper thread), and the launcher ends by itself when slurmd goes
+ * A launcher process (job-launcher.pl) that starts users' processes for slurmd: batch jobs, or
+ * step tasks. slurmd writes "UID DIR" lines to its stdin; each supervisor, forked from it,
+ * writes "ended DIR" to its stdout once the status is on disk. The JVM thus never forks per job
+ * (no jspawnhelper, no pipes, no reaper thread), and the launcher ends by itself when slurmd goes
  * (end of its stdin) while the jobs and their supervisors stay, to be re-adopted.
  */
-final class NodeLauncher implements AutoCloseable {
+public final class NodeLauncher implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(NodeLauncher.class.getName());
   static final String SCRIPT = "job-launcher.pl";
   private static final String ENDED = "ended ";
+  private static final String FIFOS = "fifos ";
+  private static final String NO_FIFOS = "nofifos ";
+  private static final long FIFO_SECONDS = 10;
   private static final String READY = "ready";
   private static final long START_SECONDS = 30;
 
   private final Path script;
   private final String nodeName;
-  private final Consumer<Path> ended;
+  /** What to run when the supervisor of the launch in a directory reports its end. */
+  private final Map<Path, Runnable> endWatchers = new ConcurrentHashMap<>();
+  private final Map<Path, CompletableFuture<Void>> fifoRequests = new ConcurrentHashMap<>();
   private Process process;
   private OutputStream requests;
   private boolean closed;
 
-  /**
-   * @param spoolDir where the launcher script is installed
-   * @param ended told the directory of each job whose status has been written
-   */
-  NodeLauncher(Path spoolDir, String nodeName, Consumer<Path> ended) throws IOException {
+  /** Installs the script into {@code spoolDir} and starts the launcher, so that a node that cannot launch says so at once. */
+  public static NodeLauncher start(Path spoolDir, String nodeName) throws IOException {
+    NodeLauncher launcher = new NodeLauncher(spoolDir, nodeName);
+    synchronized (launcher) {
+      launcher.ensureRunning();
+    }
+    return launcher;
+  }
+
+  private NodeLauncher(Path spoolDir, String nodeName) throws IOException {
     SpoolScripts.install(spoolDir, SCRIPT, NodeLauncher.class);
     this.script = spoolDir.resolve(SCRIPT);
     this.nodeName = nodeName;
-    this.ended = ended;
   }
 
-  /** Starts the launcher now, so that a node that cannot launch jobs says so at once. */
-  synchronized void start() throws IOException {
-    ensureRunning();
+  /**
+   * Asks the launcher to start what {@code dir}/launch describes, as {@code uid}; {@code ended}
+   * runs once its status is recorded (on the launcher's reader thread: it must be quick).
+   */
+  public void launch(Path dir, int uid, Runnable ended) throws IOException {
+    endWatchers.put(dir, ended);
+    try {
+      send(Integer.toUnsignedString(uid) + " " + dir + "\n");
+    } catch (IOException e) {
+      endWatchers.remove(dir);
+      throw e;
+    }
   }
 
-  /** Asks the launcher to start the job whose files are in {@code dir}, as {@code uid}. */
-  synchronized void launch(Path dir, int uid) throws IOException {
+  /** Makes the named pipes {@code dir}/in, out and err (root's, 0600), a step task's streams. */
+  public void makeFifos(Path dir) throws IOException {
+    CompletableFuture<Void> made = new CompletableFuture<>();
+    fifoRequests.put(dir, made);
+    try {
+      send(FIFOS + dir + "\n");
+      made.get(FIFO_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw new IOException(e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new IOException("the node's launcher made no named pipes in " + dir + " within " + FIFO_SECONDS + " s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while named pipes were made in " + dir, e);
+    } finally {
+      fifoRequests.remove(dir, made);
+    }
+  }
+
+  private synchronized void send(String line) throws IOException {
     if (closed) {
       throw new IOException("the node's launcher is closed");
     }
-    byte[] request = (Integer.toUnsignedString(uid) + " " + dir + "\n").getBytes(StandardCharsets.UTF_8);
+    byte[] request = line.getBytes(StandardCharsets.UTF_8);
     for (int attempt = 0; ; attempt++) {
       try {
         ensureRunning().write(request);
@@ -113,11 +150,26 @@ final class NodeLauncher implements AutoCloseable {
         if (line.equals(READY)) {
           ready.complete(null);
         } else if (line.startsWith(ENDED)) {
+          Runnable watcher = endWatchers.remove(Path.of(line.substring(ENDED.length())));
           try {
-            ended.accept(Path.of(line.substring(ENDED.length())));
+            if (watcher != null) {
+              watcher.run();
+            }
           } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "handling the end of " + line.substring(ENDED.length()) + " failed", e);
           }
+        } else if (line.startsWith(FIFOS)) {
+          CompletableFuture<Void> made = fifoRequests.get(Path.of(line.substring(FIFOS.length())));
+          if (made != null) {
+            made.complete(null);
+          }
+        } else if (line.startsWith(NO_FIFOS)) {
+          String rest = line.substring(NO_FIFOS.length());
+          fifoRequests.forEach((dir, made) -> {
+            if (rest.startsWith(dir + " ")) {
+              made.completeExceptionally(new IOException(rest.substring(dir.toString().length() + 1)));
+            }
+          });
         }
       }
     } catch (IOException e) {

@@ -1,66 +1,60 @@
 package org.corral.slurmd.launch;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The two shell scripts that start a user's process from root, shared by batch jobs and step
- * tasks: job-wrapper.sh (root, records the process's pid and its wait(2)-style status in a
- * directory of its own) and job-user.sh (the user, after setpriv: opens the files, changes to
- * the work directory, execs the command with exactly the given environment).
+ * What the node's launcher (job-launcher.pl) needs to start a user's process, shared by batch
+ * jobs and step tasks: who, where, which files, exactly which environment and command. Written
+ * as DIR/launch, NUL-terminated fields that no shell ever parses (root's, mode 0600).
+ *
+ * @param step the step's name for ps and messages: "42.batch", "42.0"
+ * @param stdErr "" = with stdout; for a task {@link #INHERIT} = its stream to srun
  */
-public final class UserLaunch {
-  private static final String WRAPPER = "job-wrapper.sh";
-  private static final String USER_SHELL = "job-user.sh";
-  /** In place of a file path: keep the inherited descriptor (a step task's pipe to slurmd). */
+public record UserLaunch(Kind kind, int uid, int gid, String node, String step, String workDir, String stdIn,
+    String stdOut, String stdErr, boolean append, String umask, List<String> environment, List<String> command) {
+
+  /** In place of a step task's file path: its stream to srun (the named pipes in its directory). */
   public static final String INHERIT = "-";
-
-  /** How the user's process gets its standard descriptors. */
-  public enum Io {
-    /** A batch job: job-user.sh opens its files; launch errors go to the directory's launch.err. */
-    FILES,
-    /** A step task: the wrapper's stdin, stdout and stderr are passed on. */
-    STREAMS
-  }
-
-  /** What job-user.sh needs; a path of {@link #INHERIT} keeps the inherited descriptor. */
-  public record UserFiles(String workDir, String stdIn, String stdOut, String stdErr, boolean append, String umask) {}
-
+  private static final String FILE = "launch";
   private static final String DEFAULT_UMASK = "0022";
   private static final Pattern OCTAL_UMASK = Pattern.compile("[0-7]{1,4}");
 
-  private final Path spoolDir;
+  /** A batch job (launch errors go to launch.err) or a step's task (they go to srun). */
+  public enum Kind { BATCH, TASK }
 
-  private UserLaunch(Path spoolDir) {
-    this.spoolDir = spoolDir;
+  public UserLaunch {
+    environment = List.copyOf(environment);
+    command = List.copyOf(command);
+    if (command.isEmpty()) {
+      throw new IllegalArgumentException("a launch needs a command");
+    }
   }
 
-  /** Installs (or replaces) the scripts in the spool directory. */
-  public static UserLaunch install(Path spoolDir) throws IOException {
-    UserLaunch launch = new UserLaunch(spoolDir);
-    launch.installScript(WRAPPER);
-    launch.installScript(USER_SHELL);
-    return launch;
-  }
-
-  /**
-   * The command that runs {@code words} (NAME=value entries, then the command and its arguments;
-   * empty for a batch job, whose words are in {@code dir}/environment) as uid:gid, in a session
-   * and process group of its own, recording pid and status in {@code dir}.
-   */
-  public ProcessBuilder command(Path dir, int uid, int gid, Io io, String nodeName, UserFiles files, List<String> words) {
-    String d = dir.toString();
-    List<String> command = new ArrayList<>(List.of(
-        "setsid", "/bin/sh", spoolDir.resolve(WRAPPER).toString(),
-        d, Integer.toUnsignedString(uid), Integer.toUnsignedString(gid), io == Io.STREAMS ? "streams" : "files",
-        spoolDir.resolve(USER_SHELL).toString(),
-        d, nodeName, files.workDir(), files.stdIn(), files.stdOut(), files.stdErr(),
-        files.append() ? "append" : "truncate", files.umask()));
-    command.addAll(words);
-    return CleanProcess.builder(command);
+  /** Writes DIR/launch (a new file). */
+  public void writeTo(Path dir) throws IOException {
+    List<String> fields = new ArrayList<>(List.of("1", kind.name().toLowerCase(java.util.Locale.ROOT),
+        Integer.toUnsignedString(uid), Integer.toUnsignedString(gid), node, step, workDir, stdIn, stdOut, stdErr,
+        append ? "append" : "truncate", umask, Integer.toString(environment.size())));
+    fields.addAll(environment);
+    fields.addAll(command);
+    StringBuilder text = new StringBuilder();
+    for (String field : fields) {
+      if (field.indexOf('\0') >= 0) {
+        throw new IllegalArgumentException("NUL character in a launch field");
+      }
+      text.append(field).append('\0');
+    }
+    Path file = dir.resolve(FILE);
+    Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
   }
 
   /** The umask srun or sbatch passed in SLURM_UMASK (the last valid one), else 0022. */
@@ -72,9 +66,4 @@ public final class UserLaunch {
         .reduce((first, second) -> second)
         .orElse(DEFAULT_UMASK);
   }
-
-  private void installScript(String name) throws IOException {
-    SpoolScripts.install(spoolDir, name, UserLaunch.class);
-  }
-
 }

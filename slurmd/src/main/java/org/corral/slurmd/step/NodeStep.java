@@ -173,7 +173,7 @@ final class NodeStep {
           break;
         }
         RunningTask running = new RunningTask(task, dir.resolve("task" + task.taskId()));
-        running.start(context.launch(), plan, context.nodeName(), io, cgroupProcs);
+        running.start(context.launcher(), plan, context.nodeName(), io, cgroupProcs);
         started.add(running);
       }
     } catch (IOException e) {

@@ -1,7 +1,6 @@
 package org.corral.slurmd.step;
 
 import com.google.protobuf.ByteString;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,24 +14,30 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import org.corral.protocol.StepIo;
 import org.corral.protocol.msg.IoData;
 import org.corral.protocol.msg.IoFrame;
 import org.corral.slurmd.launch.JobDirectory;
 import org.corral.slurmd.launch.JobEnd;
+import org.corral.slurmd.launch.NodeLauncher;
 import org.corral.slurmd.launch.ProcessGroupSignaller;
 import org.corral.slurmd.launch.UserLaunch;
 
 /**
- * One task of a step on this node: started through the shared user-launch wrapper (so it runs
- * as the user, leads a process group of its own, and its wait(2) status tells a signal from an
- * exit code), with its stdout and stderr pumped to srun as they come and its stdin fed from
- * srun's frames.
+ * One task of a step on this node: started by the node's launcher, as batch jobs are (so it runs
+ * as the user under a supervisor of its own, leads a process group and session of its own, and
+ * its wait(2) status tells a signal from an exit code), with its streams in named pipes in its
+ * directory: stdout and stderr pumped to srun as they come, stdin fed from srun's frames.
  */
 final class RunningTask {
   private static final System.Logger LOG = System.getLogger("slurmd");
   /** After the wrapper exits, output still in the pipes is drained for at most this long. */
   private static final Duration DRAIN = Duration.ofSeconds(5);
+  private static final Duration RELEASE_WAIT = Duration.ofMillis(50);
   private static final Optional<byte[]> EOF = Optional.empty();
   /** Reads return what the pipe holds (at most 64 KiB on Linux); a small buffer keeps the heap small. */
   private static final int PUMP_BUFFER = Math.min(16 * 1024, StepIo.CHUNK_BYTES);
@@ -45,11 +50,15 @@ final class RunningTask {
   private final JobDirectory dir;
   /** srun's stdin for this task, written by a thread of its own so a task not reading blocks nobody else. */
   private final BlockingQueue<Optional<byte[]>> stdin = new ArrayBlockingQueue<>(64);
-  private volatile Process process;
+  /** Counted down when the task's supervisor reports the end. */
+  private final CountDownLatch exited = new CountDownLatch(1);
   private volatile boolean ended;
   private volatile boolean stdinClosed;
   private Thread stdoutPump;
   private Thread stderrPump;
+  private Thread stdinFeeder;
+  private volatile boolean stdoutOpen;
+  private volatile boolean stderrOpen;
 
   RunningTask(StepPlan.TaskPlan plan, Path dir) {
     this.plan = plan;
@@ -70,8 +79,8 @@ final class RunningTask {
     return ended;
   }
 
-  /** @param cgroupProcs the cgroup files the task's shell joins before it runs user code */
-  void start(UserLaunch launch, StepPlan step, String nodeName, IoConnection io, List<Path> cgroupProcs)
+  /** @param cgroupProcs the cgroup files the task joins, as root, before it runs user code */
+  void start(NodeLauncher launcher, StepPlan step, String nodeName, IoConnection io, List<Path> cgroupProcs)
       throws IOException {
     Files.createDirectories(dirPath);
     Files.setPosixFilePermissions(dirPath, PosixFilePermissions.fromString("rwx------"));
@@ -80,45 +89,69 @@ final class RunningTask {
       cgroupProcs.forEach(f -> list.append(f).append('\n'));
       dir.writeRootFile("cgroup", list.toString());
     }
-    ProcessBuilder builder = launch.command(dirPath, step.uid(), step.gid(), UserLaunch.Io.STREAMS, nodeName,
-        // Output files were created or truncated for the whole step: every task appends.
-        new UserLaunch.UserFiles(step.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), true, step.umask()),
-        plan.words());
-    if (!plan.readsSrunStdin()) {
-      builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    }
-    Process started = builder.start();
-    process = started;
+    // Output files were created or truncated for the whole step: every task appends.
+    new UserLaunch(UserLaunch.Kind.TASK, step.uid(), step.gid(), nodeName, step.key().toString(), step.workDir(),
+        plan.stdIn(), plan.stdOut(), plan.stdErr(), true, step.umask(), plan.environment(), plan.command())
+        .writeTo(dirPath);
+    launcher.makeFifos(dirPath);
+    // Our ends first: opening a named pipe waits for the other end, which the task opens.
     String name = "task-" + step.key() + "." + plan.taskId();
-    stdoutPump = pipeThread(name + "-out", () -> pump(started.getInputStream(), io, false));
-    stderrPump = pipeThread(name + "-err", () -> pump(started.getErrorStream(), io, true));
+    stdoutPump = pipeThread(name + "-out", () -> pump(fifo("out"), io, false));
+    stderrPump = pipeThread(name + "-err", () -> pump(fifo("err"), io, true));
     if (plan.readsSrunStdin()) {
-      pipeThread(name + "-in", () -> feed(started.getOutputStream()));
-    } else {
-      closeQuietly(started.getOutputStream());
+      stdinFeeder = pipeThread(name + "-in", this::feed);
     }
+    launcher.launch(dirPath, step.uid(), exited::countDown);
   }
 
   /** Waits for the task to end and its output to be sent; returns its wait(2)-style status. */
   int awaitExit() throws InterruptedException {
-    Process p = process;
-    p.waitFor();
-    long deadline = System.nanoTime() + DRAIN.toNanos();
-    for (Thread pump : new Thread[] {stdoutPump, stderrPump}) {
-      long left = deadline - System.nanoTime();
-      if (left > 0) {
-        pump.join(Duration.ofNanos(left));
+    // The supervisor reports the end; should it die first, its record tells.
+    while (!exited.await(1, TimeUnit.SECONDS)) {
+      if (dir.hasEnded() || dir.supervisorGone()) {
+        break;
       }
     }
+    // The output still in the pipes is drained, for a while at most. A stream the task never
+    // opened (its output went to a file, or it failed first) still has its pump waiting for
+    // the other end: we are that end for a moment, so that it sees the end of the stream.
+    long deadline = System.nanoTime() + DRAIN.toNanos();
+    while ((stdoutPump.isAlive() || stderrPump.isAlive()) && System.nanoTime() < deadline) {
+      if (!stdoutOpen) {
+        releaseWaiting(fifo("out"));
+      }
+      if (!stderrOpen) {
+        releaseWaiting(fifo("err"));
+      }
+      stdoutPump.join(RELEASE_WAIT);
+      stderrPump.join(RELEASE_WAIT);
+    }
     ended = true;
+    if (stdinFeeder != null) {
+      stdin.offer(EOF);
+      releaseWaiting(fifo("in"));
+    }
     Optional<JobEnd> end;
     try {
       end = dir.end();
     } catch (IOException e) {
       end = Optional.empty();
     }
-    // A wrapper that died without a status (killed itself): the task went with it.
+    // A supervisor that died without a status (killed): the task went with it.
     return end.map(JobEnd::exitStatus).orElse(ProcessGroupSignaller.SIGKILL);
+  }
+
+  private Path fifo(String stream) {
+    return dirPath.resolve(stream);
+  }
+
+  /** Opens the named pipe for reading and writing (never waits) and closes it again. */
+  private static void releaseWaiting(Path fifo) {
+    try (FileChannel both = FileChannel.open(fifo, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      // opened: whoever waited for an end of this pipe has one now, and sees it go
+    } catch (IOException e) {
+      // not there (the launch failed before the pipes were made)
+    }
   }
 
   /** Queues srun's stdin for the task (dropped when the task does not read srun's stdin). */
@@ -174,21 +207,26 @@ final class RunningTask {
     return Thread.ofPlatform().name(name).daemon().stackSize(PIPE_THREAD_STACK).start(body);
   }
 
-  private void pump(InputStream from, IoConnection io, boolean stderr) {
+  private void pump(Path fifo, IoConnection io, boolean stderr) {
     byte[] buffer = new byte[PUMP_BUFFER];
-    try (from) {
+    try (InputStream from = Files.newInputStream(fifo)) {
+      if (stderr) {
+        stderrOpen = true;
+      } else {
+        stdoutOpen = true;
+      }
       int n;
       while ((n = from.read(buffer)) > 0) {
         IoData data = IoData.newBuilder().setTask(plan.taskId()).setData(ByteString.copyFrom(buffer, 0, n)).build();
         io.send(stderr ? IoFrame.newBuilder().setStderr(data).build() : IoFrame.newBuilder().setStdout(data).build());
       }
     } catch (IOException e) {
-      // the pipe closed under us (the process exited and the JDK took the stream over): done
+      // the pipe went away: done
     }
   }
 
-  private void feed(OutputStream to) {
-    try (to) {
+  private void feed() {
+    try (OutputStream to = Files.newOutputStream(fifo("in"), StandardOpenOption.WRITE)) {
       while (true) {
         Optional<byte[]> next = stdin.take();
         if (next.isEmpty()) {
@@ -204,14 +242,6 @@ final class RunningTask {
     } finally {
       stdinClosed = true;
       stdin.clear();
-    }
-  }
-
-  private static void closeQuietly(OutputStream out) {
-    try {
-      out.close();
-    } catch (IOException e) {
-      // nothing to close
     }
   }
 }

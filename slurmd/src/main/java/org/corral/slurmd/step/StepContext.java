@@ -7,7 +7,7 @@ import java.util.function.Function;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.LaunchTasksRequest;
 import org.corral.slurmd.launch.JobConfinement;
-import org.corral.slurmd.launch.UserLaunch;
+import org.corral.slurmd.launch.NodeLauncher;
 
 /** What every step on this node shares: the node's identity, the spool, the launcher, the listener. */
 record StepContext(
@@ -15,7 +15,7 @@ record StepContext(
     String hostName,
     String confPath,
     Path stepsDir,
-    UserLaunch launch,
+    NodeLauncher launcher,
     Function<LaunchTasksRequest, List<Integer>> jobCpus,
     int killWait,
     Clock clock,

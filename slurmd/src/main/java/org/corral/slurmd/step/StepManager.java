@@ -23,7 +23,7 @@ import org.corral.protocol.msg.SignalTasksRequest;
 import org.corral.protocol.msg.StepUsage;
 import org.corral.slurmd.launch.JobConfinement;
 import org.corral.slurmd.launch.JobSupervisor;
-import org.corral.slurmd.launch.UserLaunch;
+import org.corral.slurmd.launch.NodeLauncher;
 
 /**
  * The steps running on this node (srun's tasks), without a JVM or a supervisor process per
@@ -81,7 +81,7 @@ public final class StepManager implements AutoCloseable {
     Path stepsDir = spoolDir.resolve("steps");
     StepSpool.clearLeftovers(stepsDir);
     this.context = new StepContext(nodeName, JobSupervisor.shortHostName(), confPath, stepsDir,
-        UserLaunch.install(spoolDir), jobCpus, killWait, clock, UserDirectory.system(), listener, confinement,
+        NodeLauncher.start(spoolDir, nodeName), jobCpus, killWait, clock, UserDirectory.system(), listener, confinement,
         List.copyOf(taskHooks));
   }
 
@@ -184,6 +184,7 @@ public final class StepManager implements AutoCloseable {
     for (NodeStep step : steps.values()) {
       step.kill();
     }
+    context.launcher().close();
   }
 
   /**

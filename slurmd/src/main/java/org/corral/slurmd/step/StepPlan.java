@@ -26,9 +26,21 @@ import org.corral.slurmd.launch.UserLaunch;
 record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, List<TaskPlan> tasks,
     List<FileCheck> files) {
 
-  /** One task: ids, words, and where its stdin/stdout/stderr go ("" stderr: with stdout). */
-  record TaskPlan(int taskId, int localId, List<String> words, String stdIn, String stdOut, String stdErr,
-      boolean readsSrunStdin, boolean pty) {}
+  /**
+   * One task: ids, words (its {@code environmentSize} NAME=value entries, then its command), and
+   * where its stdin/stdout/stderr go ("" stderr: with stdout).
+   */
+  record TaskPlan(int taskId, int localId, List<String> words, int environmentSize, String stdIn, String stdOut,
+      String stdErr, boolean readsSrunStdin, boolean pty) {
+
+    List<String> environment() {
+      return words.subList(0, environmentSize);
+    }
+
+    List<String> command() {
+      return words.subList(environmentSize, words.size());
+    }
+  }
 
   /** A file to check and prepare as the user before the tasks start: op truncate, append or read. */
   record FileCheck(String what, String path, String op) {}
@@ -128,18 +140,19 @@ record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, Lis
       }
       boolean pty = spec.getPty() && task == 0;
       List<String> words = new ArrayList<>(environment.forTask(task, local));
+      int environmentSize = words.size();
       words.addAll(taskHooks);
       words.addAll(command(argv, binding.get(local), pty));
-      tasks.add(new TaskPlan(task, local, List.copyOf(words), in, out, err, readsStdin, pty));
+      tasks.add(new TaskPlan(task, local, List.copyOf(words), environmentSize, in, out, err, readsStdin, pty));
     }
     return new StepPlan(key, job.getUserId(), job.getGroupId(), workDir, UserLaunch.umask(spec.getEnvironmentList()),
         List.copyOf(tasks), List.copyOf(files));
   }
 
   /**
-   * The command line env(1) runs after the task's variables: the task's argv, on a pseudo-terminal
-   * through script(1) for --pty, pinned through taskset(1) for --cpu-bind. A command whose name
-   * holds '=' goes through sh, since env would take it for one more variable.
+   * The task's command line: its argv, on a pseudo-terminal through script(1) for --pty, pinned
+   * through taskset(1) for --cpu-bind. A command whose name holds '=' goes through sh, as a
+   * NAME=value word cannot start a command line.
    */
   private static List<String> command(List<String> argv, Optional<String> cpus, boolean pty) {
     List<String> command = new ArrayList<>();

@@ -1,6 +1,6 @@
 #!/bin/sh
 # TaskProlog and TaskEpilog around a batch script or a step's task, as slurm.conf(5) describes them. Runs as
-# the job's user, in the job's environment, with the job's files open (job-user.sh execs it in
+# the job's user, in the job's environment, with the job's files open (job-launcher.pl execs it in
 # place of the script, so SLURM_TASK_PID is this shell's pid).
 #
 # Usage: task-hooks.sh TASK_PROLOG TASK_EPILOG SCRIPT [ARGS...]   (an empty path: none)

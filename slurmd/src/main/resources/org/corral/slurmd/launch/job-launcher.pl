@@ -1,7 +1,11 @@
 #!/usr/bin/perl
-# The node's launcher: one long-lived process per slurmd that starts batch jobs as their users.
-# slurmd writes one request a line on our stdin, "UID JOBDIR", and reads "ended JOBDIR" lines on
-# our stdout. Each job gets a supervisor of its own (a fork of this process, as root, in a
+# The node's launcher: one long-lived process per slurmd that starts batch jobs and step tasks
+# as their users. slurmd writes one request a line on our stdin and reads our answers on stdout:
+#   UID DIR     start what DIR/launch describes; "ended DIR" once its status is recorded
+#   fifos DIR   make the named pipes DIR/in, DIR/out, DIR/err (a step task's streams, which
+#               slurmd opens before asking for the start); "fifos DIR" when done ("nofifos DIR
+#               REASON" when not)
+# Each job or task gets a supervisor of its own (a fork of this process, as root, in a
 # session of its own) that forks the job, waits for it and records how it ended, so the job and
 # its record outlive both this launcher and slurmd, as Slurm's slurmstepd does. Forking from
 # here costs a fraction of the exec chain it replaces (setsid, sh, setpriv, env: ~1 ms each).
@@ -10,8 +14,9 @@
 # evaluated: paths, the environment and the command travel as NUL-separated data.
 #
 # Files in JOBDIR (root-owned):
-#   launch      (slurmd's, read here) NUL-terminated fields: version 1, uid, gid, node, work
-#               directory, stdin, stdout, stderr ("" = as stdout), open mode (append|truncate),
+#   launch      (slurmd's, read here) NUL-terminated fields: version 1, kind (batch|task), uid,
+#               gid, node, step name (batch, 0, ...), work directory, stdin, stdout, stderr
+#               ("" = as stdout; "-" = the named pipe in DIR), open mode (append|truncate),
 #               umask, the number N of environment entries, N NAME=value entries, the command
 #   cgroup      (slurmd's, optional) the cgroup.procs (or tasks) files the job joins, one a line
 #   record      lines "KEY VALUE", each appended in one write (a reader takes whole lines only):
@@ -38,6 +43,10 @@ syswrite(STDOUT, "ready\n");
 
 while (my $line = <STDIN>) {
   chomp $line;
+  if ($line =~ m{^fifos (/.+)$}) {
+    make_fifos($1);
+    next;
+  }
   my ($uid, $dir) = $line =~ m{^([0-9]+) (/.+)$} or do {
     warn "job-launcher: ignoring a malformed request\n";
     next;
@@ -51,6 +60,16 @@ while (my $line = <STDIN>) {
   }
 }
 exit 0;
+
+sub make_fifos {
+  my ($dir) = @_;
+  for my $name (qw(in out err)) {
+    next if -p "$dir/$name" || POSIX::mkfifo("$dir/$name", 0600);
+    syswrite(STDOUT, "nofifos $dir cannot make $dir/$name: $!\n");
+    return;
+  }
+  syswrite(STDOUT, "fifos $dir\n");
+}
 
 # The user's groups as initgroups(3) would set them (through NSS, like id(1)), kept a minute:
 # the first job of a user pays for the lookup, the rest of a burst does not. undef: no such user.
@@ -85,11 +104,10 @@ sub supervise {
   my ($dir, $groups) = @_;
   $SIG{CHLD} = 'DEFAULT';
   POSIX::setsid();
-  my ($id) = $dir =~ m{/job0*([0-9]+)$};
-  $0 = "slurmstepd: [" . ($id // '?') . ".batch]";    # what ps shows, as for Slurm's
   open(my $record, '>>', "$dir/record") or fail_early($dir, undef, "cannot create $dir/record: $!");
   syswrite($record, "wrapper $$ " . start_ticks($$) . "\n");
   my @launch = read_fields("$dir/launch");
+  $0 = "slurmstepd: [$launch[5]]" if @launch > 5;    # what ps shows, as for Slurm's
   # Until the job's own files are open, its stderr is this pipe: what it says there (a file it
   # cannot open, a user that does not exist) is why it could not start.
   pipe(my $said, my $says) or fail_early($dir, $record, "cannot make a pipe: $!");
@@ -120,10 +138,11 @@ sub finish {
 }
 
 # Becomes the job: joins its cgroups as root, drops to the user, opens the job's files as the
-# user, and execs the command with exactly the given environment. Errors go to the supervisor.
+# user, and execs the command with exactly the given environment. A batch job's launch errors go
+# to the supervisor (launch.err); a task's go to its stream to srun, as slurmstepd's do.
 sub run_job {
-  my ($dir, $record, $groups, $says, $version, $uid, $gid, $node, $work, $in, $out, $err, $mode,
-      $mask, $count, @words) = @_;
+  my ($dir, $record, $groups, $says, $version, $kind, $uid, $gid, $node, $step, $work, $in, $out,
+      $err, $mode, $mask, $count, @words) = @_;
   POSIX::setsid();
   open(STDERR, '>&', $says) or POSIX::_exit(1);
   close $says;
@@ -131,6 +150,17 @@ sub run_job {
   open(STDOUT, '>', '/dev/null');
   defined $count && $version eq '1' && $count =~ /^[0-9]+$/ && @words > $count
       or die_launch("malformed launch file");
+  my $task = $kind eq 'task';
+  my %stream;
+  if ($task) {
+    # As root (the pipes are root's): they connect only once slurmd has its ends open.
+    for my $name (qw(in out err)) {
+      next unless $name eq 'err' || ($name eq 'in' ? $in : $name eq 'out' ? $out : $err) eq '-';
+      open($stream{$name}, $name eq 'in' ? '<' : '>', "$dir/$name")
+          or die_launch("cannot open the task's $name stream: $!");
+    }
+    open(STDERR, '>&', $stream{err}) or POSIX::_exit(1);
+  }
   defined $groups or die_launch("cannot launch as uid $uid: no such user");
   syswrite($record, "pid $$\n");
   close $record;
@@ -141,18 +171,26 @@ sub run_job {
   ($< == $uid && $> == $uid && $( =~ /^$gid\b/) or die_launch("cannot become user $uid");
   umask(oct($mask));
   my $write = $mode eq 'append' ? '>>' : '>';
-  open_job_file(\*STDIN, 'stdin', $in, '<');
-  open_job_file(\*STDOUT, 'stdout', $out, $write);
+  open_job_file(\*STDIN, 'stdin', $in, '<', $stream{in});
+  open_job_file(\*STDOUT, 'stdout', $out, $write, $stream{out});
   if ($err eq '') {
     open(STDERR, '>&', \*STDOUT) or die_launch("cannot duplicate stdout: $!");
   } else {
-    open_job_file(\*STDERR, 'stderr', $err, $write);
+    open_job_file(\*STDERR, 'stderr', $err, $write, $stream{err});
   }
+  close $_ for grep { defined } @stream{qw(in out)};
   if (!chdir($work)) {
     my $msg = "slurmstepd-$node: error: couldn't chdir to `$work': $!: going to /tmp instead\n";
-    print STDERR $msg, $msg;    # once from the step daemon, once from the task, as Slurm
+    if ($task) {
+      # Once per task, on the stream to srun even with -o/-e (slurmd adds the step daemon's
+      # own line once per node), as Slurm 22.05 does.
+      syswrite($stream{err}, $msg);
+    } else {
+      print STDERR $msg, $msg;    # once from the step daemon, once from the task, as Slurm
+    }
     chdir('/tmp') or POSIX::_exit(1);
   }
+  close $stream{err} if $task;
   my @env = splice(@words, 0, $count);
   %ENV = ();
   for my $entry (@env) {
@@ -162,9 +200,11 @@ sub run_job {
   $ENV{SLURM_TASK_PID} = $$;
   # Nothing of the launcher's signal handling reaches the job.
   $SIG{$_} = 'DEFAULT' for qw(HUP INT QUIT PIPE ALRM TERM USR1 USR2 CHLD TSTP TTIN TTOU XCPU XFSZ WINCH URG);
-  { exec { $words[0] } @words; }
+  { no warnings 'exec'; exec { $words[0] } @words; }
   my $errno = $! + 0;
-  print STDERR "slurmstepd-$node: error: execve(): $words[0]: $!\n";
+  # A relative path is named from the work directory, a bare name as given, as Slurm does.
+  my $shown = $words[0] =~ m{/} && $words[0] !~ m{^/} ? current_dir() . "/$words[0]" : $words[0];
+  print STDERR "slurmstepd-$node: error: execve(): $shown: $!\n";
   POSIX::_exit($errno || 1);
 }
 
@@ -181,18 +221,28 @@ sub join_cgroups {
   close $list;
 }
 
-# Opens PATH on HANDLE (OP is <, > or >>); on failure says why as Slurm's step daemon does.
+# Opens PATH on HANDLE (OP is <, > or >>), or the task's STREAM for "-"; on failure says why as
+# Slurm's step daemon does.
 sub open_job_file {
-  my ($handle, $what, $path, $op) = @_;
-  open($handle, $op, $path) and return;
+  my ($handle, $what, $path, $op, $stream) = @_;
+  if ($path eq '-') {
+    open($handle, $op eq '<' ? '<&' : '>&', $stream) and return;
+  } else {
+    open($handle, $op, $path) and return;
+  }
   die_launch("Could not open $what file $path: $!");
+}
+
+sub current_dir {
+  my $dir = readlink('/proc/self/cwd');
+  return defined $dir ? $dir : '.';
 }
 
 # After the job ended: OOM kills in its cgroups (v1 memory.oom_control, v2 memory.events) are
 # said on the job's stderr as slurmstepd does, written as the user (the file is the user's).
 sub report_oom_kills {
-  my ($dir, $groups, $version, $uid, $gid, $node, $work, $in, $out, $err) = @_;
-  return unless defined $out && defined $groups && open(my $list, '<', "$dir/cgroup");
+  my ($dir, $groups, $version, $kind, $uid, $gid, $node, $step, $work, $in, $out, $err) = @_;
+  return unless defined $err && $kind eq 'batch' && defined $groups && open(my $list, '<', "$dir/cgroup");
   my $kills = 0;
   while (my $procs = <$list>) {
     chomp $procs;
@@ -207,7 +257,6 @@ sub report_oom_kills {
   }
   close $list;
   return unless $kills > 0;
-  my ($job) = $dir =~ m{/job0*([0-9]+)$};
   my $file = $err ne '' ? $err : $out;
   my $pid = fork();
   return unless defined $pid;
@@ -215,7 +264,7 @@ sub report_oom_kills {
     $) = join(' ', $gid, $gid, grep { $_ ne $gid } split(/ /, $groups));
     POSIX::setgid($gid) && POSIX::setuid($uid) && $< == $uid or POSIX::_exit(1);
     open(my $fh, '>>', $file) or POSIX::_exit(1);
-    print {$fh} "slurmstepd-$node: error: Detected $kills oom-kill event(s) in StepId=$job.batch cgroup."
+    print {$fh} "slurmstepd-$node: error: Detected $kills oom-kill event(s) in StepId=$step cgroup."
         . " Some of your processes may have been killed by the cgroup out-of-memory handler.\n";
     close $fh;
     POSIX::_exit(0);
