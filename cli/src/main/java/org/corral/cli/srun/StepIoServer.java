@@ -52,7 +52,9 @@ final class StepIoServer implements AutoCloseable {
 
   /** Starts accepting the nodes of the given step. */
   void start(int jobId, int stepId, byte[] ioKey, List<String> nodeNames, Listener listener) {
-    Thread.ofVirtual().name("srun-io-accept").start(() -> {
+    // Platform threads, not virtual ones: a virtual thread's socket I/O starts the JDK's poller,
+    // a thread that waits in native code, and the JVM then spends 300 ms at exit waiting for it.
+    Thread.ofPlatform().daemon().name("srun-io-accept").start(() -> {
       while (!closed) {
         Socket s;
         try {
@@ -60,7 +62,7 @@ final class StepIoServer implements AutoCloseable {
         } catch (IOException e) {
           return; // closed
         }
-        Thread.ofVirtual().name("srun-io-node").start(() -> serve(s, jobId, stepId, ioKey, nodeNames, listener));
+        Thread.ofPlatform().daemon().name("srun-io-node").start(() -> serve(s, jobId, stepId, ioKey, nodeNames, listener));
       }
     });
   }

@@ -89,7 +89,7 @@ final class StepRun implements StepIoServer.Listener {
         settings.out(), settings.err());
     io = server;
     io.start(step.getJobId(), step.getStepId(), ioKey, layout.nodes(), this);
-    Thread.ofVirtual().name("srun-stdin").start(this::forwardStdin);
+    Thread.ofPlatform().daemon().name("srun-stdin").start(this::forwardStdin);
 
     long nextPoll = nanoClock.getAsLong() + POLL_INTERVAL_NANOS;
     boolean gaveUp = false;
