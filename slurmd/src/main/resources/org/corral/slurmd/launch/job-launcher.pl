@@ -41,15 +41,26 @@ $SIG{PIPE} = 'IGNORE';    # slurmd gone: the record on disk is what counts
 $SIG{CHLD} = 'IGNORE';    # supervisors are reaped by the kernel
 syswrite(STDOUT, "ready\n");
 
-while (my $line = <STDIN>) {
-  chomp $line;
+# Requests are read with sysread, never through a buffered handle: a child that reopens STDIN
+# would otherwise have perl seek its new file to where the buffered requests stood.
+my $pending = '';
+while (sysread(STDIN, my $chunk, 65536)) {
+  $pending .= $chunk;
+  while ($pending =~ s/^([^\n]*)\n//) {
+    request($1);
+  }
+}
+exit 0;
+
+sub request {
+  my ($line) = @_;
   if ($line =~ m{^fifos (/.+)$}) {
     make_fifos($1);
-    next;
+    return;
   }
   my ($uid, $dir) = $line =~ m{^([0-9]+) (/.+)$} or do {
     warn "job-launcher: ignoring a malformed request\n";
-    next;
+    return;
   };
   my $groups = supplementary_groups($uid);
   my $pid = fork();
@@ -59,7 +70,6 @@ while (my $line = <STDIN>) {
     supervise($dir, $groups);
   }
 }
-exit 0;
 
 sub make_fifos {
   my ($dir) = @_;

@@ -297,6 +297,20 @@ class JobSupervisorTest {
     }
   }
 
+  @Test
+  void jobsLaunchedInABurstReadTheirStdinFromItsStart() throws Exception {
+    // The launcher must not leave its own input's read position on a job's stdin file.
+    Path in = work.resolve("burst.in");
+    Files.writeString(in, "all of it\n");
+    for (int id = 40; id < 48; id++) {
+      supervisor.launch(request(id, alice, "#!/bin/sh\ncat\n", List.of(), spec -> spec.setStdIn(in.toString())));
+    }
+    for (int id = 40; id < 48; id++) {
+      assertThat(recorder.await(id).exitStatus()).isZero();
+      assertThat(Files.readString(work.resolve("slurm-" + id + ".out"))).as("job %d", id).isEqualTo("all of it\n");
+    }
+  }
+
   private static String run(List<String> command) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
