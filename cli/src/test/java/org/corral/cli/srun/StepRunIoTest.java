@@ -50,6 +50,7 @@ class StepRunIoTest {
   private volatile StepInfo controllerView = STEP;
   private final List<Node> nodes = new CopyOnWriteArrayList<>();
   private int port;
+  private StepIoServer ioServer;
 
   /** A node daemon's end of one connection. */
   final class Node implements AutoCloseable {
@@ -125,11 +126,19 @@ class StepRunIoTest {
     }
   }
 
+  private void awaitConnected(int nodeIndex) throws InterruptedException {
+    for (int i = 0; i < 200 && !ioServer.isConnected(nodeIndex); i++) {
+      Thread.sleep(50);
+    }
+    assertThat(ioServer.isConnected(nodeIndex)).as("node %d connected", nodeIndex).isTrue();
+  }
+
   private CompletableFuture<Integer> start(StepRun.Settings settings, InputStream stdin) throws IOException {
     ServerSocket server = new ServerSocket();
     server.bind(new InetSocketAddress("127.0.0.1", 0));
     port = server.getLocalPort();
     StepIoServer io = new StepIoServer(server);
+    ioServer = io;
     StepRun.StepControl control = new StepRun.StepControl() {
       @Override
       public void signal(int signal) {
@@ -223,6 +232,7 @@ class StepRunIoTest {
     Node badIndex = new Node(5, "n6");
     assertThat(badIndex.closedBySrun()).isTrue();
     Node n1 = new Node(0, "n1");
+    awaitConnected(0); // the first connection for a node is the one that counts
     Node again = new Node(0, "n1");
     assertThat(again.closedBySrun()).isTrue();
     Node n2 = new Node(1, "n2");
