@@ -89,7 +89,7 @@ public final class JobDirectory {
     return dir.resolve(SCRIPT);
   }
 
-  /** The job's directory named in a launcher's report, if it is one of the spool's. */
+  /** The job id of a spool directory named job00042, if it is one. */
   static Optional<Integer> idOf(Path jobDir) {
     String name = jobDir.getFileName() == null ? "" : jobDir.getFileName().toString();
     if (!name.startsWith(PREFIX) || name.length() == PREFIX.length()
@@ -135,6 +135,16 @@ public final class JobDirectory {
     return read(name);
   }
 
+  /** Where the supervisor stands, by its record of itself. */
+  public enum Supervisor { UNRECORDED, RUNNING, GONE }
+
+  /** Whether the supervisor recorded itself, and whether that process (not a reuser of its pid) still runs. */
+  public Supervisor supervisor() {
+    return wrapperRecord()
+        .map(w -> ProcessGroups.running(w[0], w[1]) ? Supervisor.RUNNING : Supervisor.GONE)
+        .orElse(Supervisor.UNRECORDED);
+  }
+
   /** The supervisor's record of itself: {pid, start time in clock ticks after boot}, once written. */
   Optional<long[]> wrapperRecord() {
     return recorded("wrapper").flatMap(text -> {
@@ -147,11 +157,6 @@ public final class JobDirectory {
         return Optional.empty();
       }
     });
-  }
-
-  /** Whether the supervisor recorded itself and is gone (its end may not have been reported). */
-  public boolean supervisorGone() {
-    return wrapperRecord().map(w -> !ProcessGroups.running(w[0], w[1])).orElse(false);
   }
 
   /** The job's pid = process group id, once the wrapper has recorded it. */

@@ -90,11 +90,9 @@ public final class JobSupervisor implements AutoCloseable {
   public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener,
       JobConfinement confinement, int sampleSeconds, LaunchHooks hooks) throws IOException {
     this.hooks = hooks;
-    if (!spoolDir.isAbsolute() || spoolDir.toString().contains("=") || spoolDir.toString().contains("\n")) {
-      // A step's script path ends the NAME=value list that env(1) reads: it must hold no '='; a
-      // launch request is a line.
-      throw new IllegalArgumentException("spool directory must be an absolute path without '=' or newlines: "
-          + spoolDir);
+    if (!spoolDir.isAbsolute() || spoolDir.toString().contains("\n")) {
+      // A launch request is a line.
+      throw new IllegalArgumentException("spool directory must be an absolute path without newlines: " + spoolDir);
     }
     this.spoolDir = spoolDir;
     this.nodeName = nodeName;
@@ -210,7 +208,6 @@ public final class JobSupervisor implements AutoCloseable {
       finish(job, JobEnd.failed(0, now(), "cannot start the job: " + e.getMessage()));
     }
   }
-
 
   /**
    * Signals the job's whole process group (not its wrapper). Signal 0 terminates: SIGCONT and
@@ -413,11 +410,12 @@ public final class JobSupervisor implements AutoCloseable {
    * running for a while after the launch request (never, for a job found in the spool).
    */
   private boolean supervisorRunning(TrackedJob job) {
-    Optional<long[]> record = job.dir().wrapperRecord();
-    if (record.isPresent()) {
-      return ProcessGroups.running(record.get()[0], record.get()[1]);
-    }
-    return !job.adopted() && System.nanoTime() - job.launchedAtNanos() < TimeUnit.MILLISECONDS.toNanos(UNSTARTED_MILLIS);
+    return switch (job.dir().supervisor()) {
+      case RUNNING -> true;
+      case GONE -> false;
+      case UNRECORDED -> !job.adopted()
+          && System.nanoTime() - job.launchedAtNanos() < TimeUnit.MILLISECONDS.toNanos(UNSTARTED_MILLIS);
+    };
   }
 
   /** The wrapper has exited (or vanished): reads how the job ended and reports it. */

@@ -108,7 +108,7 @@ final class RunningTask {
   int awaitExit() throws InterruptedException {
     // The supervisor reports the end; should it die first, its record tells.
     while (!exited.await(1, TimeUnit.SECONDS)) {
-      if (dir.hasEnded() || dir.supervisorGone()) {
+      if (dir.hasEnded() || dir.supervisor() == JobDirectory.Supervisor.GONE) {
         break;
       }
     }

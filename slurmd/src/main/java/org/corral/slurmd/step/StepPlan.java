@@ -151,8 +151,8 @@ record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, Lis
 
   /**
    * The task's command line: its argv, on a pseudo-terminal through script(1) for --pty, pinned
-   * through taskset(1) for --cpu-bind. A command whose name holds '=' goes through sh, as a
-   * NAME=value word cannot start a command line.
+   * through taskset(1) for --cpu-bind. The launcher execs it as it is (a name holding '=' fails
+   * with execve's message, as in Slurm).
    */
   private static List<String> command(List<String> argv, Optional<String> cpus, boolean pty) {
     List<String> command = new ArrayList<>();
@@ -162,9 +162,6 @@ record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, Lis
       argv.forEach(word -> line.append(' ').append(ShellQuoting.quote(word)));
       command.addAll(List.of(SCRIPT, "-q", "-e", "-c", line.toString(), DEV_NULL));
       return command;
-    }
-    if (command.isEmpty() && argv.get(0).indexOf('=') >= 0) {
-      command.addAll(List.of("/bin/sh", "-c", "exec \"$@\"", "sh"));
     }
     command.addAll(argv);
     return command;

@@ -124,6 +124,16 @@ class StepManagerTest {
   }
 
   @Test
+  void aCommandNamedLikeAVariableIsExecutedAsItIsAndFailsAsInSlurm() throws Exception {
+    // Slurm 22.05: srun -n1 A=b prints "execve(): A=b: No such file or directory", exit code 2.
+    steps.launch(request(alice, spec -> spec.clearArgv().addArgv("A=b")));
+
+    report();
+    assertThat(srun.awaitExit(0).getTaskExit().getStatus()).isEqualTo(2 << 8);
+    assertThat(srun.output(0, true)).isEqualTo("slurmstepd-n1: error: execve(): A=b: No such file or directory\n");
+  }
+
+  @Test
   void forwardsStdinToItsTaskAndASecondTaskStreamsAfterTheFirstExited() throws Exception {
     // Task 1 reads srun's stdin; task 0 ends at once. Task 1's output must still flow after that.
     steps.launch(request(ROOT, spec -> spec.setStdinTask(1).clearArgv()
