@@ -40,7 +40,8 @@ final class JobText {
         + " Scheduler=Main");
     l.add("Partition=" + j.getPartition() + " AllocNode:Sid=" + j.getSubmitHost() + ":" + j.getAllocSid());
     l.add("ReqNodeList=" + orNull(j.getReqNodes()) + " ExcNodeList=" + orNull(j.getExcNodes()));
-    l.add("NodeList=" + j.getNodes());
+    l.add("NodeList=" + j.getNodes()
+        + (j.getSchedNodes().isEmpty() ? "" : " SchedNodeList=" + j.getSchedNodes()));
     if (!j.getBatchHost().isEmpty()) {
       l.add("BatchHost=" + j.getBatchHost());
     }

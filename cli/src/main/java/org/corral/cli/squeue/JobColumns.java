@@ -64,7 +64,7 @@ final class JobColumns {
       col('y', "Nice", "NICE", j -> Integer.toString(j.getNice())),
       col('v', "Reservation", "RESERVATION", j -> "(null)"),
       col('X', "CoreSpec", "CORE_SPEC", j -> "N/A"),
-      col('Y', "SchedNodes", "SCHEDNODES", j -> "(null)"),
+      col('Y', "SchedNodes", "SCHEDNODES", j -> j.getSchedNodes().isEmpty() ? "(null)" : j.getSchedNodes()),
       col('s', null, "", j -> ""),
       col('W', "Licenses", "LICENSES", j -> "(null)"));
 

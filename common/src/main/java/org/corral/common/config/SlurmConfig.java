@@ -46,6 +46,7 @@ public final class SlurmConfig {
   private final OptionalLong defMemPerNode;
   private final boolean jobRequeue;
   private final int returnToService;
+  private final SchedulingConfig scheduling;
 
   private SlurmConfig(Path path, List<ConfLine> lines) throws ConfigException {
     this.path = path;
@@ -99,6 +100,7 @@ public final class SlurmConfig {
     if (returnToService > 2) {
       throw byKey.get("returntoservice").invalid("ReturnToService", get("ReturnToService").get());
     }
+    scheduling = SchedulingConfig.read(byKey::get);
     String preemptMode = byKey.containsKey("preemptmode")
         ? PartitionLines.preemptMode(byKey.get("preemptmode"), get("PreemptMode").get()) : "OFF";
 
@@ -382,6 +384,11 @@ public final class SlurmConfig {
 
   public boolean jobRequeue() {
     return jobRequeue;
+  }
+
+  /** Priority plugin, weights and scheduler parameters. */
+  public SchedulingConfig scheduling() {
+    return scheduling;
   }
 
   public int returnToService() {

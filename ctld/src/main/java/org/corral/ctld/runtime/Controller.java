@@ -81,7 +81,7 @@ public final class Controller implements AutoCloseable {
     NodeAgent agent = new NodeAgent(creds, nodeTimeout);
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
         NodeHookPolicy.of(cfg));
-    sched[0] = new SchedulerLoop(writer, orders, clock);
+    sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling());
     Authorizer auth = new Authorizer(slurmUid);
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);

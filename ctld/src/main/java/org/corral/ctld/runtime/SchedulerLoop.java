@@ -9,11 +9,16 @@ import java.util.concurrent.TimeUnit;
 import org.corral.ctld.sched.Plan;
 import org.corral.ctld.sched.PlanCheck;
 import org.corral.ctld.sched.Planner;
+import org.corral.common.config.SchedulingConfig;
+import org.corral.ctld.sched.priority.PriorityPass;
+import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
+import org.corral.ctld.state.StateMachine;
 
 /**
- * Runs the planner off the writer thread whenever something changed (and every few seconds),
- * then hands the plan to the writer, which re-checks it against the newest state and commits.
+ * Runs the planner off the writer thread whenever something changed (and every few seconds):
+ * priorities first (new jobs at once, all every PriorityCalcPeriod), then the plan, which it
+ * hands to the writer, which re-checks it against the newest state and commits.
  * Wake-ups that arrive while planning collapse into one more pass.
  */
 final class SchedulerLoop implements AutoCloseable {
@@ -23,13 +28,17 @@ final class SchedulerLoop implements AutoCloseable {
   private final StateWriter writer;
   private final JobOrders orders;
   private final Clock clock;
+  private final SchedulingConfig cfg;
+  private final PriorityPass priorities;
   private final Thread thread;
   private volatile boolean running = true;
 
-  SchedulerLoop(StateWriter writer, JobOrders orders, Clock clock) {
+  SchedulerLoop(StateWriter writer, JobOrders orders, Clock clock, SchedulingConfig cfg) {
     this.writer = writer;
     this.orders = orders;
     this.clock = clock;
+    this.cfg = cfg;
+    this.priorities = new PriorityPass(cfg);
     this.thread = Thread.ofPlatform().name("scheduler").daemon().start(this::loop);
   }
 
@@ -48,9 +57,15 @@ final class SchedulerLoop implements AutoCloseable {
           return;
         }
         long now = clock.instant().getEpochSecond();
-        Plan plan = Planner.plan(writer.current(), now);
+        ClusterState current = writer.current();
+        Command.SetPriorities prio = priorities.recalc(current, now);
+        Plan plan = Planner.plan(prio == null ? current : StateMachine.apply(current, prio), now, cfg);
         writer.submit(s -> {
-          List<Command> cmds = PlanCheck.accept(s, plan, now);
+          List<Command> cmds = new ArrayList<>();
+          if (prio != null) {
+            cmds.add(prio);
+          }
+          cmds.addAll(PlanCheck.accept(s, plan, now));
           List<Runnable> launches = new ArrayList<>();
           for (Command c : cmds) {
             if (c instanceof Command.StartJob start) {

@@ -106,7 +106,7 @@ public final class StateWriter implements AutoCloseable {
           if (c.durable()) {
             journal.append(CommandCodec.encode(c));
           }
-          changed |= !(c instanceof Command.SetPendingReasons || c instanceof Command.NodeHeard);
+          changed |= c.changesSchedulingInput();
         }
         after.addAll(d.effects());
         replies.add(d.reply());

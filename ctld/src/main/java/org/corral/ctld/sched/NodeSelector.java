@@ -1,43 +1,40 @@
 package org.corral.ctld.sched;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import org.corral.ctld.state.ClusterState;
+import java.util.TreeSet;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeInfo;
-import org.corral.protocol.msg.PartitionInfo;
 
 /**
- * Chooses nodes for one job: the partition's usable nodes by Weight then configuration order,
- * the first ones with enough free CPUs and memory (cons_tres-style: many jobs per node;
- * --exclusive takes whole idle nodes).
+ * Chooses nodes for one job over a span of time: the partition's nodes by Weight then
+ * configuration order, the first ones with enough CPUs and memory free for the whole span
+ * (cons_tres-style: many jobs per node; --exclusive takes whole idle nodes).
  */
 final class NodeSelector {
+  /** Start times tried per job before giving up on planning it (bounds a pass's cost). */
+  private static final int MAX_TRIES = 200;
+
   private NodeSelector() {}
 
-  /** The allocation, or null if the job does not fit now. */
-  static List<NodeAllocation> select(JobInfo j, PartitionInfo p, ClusterState state,
-      Map<String, Planner.Free> free) {
+  /** The allocation over [from, to), or null if the job does not fit then. */
+  static List<NodeAllocation> select(JobInfo j, List<NodeInfo> candidates, Availability av,
+      long from, long to) {
     int nodesWanted = Math.max(1, j.getMinNodes());
-    if (!j.getExclusive() && j.getNtasksPerNode() == 0 && nodesWanted > 1) {
-      return packed(j, p, state, free, nodesWanted);
+    if (packed(j, nodesWanted)) {
+      return packed(j, candidates, av, from, to, nodesWanted);
     }
     int cpusPerNode = cpusPerNode(j, nodesWanted);
     List<NodeAllocation> out = new ArrayList<>();
-    for (NodeInfo n : candidates(p, state)) {
-      Planner.Free f = free.get(n.getName());
-      if (f == null || !Planner.usable(n)) {
+    for (NodeInfo n : candidates) {
+      NodeTimeline t = av.node(n.getName());
+      if (t == null) {
         continue;
       }
       int cpus = j.getExclusive() ? n.getCpus() : cpusPerNode;
       long mem = memoryOnNode(j, n, cpus);
-      boolean fits = j.getExclusive()
-          ? f.jobs == 0 && f.cpus == n.getCpus()
-          : f.cpus >= cpus && f.memMb >= mem;
-      if (fits && cpus <= n.getCpus()) {
+      if (cpus <= n.getCpus() && t.fits(from, to, cpus, mem, j.getExclusive())) {
         out.add(NodeAllocation.newBuilder().setNode(n.getName()).setCpus(cpus).setMemMb(mem).build());
         if (out.size() == nodesWanted) {
           return out;
@@ -48,23 +45,87 @@ final class NodeSelector {
   }
 
   /**
+   * The earliest time in [from, latest] at which the job fits for {@code duration}, or -1.
+   * Each node's own earliest fit bounds the answer from below; the times at which something is
+   * freed on a node that could serve are the candidates after that.
+   */
+  static long earliestStart(JobInfo j, List<NodeInfo> candidates, Availability av, long from,
+      long latest, long duration) {
+    int nodesWanted = Math.max(1, j.getMinNodes());
+    boolean packed = packed(j, nodesWanted);
+    int cpt = Math.max(1, j.getCpusPerTask());
+    int cpusPerNode = cpusPerNode(j, nodesWanted);
+    long[] fits = new long[candidates.size()];
+    int found = 0;
+    List<NodeTimeline> serving = new ArrayList<>();
+    for (NodeInfo n : candidates) {
+      NodeTimeline t = av.node(n.getName());
+      if (t == null) {
+        continue;
+      }
+      int cpus = packed ? cpt : j.getExclusive() ? n.getCpus() : cpusPerNode;
+      if (cpus > n.getCpus()) {
+        continue;
+      }
+      long e = t.earliestFit(from, latest, duration, cpus, memoryOnNode(j, n, cpus), j.getExclusive());
+      if (e >= 0) {
+        fits[found++] = e;
+        serving.add(t);
+      }
+    }
+    if (found < nodesWanted) {
+      return -1;
+    }
+    java.util.Arrays.sort(fits, 0, found);
+    long first = fits[nodesWanted - 1];
+    if (nodesWanted == 1 && !packed) {
+      return first; // one node, and it fits from then
+    }
+    TreeSet<Long> times = new TreeSet<>();
+    for (int i = 0; i < found; i++) {
+      if (fits[i] >= first) {
+        times.add(fits[i]);
+      }
+    }
+    for (NodeTimeline t : serving) {
+      t.releaseTimes(first, latest, times::add);
+    }
+    int tries = 0;
+    for (long time : times) {
+      if (select(j, candidates, av, time, time + duration) != null) {
+        return time;
+      }
+      if (++tries == MAX_TRIES) {
+        break;
+      }
+    }
+    return -1;
+  }
+
+  /** A job on several nodes whose tasks need not be spread evenly. */
+  private static boolean packed(JobInfo j, int nodesWanted) {
+    return !j.getExclusive() && j.getNtasksPerNode() == 0 && nodesWanted > 1;
+  }
+
+  /**
    * A job on several nodes, as Slurm's cons_tres lays out its tasks: a task on each node first,
    * then the rest on the first nodes, each filled up to what it has free (-N2 -n4 on idle 8-CPU
    * nodes takes 3 CPUs of the first and 1 of the second).
    */
-  private static List<NodeAllocation> packed(JobInfo j, PartitionInfo p, ClusterState state,
-      Map<String, Planner.Free> free, int nodesWanted) {
+  private static List<NodeAllocation> packed(JobInfo j, List<NodeInfo> candidates, Availability av,
+      long from, long to, int nodesWanted) {
     int cpt = Math.max(1, j.getCpusPerTask());
     int tasks = Math.max(nodesWanted, j.getNumTasks());
     List<NodeInfo> chosen = new ArrayList<>();
     List<Integer> room = new ArrayList<>();
-    for (NodeInfo n : candidates(p, state)) {
-      Planner.Free f = free.get(n.getName());
-      if (f == null || !Planner.usable(n)) {
+    for (NodeInfo n : candidates) {
+      NodeTimeline t = av.node(n.getName());
+      if (t == null) {
         continue;
       }
-      int fits = Math.min(f.cpus, n.getCpus()) / cpt;
-      while (fits > 0 && f.memMb < memoryOnNode(j, n, fits * cpt)) {
+      int fits = Math.min(t.minCpus(from, to), n.getCpus()) / cpt;
+      long memFree = t.minMem(from, to);
+      while (fits > 0 && memFree < memoryOnNode(j, n, fits * cpt)) {
         fits--;
       }
       if (fits > 0) {
@@ -97,24 +158,15 @@ final class NodeSelector {
     return out;
   }
 
-  /** Whether any node of the partition could take the job if it were empty. */
-  static boolean anyUsable(JobInfo j, PartitionInfo p, ClusterState state) {
+  /** Whether enough usable nodes of the partition could take the job if they were empty. */
+  static boolean anyUsable(JobInfo j, List<NodeInfo> candidates) {
     int nodesWanted = Math.max(1, j.getMinNodes());
     int cpusPerNode = cpusPerNode(j, nodesWanted);
-    long count = candidates(p, state).stream().filter(Planner::usable)
+    long count = candidates.stream().filter(Planner::usable)
         .filter(n -> n.getCpus() >= cpusPerNode
             && n.getRealMemoryMb() >= memoryOnNode(j, n, cpusPerNode))
         .count();
     return count >= nodesWanted;
-  }
-
-  private static List<NodeInfo> candidates(PartitionInfo p, ClusterState state) {
-    List<NodeInfo> nodes = new ArrayList<>();
-    for (String name : p.getNodeNamesList()) {
-      state.node(name).ifPresent(nodes::add);
-    }
-    nodes.sort(Comparator.comparingInt(NodeInfo::getWeight)); // stable: keeps config order
-    return nodes;
   }
 
   static int cpusPerNode(JobInfo j, int nodes) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
+import org.corral.ctld.state.Waiting;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeInfo;
@@ -39,17 +40,22 @@ public final class PlanCheck {
         out.add(start);
       }
     }
-    Map<Integer, String> changed = new LinkedHashMap<>();
-    plan.reasons().forEach((id, reason) -> {
+    Map<Integer, Waiting> changed = new LinkedHashMap<>();
+    plan.waiting().forEach((id, w) -> {
       JobRecord r = s.jobs().get(id);
-      if (r != null && JobStates.isPending(r.getInfo()) && !r.getInfo().getStateReason().equals(reason)) {
-        changed.put(id, reason);
+      if (r != null && JobStates.isPending(r.getInfo()) && !recorded(r.getInfo(), w)) {
+        changed.put(id, w);
       }
     });
     if (!changed.isEmpty()) {
-      out.add(new Command.SetPendingReasons(changed, now));
+      out.add(new Command.SetPendingStatus(changed, now));
     }
     return out;
+  }
+
+  private static boolean recorded(org.corral.protocol.msg.JobInfo j, Waiting w) {
+    return j.getStateReason().equals(w.reason()) && j.getStartTime() == w.expectedStart()
+        && j.getSchedNodes().equals(w.schedNodes());
   }
 
   private static boolean fits(ClusterState s, NodeAllocation a, Map<String, long[]> used,

@@ -8,10 +8,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
+import org.corral.common.config.SchedulingConfig;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
+import org.corral.ctld.state.Waiting;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeAllocation;
@@ -20,66 +23,136 @@ import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
 
 /**
- * The first scheduler: a pure function from a state and a time to a {@link Plan}. Pending jobs
- * go in priority order (then submit order); each takes the first nodes that fit its CPUs and
- * memory (consumable cores and memory, many jobs per node). Within a partition the first job
- * that cannot start blocks the ones behind it (Slurm's sched/builtin): they wait for Priority.
- * The scheduling issue replaces the ordering and adds backfill; this shape stays.
+ * The scheduler: a pure function from a state, a time and the scheduling configuration to a
+ * {@link Plan}. Pending jobs go in Slurm's order (partition PriorityTier, priority, submit time,
+ * job id). Each starts now if it fits over its whole time limit in the {@link Availability}
+ * profile, which holds what running jobs give back and when. With sched/backfill a job that
+ * cannot start now is planned at its earliest start within bf_window and its resources are
+ * reserved there, so a lower-priority job may start now only if it delays no planned one. With
+ * sched/builtin the first job that cannot start blocks the rest of its partition.
  */
 public final class Planner {
   static final String NODES_UNAVAILABLE =
       "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
 
-  private Planner() {}
+  private final ClusterState state;
+  private final long now;
+  private final SchedulingConfig cfg;
+  private final Availability profile;
+  private final Map<String, List<NodeInfo>> candidates = new HashMap<>();
+  private final Set<Shape> cannotStartNow = new HashSet<>();
+  private final Map<Shape, Long> plannedFrom = new HashMap<>();
+  private final Set<String> blocked = new HashSet<>();
+  private final Map<Integer, Integer> plannedPerUser = new HashMap<>();
+  private final List<Command.StartJob> starts = new ArrayList<>();
+  private final Map<Integer, Waiting> waiting = new LinkedHashMap<>();
+  private int planned;
+
+  private Planner(ClusterState state, long now, SchedulingConfig cfg) {
+    this.state = state;
+    this.now = now;
+    this.cfg = cfg;
+    this.profile = Availability.of(state, now);
+  }
 
   public static Plan plan(ClusterState state, long now) {
-    Map<String, Free> free = new HashMap<>();
-    for (NodeInfo n : state.nodesInOrder()) {
-      free.put(n.getName(), new Free(n.getCpus() - n.getAllocCpus(),
-          n.getRealMemoryMb() - n.getAllocMemMb(), n.getRunningJobs()));
+    return plan(state, now, SchedulingConfig.DEFAULTS);
+  }
+
+  public static Plan plan(ClusterState state, long now, SchedulingConfig cfg) {
+    Planner p = new Planner(state, now, cfg);
+    for (JobInfo j : queue(state)) {
+      p.consider(j);
     }
+    return new Plan(List.copyOf(p.starts), p.waiting);
+  }
+
+  /** Pending jobs in the order Slurm evaluates them. */
+  static List<JobInfo> queue(ClusterState state) {
+    Map<String, Integer> tiers = new HashMap<>();
+    state.partitions().forEach(p -> tiers.put(p.getName(), p.getPriorityTier()));
     List<JobInfo> pending = new ArrayList<>();
     for (JobRecord r : state.jobs().values()) {
       if (JobStates.isPending(r.getInfo())) {
         pending.add(r.getInfo());
       }
     }
-    pending.sort(Comparator.comparingLong((JobInfo j) -> -Integer.toUnsignedLong(j.getPriority()))
+    pending.sort(Comparator.comparingInt((JobInfo j) -> -tiers.getOrDefault(j.getPartition(), 0))
+        .thenComparingLong(j -> -Integer.toUnsignedLong(j.getPriority()))
         .thenComparingLong(JobInfo::getSubmitTime).thenComparingInt(JobInfo::getJobId));
+    return pending;
+  }
 
-    List<Command.StartJob> starts = new ArrayList<>();
-    Map<Integer, String> reasons = new LinkedHashMap<>();
-    Set<String> blocked = new HashSet<>();
-    for (JobInfo j : pending) {
-      if (j.getPriority() == 0 || j.getCompleting()) {
-        continue; // held (keeps JobHeldUser/JobHeldAdmin), or a requeued run still ending
-      }
-      if (j.getEligibleTime() > now) {
-        reasons.put(j.getJobId(), "BeginTime");
-        continue;
-      }
-      PartitionInfo p = state.partition(j.getPartition()).orElse(null);
-      String reason = staticReason(j, p, state);
-      if (reason != null) {
-        reasons.put(j.getJobId(), reason);
-        continue;
-      }
-      if (blocked.contains(p.getName())) {
-        reasons.put(j.getJobId(), "Priority");
-        continue;
-      }
-      List<NodeAllocation> alloc = NodeSelector.select(j, p, state, free);
-      if (alloc == null) {
-        blocked.add(p.getName());
-        reasons.put(j.getJobId(), NodeSelector.anyUsable(j, p, state) ? "Resources" : NODES_UNAVAILABLE);
-        continue;
-      }
-      for (NodeAllocation a : alloc) {
-        free.get(a.getNode()).take(a.getCpus(), a.getMemMb());
-      }
-      starts.add(new Command.StartJob(j.getJobId(), now, alloc));
+  private void consider(JobInfo j) {
+    if (j.getPriority() == 0 || j.getCompleting()) {
+      return; // held (keeps JobHeldUser/JobHeldAdmin), or a requeued run still ending
     }
-    return new Plan(List.copyOf(starts), reasons);
+    if (j.getEligibleTime() > now) {
+      waiting.put(j.getJobId(), Waiting.because("BeginTime"));
+      return;
+    }
+    PartitionInfo p = state.partition(j.getPartition()).orElse(null);
+    String reason = staticReason(j, p, state);
+    if (reason != null) {
+      waiting.put(j.getJobId(), Waiting.because(reason));
+      return;
+    }
+    if (!cfg.backfill() && blocked.contains(p.getName())) {
+      waiting.put(j.getJobId(), Waiting.because("Priority"));
+      return;
+    }
+    List<NodeInfo> nodes = candidates.computeIfAbsent(p.getName(), k -> candidates(p));
+    long duration = Availability.duration(j);
+    Shape shape = Shape.of(j);
+    if (!cannotStartNow.contains(shape)) {
+      List<NodeAllocation> alloc = NodeSelector.select(j, nodes, profile, now, now + duration);
+      if (alloc != null) {
+        profile.take(alloc, now, now + duration);
+        starts.add(new Command.StartJob(j.getJobId(), now, alloc));
+        return;
+      }
+      cannotStartNow.add(shape);
+    }
+    String why = !NodeSelector.anyUsable(j, nodes) ? NODES_UNAVAILABLE
+        : blocked.add(p.getName()) ? "Resources" : "Priority";
+    waiting.put(j.getJobId(), planLater(j, nodes, duration, shape, why));
+  }
+
+  /** Backfill: the job's earliest start within bf_window, its resources reserved there. */
+  private Waiting planLater(JobInfo j, List<NodeInfo> nodes, long duration, Shape shape, String why) {
+    SchedulingConfig.Backfill bf = cfg.params();
+    if (!cfg.backfill() || planned >= bf.maxJobTest()
+        || (bf.maxJobUser() > 0 && plannedPerUser.getOrDefault(j.getUserId(), 0) >= bf.maxJobUser())) {
+      return Waiting.because(why);
+    }
+    planned++;
+    plannedPerUser.merge(j.getUserId(), 1, Integer::sum);
+    long from = plannedFrom.getOrDefault(shape, now + 1);
+    long latest = now + bf.windowMin() * 60L;
+    long start = from < 0 ? -1 : NodeSelector.earliestStart(j, nodes, profile, from, latest, duration);
+    if (start < 0 || start > latest) {
+      // Beyond bf_window: an estimate (as squeue --start shows it) but nothing reserved.
+      long beyond = from < 0 ? -1 : NodeSelector.earliestStart(j, nodes, profile, Math.max(from, latest),
+          now + 2 * Availability.UNLIMITED_S, duration);
+      plannedFrom.put(shape, beyond);
+      return new Waiting(why, Math.max(0, beyond), "");
+    }
+    plannedFrom.put(shape, start);
+    List<NodeAllocation> alloc = NodeSelector.select(j, nodes, profile, start, start + duration);
+    if (alloc == null) {
+      return Waiting.because(why);
+    }
+    profile.take(alloc, start, start + duration);
+    return new Waiting(why, start, Hostlist.compress(alloc.stream().map(NodeAllocation::getNode).toList()));
+  }
+
+  private List<NodeInfo> candidates(PartitionInfo p) {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (String name : p.getNodeNamesList()) {
+      state.node(name).ifPresent(nodes::add);
+    }
+    nodes.sort(Comparator.comparingInt(NodeInfo::getWeight)); // stable: keeps config order
+    return nodes;
   }
 
   /** Why a job cannot start whatever the nodes' load, or null. */
@@ -117,26 +190,21 @@ public final class Planner {
     return null;
   }
 
-  /** Resources left on a node while planning. */
-  static final class Free {
-    int cpus;
-    long memMb;
-    int jobs;
-
-    Free(int cpus, long memMb, int jobs) {
-      this.cpus = cpus;
-      this.memMb = memMb;
-      this.jobs = jobs;
-    }
-
-    void take(int c, long m) {
-      cpus -= c;
-      memMb -= m;
-      jobs++;
-    }
-  }
-
   static boolean usable(NodeInfo n) {
     return n.getBaseState() == NodeBaseState.NODE_IDLE && !n.getDrain() && !n.getNotResponding();
+  }
+
+  /**
+   * What decides where and when a job fits. Jobs of one shape fare alike within a pass: once
+   * one cannot start now, none can (the pass only takes resources), and the next one's earliest
+   * start is no earlier than the last one's.
+   */
+  private record Shape(String partition, int minNodes, int tasks, int cpusPerTask, int tasksPerNode,
+      long memPerNode, long memPerCpu, boolean exclusive, int timeLimit) {
+    static Shape of(JobInfo j) {
+      return new Shape(j.getPartition(), j.getMinNodes(), j.getNumTasks(), j.getCpusPerTask(),
+          j.getNtasksPerNode(), j.getMemPerNodeMb(), j.getMemPerCpuMb(), j.getExclusive(),
+          j.getTimeLimitMin());
+    }
   }
 }

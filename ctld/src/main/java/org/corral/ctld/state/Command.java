@@ -19,6 +19,11 @@ public sealed interface Command {
     return true;
   }
 
+  /** Whether the change may let a job start (so the scheduler should run again). */
+  default boolean changesSchedulingInput() {
+    return true;
+  }
+
   record SubmitJob(int jobId, long time, int userId, String userName, int groupId,
       String groupName, JobSpec spec) implements Command {}
 
@@ -99,15 +104,45 @@ public sealed interface Command {
     public boolean durable() {
       return false;
     }
+
+    @Override
+    public boolean changesSchedulingInput() {
+      return false;
+    }
   }
 
-  /** The scheduler's verdict on why each pending job waits. */
-  record SetPendingReasons(Map<Integer, String> reasons, long time) implements Command {
+  /**
+   * The scheduler's verdict on each pending job: why it waits and, when backfill planned it,
+   * its expected start and nodes.
+   */
+  record SetPendingStatus(Map<Integer, Waiting> waiting, long time)
+      implements Command {
     @Override
     public boolean durable() {
       return false;
     }
+
+    @Override
+    public boolean changesSchedulingInput() {
+      return false;
+    }
   }
+
+  /** Priorities (and their factors) recalculated by priority/multifactor. */
+  record SetPriorities(Map<Integer, JobPriority> priorities) implements Command {
+    @Override
+    public boolean durable() {
+      return false;
+    }
+
+    @Override
+    public boolean changesSchedulingInput() {
+      return false;
+    }
+  }
+
+  /** A job's priority and the factors it came from. */
+  record JobPriority(int priority, org.corral.protocol.msg.PriorityFactors factors) {}
 
   /**
    * The configuration read at start-up (slurm.conf): node and partition definitions. Nodes keep

@@ -71,7 +71,8 @@ public final class CommandCodec {
       case Command.StepCancelled x -> e.setStepCancelled(StepCancelledCmd.newBuilder()
           .setJobId(x.jobId()).setStepId(x.stepId()).setTime(x.time()));
       case Command.NodeHeard x -> throw transientCommand(x);
-      case Command.SetPendingReasons x -> throw transientCommand(x);
+      case Command.SetPendingStatus x -> throw transientCommand(x);
+      case Command.SetPriorities x -> throw transientCommand(x);
       case Command.LoadConfig x -> throw transientCommand(x);
     }
     return e.build().toByteArray();

@@ -60,7 +60,8 @@ public final class StateMachine {
       case Command.JobEnding cmd -> ending(s, cmd);
       case Command.EpilogNodes cmd -> epilogNodes(s, cmd);
       case Command.NodeHeard cmd -> heard(s, cmd);
-      case Command.SetPendingReasons cmd -> reasons(s, cmd);
+      case Command.SetPendingStatus cmd -> pendingStatus(s, cmd);
+      case Command.SetPriorities cmd -> priorities(s, cmd);
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
       case Command.StepCreated cmd -> StepTransitions.created(s, cmd);
       case Command.StepNodeDone cmd -> StepTransitions.nodeDone(s, cmd);
@@ -253,7 +254,8 @@ public final class StateMachine {
     JobInfo.Builder b = rec.getInfo().toBuilder();
     if (c.release()) {
       b.setState(JobState.PENDING) // out of SPECIAL_EXIT too
-          .setPriority(DEFAULT_PRIORITY).setUserHeld(false).setStateReason("None");
+          .setPriority(DEFAULT_PRIORITY).setUserHeld(false).setStateReason("None")
+          .clearPriorityFactors(); // recalculated by the next scheduling pass
     } else {
       b.setPriority(0).setUserHeld(c.userHold())
           .setStateReason(c.userHold() ? "JobHeldUser" : "JobHeldAdmin");
@@ -357,7 +359,7 @@ public final class StateMachine {
     JobState queued = j.getState() == JobState.SPECIAL_EXIT ? JobState.SPECIAL_EXIT : JobState.PENDING;
     return j.toBuilder().setState(queued).setCompleting(false).clearAllocation()
         .setStartTime(0).setEndTime(0).setNodes("").setBatchHost("").setNumNodes(j.getMinNodes())
-        .setSubmitTime(time).setEligibleTime(time + REQUEUE_DELAY_S)
+        .clearPriorityFactors().setSchedNodes("").setSubmitTime(time).setEligibleTime(time + REQUEUE_DELAY_S)
         .setStateReason(held ? j.getStateReason() : "BeginTime").setWarnSignalSent(false).build();
   }
 
@@ -384,14 +386,34 @@ public final class StateMachine {
         with(rec, rec.getInfo().toBuilder().setWarnSignalSent(true).build())), s.lastUpdate());
   }
 
-  private static ClusterState reasons(ClusterState s, Command.SetPendingReasons c) {
+  private static ClusterState pendingStatus(ClusterState s, Command.SetPendingStatus c) {
     TreePMap<Integer, JobRecord> jobs = s.jobs();
-    for (Map.Entry<Integer, String> e : c.reasons().entrySet()) {
+    for (Map.Entry<Integer, Waiting> e : c.waiting().entrySet()) {
       JobRecord rec = jobs.get(e.getKey());
       if (rec != null && JobStates.isPending(rec.getInfo())) {
-        jobs = jobs.plus(e.getKey(), with(rec, rec.getInfo().toBuilder()
-            .setStateReason(e.getValue()).setLastSchedEval(c.time()).build()));
+        Waiting w = e.getValue();
+        jobs = jobs.plus(e.getKey(), with(rec, rec.getInfo().toBuilder().setStateReason(w.reason())
+            .setStartTime(w.expectedStart()).setSchedNodes(w.schedNodes())
+            .setLastSchedEval(c.time()).build()));
       }
+    }
+    return s.withJobs(jobs, s.lastUpdate());
+  }
+
+  /** New priorities for pending jobs that are neither held nor fixed by an administrator. */
+  private static ClusterState priorities(ClusterState s, Command.SetPriorities c) {
+    TreePMap<Integer, JobRecord> jobs = s.jobs();
+    for (Map.Entry<Integer, Command.JobPriority> e : c.priorities().entrySet()) {
+      JobRecord rec = jobs.get(e.getKey());
+      if (rec == null || !JobStates.isPending(rec.getInfo())) {
+        continue;
+      }
+      JobInfo j = rec.getInfo();
+      JobInfo.Builder b = j.toBuilder().setPriorityFactors(e.getValue().factors());
+      if (j.getPriority() != 0 && !j.getAdminPriority()) {
+        b.setPriority(e.getValue().priority());
+      }
+      jobs = jobs.plus(e.getKey(), with(rec, b.build()));
     }
     return s.withJobs(jobs, s.lastUpdate());
   }

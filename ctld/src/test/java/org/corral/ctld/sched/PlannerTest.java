@@ -3,6 +3,7 @@ package org.corral.ctld.sched;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.corral.common.config.SchedulingConfig;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.StateMachine;
@@ -31,13 +32,17 @@ class PlannerTest {
     assertThat(p.reasons()).containsEntry(5, "Resources");
   }
 
+  private static final SchedulingConfig BUILTIN = new SchedulingConfig(false,
+      SchedulingConfig.Weights.NONE, 7 * 86400, false, java.util.Set.of(), 7 * 86400, 300, false,
+      SchedulingConfig.Backfill.DEFAULTS);
+
   @Test
-  void firstBlockedJobHoldsBackLaterOnesInItsPartition() {
+  void builtinFirstBlockedJobHoldsBackLaterOnesInItsPartition() {
     ClusterState s = TestStates.cluster(2, 4, 4000);
     s = TestStates.submit(s, 1, TestStates.spec().setNumTasks(4).build(), 1000);
     s = TestStates.submit(s, 2, TestStates.spec().setMinNodes(2).setNumTasks(8).build(), 1001);
     s = TestStates.submit(s, 3, TestStates.spec().build(), 1002);
-    s = applyAll(s, Planner.plan(s, 2000));
+    s = applyAll(s, Planner.plan(s, 2000, BUILTIN));
     assertThat(s.job(1).orElseThrow().getInfo().getNodes()).isEqualTo("n1");
     assertThat(s.job(2).orElseThrow().getInfo().getStateReason()).isEqualTo("Resources");
     assertThat(s.job(3).orElseThrow().getInfo().getStateReason()).isEqualTo("Priority");

@@ -1,0 +1,163 @@
+package org.corral.ctld.sched;
+
+import java.util.Arrays;
+
+/**
+ * One node's free CPUs and memory, and how many jobs hold it, from now on: a step function
+ * whose steps are the ends of running jobs (resources come back) and the planned jobs of this
+ * pass (resources taken for a while). Segment i covers [times[i], times[i+1]); the last one
+ * lasts for ever.
+ */
+final class NodeTimeline {
+  private final int totalCpus;
+  private long[] times;
+  private int[] cpus;
+  private long[] mem;
+  private int[] jobs;
+  private int size;
+
+  NodeTimeline(long now, int totalCpus, int freeCpus, long freeMem, int jobCount) {
+    this.totalCpus = totalCpus;
+    times = new long[4];
+    cpus = new int[4];
+    mem = new long[4];
+    jobs = new int[4];
+    times[0] = now;
+    cpus[0] = freeCpus;
+    mem[0] = freeMem;
+    jobs[0] = jobCount;
+    size = 1;
+  }
+
+  int totalCpus() {
+    return totalCpus;
+  }
+
+  /** A running job ends at {@code t}: from then on its resources are free. */
+  void release(long t, int c, long m) {
+    for (int i = split(t); i < size; i++) {
+      cpus[i] += c;
+      mem[i] += m;
+      jobs[i]--;
+    }
+  }
+
+  /** A job planned over [from, to) takes these resources. */
+  void reserve(long from, long to, int c, long m) {
+    int start = split(from);
+    int end = split(to); // after the first split, which may shift later segments
+    for (int i = start; i < end; i++) {
+      cpus[i] -= c;
+      mem[i] -= m;
+      jobs[i]++;
+    }
+  }
+
+  /** Whether a job needing {@code c} CPUs and {@code m} MB (whole node if exclusive) fits over [from, to). */
+  boolean fits(long from, long to, int c, long m, boolean exclusive) {
+    for (int i = segmentAt(from); i < size && times[i] < to; i++) {
+      if (!fitsIn(i, c, m, exclusive)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Fewest CPUs free at any time in [from, to). */
+  int minCpus(long from, long to) {
+    int min = Integer.MAX_VALUE;
+    for (int i = segmentAt(from); i < size && times[i] < to; i++) {
+      min = Math.min(min, cpus[i]);
+    }
+    return min;
+  }
+
+  /** Least memory free at any time in [from, to). */
+  long minMem(long from, long to) {
+    long min = Long.MAX_VALUE;
+    for (int i = segmentAt(from); i < size && times[i] < to; i++) {
+      min = Math.min(min, mem[i]);
+    }
+    return min;
+  }
+
+  /**
+   * The earliest time T in [from, latest] when the job fits over [T, T + duration), or -1.
+   * Candidate times are {@code from} and the starts of later segments (where something freed).
+   */
+  long earliestFit(long from, long latest, long duration, int c, long m, boolean exclusive) {
+    int i = segmentAt(from);
+    long start = from;
+    while (start <= latest) {
+      int k = i;
+      boolean ok = true;
+      while (k < size && times[k] < start + duration) {
+        if (!fitsIn(k, c, m, exclusive)) {
+          ok = false;
+          break;
+        }
+        k++;
+      }
+      if (ok) {
+        return start;
+      }
+      if (k + 1 >= size) {
+        return -1; // the last segment lasts for ever and does not fit
+      }
+      i = k + 1;
+      start = times[i];
+    }
+    return -1;
+  }
+
+  /** Times after {@code from} when something is freed here (candidate start times). */
+  void releaseTimes(long from, long latest, java.util.function.LongConsumer out) {
+    for (int i = segmentAt(from) + 1; i < size && times[i] <= latest; i++) {
+      if (cpus[i] > cpus[i - 1] || mem[i] > mem[i - 1] || jobs[i] < jobs[i - 1]) {
+        out.accept(times[i]);
+      }
+    }
+  }
+
+  private boolean fitsIn(int i, int c, long m, boolean exclusive) {
+    if (exclusive) {
+      return jobs[i] == 0 && cpus[i] == totalCpus;
+    }
+    return cpus[i] >= c && mem[i] >= m;
+  }
+
+  /** The segment holding time t (t at or after the first segment's start). */
+  private int segmentAt(long t) {
+    int i = Arrays.binarySearch(times, 0, size, t);
+    return i >= 0 ? i : Math.max(0, -i - 2);
+  }
+
+  /** Makes t a segment boundary; returns the index of the segment starting at t. */
+  private int split(long t) {
+    int i = Arrays.binarySearch(times, 0, size, t);
+    if (i >= 0) {
+      return i;
+    }
+    int at = -i - 1;
+    if (at == 0) {
+      return 0; // before now: treated as now
+    }
+    if (size == times.length) {
+      int n = size * 2;
+      times = Arrays.copyOf(times, n);
+      cpus = Arrays.copyOf(cpus, n);
+      mem = Arrays.copyOf(mem, n);
+      jobs = Arrays.copyOf(jobs, n);
+    }
+    System.arraycopy(times, at, times, at + 1, size - at);
+    System.arraycopy(cpus, at, cpus, at + 1, size - at);
+    System.arraycopy(mem, at, mem, at + 1, size - at);
+    System.arraycopy(jobs, at, jobs, at + 1, size - at);
+    times[at] = t;
+    cpus[at] = cpus[at - 1];
+    mem[at] = mem[at - 1];
+    jobs[at] = jobs[at - 1];
+    size++;
+    return at;
+  }
+}

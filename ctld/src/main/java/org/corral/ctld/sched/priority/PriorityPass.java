@@ -1,0 +1,59 @@
+package org.corral.ctld.sched.priority;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.corral.common.config.SchedulingConfig;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.ctld.state.JobStates;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+
+/**
+ * Decides, before each scheduling pass, which priorities to (re)compute: a new or released
+ * job's at once, every pending job's each PriorityCalcPeriod (when usage decays and ages grow).
+ * Owned by the scheduler thread.
+ */
+public final class PriorityPass {
+  private final SchedulingConfig cfg;
+  private final UsageTracker usage;
+  private long lastFull = Long.MIN_VALUE;
+
+  public PriorityPass(SchedulingConfig cfg) {
+    this.cfg = cfg;
+    this.usage = new UsageTracker(cfg.decayHalfLifeS());
+  }
+
+  /** The priorities to set before planning at {@code now}, or null when none are due. */
+  public Command.SetPriorities recalc(ClusterState s, long now) {
+    boolean full = lastFull == Long.MIN_VALUE || now - lastFull >= cfg.calcPeriodS();
+    Set<String> users = new HashSet<>();
+    boolean any = false;
+    for (JobRecord r : s.jobs().values()) {
+      JobInfo j = r.getInfo();
+      users.add(j.getUserName());
+      any |= JobStates.isPending(j) && !j.hasPriorityFactors();
+    }
+    if (!full && !any) {
+      return null;
+    }
+    if (full) {
+      usage.update(s, now);
+      lastFull = now;
+    }
+    Map<String, Double> fairshare = cfg.multifactor() && cfg.weights().fairshare() > 0
+        ? FairShare.factors(FairShare.withUsers(users, usage.usage()), !cfg.hasFlag("NO_FAIR_TREE"))
+        : Map.of();
+    MultifactorPriority calc = new MultifactorPriority(cfg, s, fairshare);
+    Map<Integer, Command.JobPriority> out = new HashMap<>();
+    for (JobRecord r : s.jobs().values()) {
+      JobInfo j = r.getInfo();
+      if (JobStates.isPending(j) && (full || !j.hasPriorityFactors())) {
+        out.put(j.getJobId(), calc.of(j, now));
+      }
+    }
+    return out.isEmpty() ? null : new Command.SetPriorities(out);
+  }
+}
