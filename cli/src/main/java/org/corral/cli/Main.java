@@ -50,6 +50,7 @@ public final class Main {
       case "sinfo" -> new org.corral.cli.sinfo.SinfoCommand();
       case "scontrol" -> new org.corral.cli.scontrol.ScontrolCommand();
       case "sstat" -> new org.corral.cli.sstat.SstatCommand();
+      case "sprio" -> new org.corral.cli.sprio.SprioCommand();
       case "srun" -> new org.corral.cli.srun.SrunCommand();
       case "salloc" -> new org.corral.cli.salloc.SallocCommand();
       default -> (args, cli) -> {

@@ -56,7 +56,8 @@ final class LocalConfigWriter {
         SlurmctldLogFile=%1$s/log/slurmctld.log
         SlurmdLogFile=%1$s/log/slurmd-%%n.log
         ProctrackType=proctrack/linuxproc
-        SchedulerType=sched/builtin
+        SchedulerType=sched/backfill
+        PriorityType=priority/multifactor
         SelectType=select/cons_tres
         SelectTypeParameters=CR_Core_Memory
         DefMemPerCPU=100

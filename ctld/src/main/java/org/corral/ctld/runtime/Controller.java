@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import org.corral.common.config.SchedulingConfig;
 import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.JournalCorruptException;
@@ -21,6 +22,7 @@ import org.corral.protocol.Credentials;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.msg.PriorityWeights;
 
 /**
  * The running controller: recovers the state from StateSaveLocation, then wires the writer
@@ -95,7 +97,7 @@ public final class Controller implements AutoCloseable {
     Controller[] self = new Controller[1];
     ControllerService service = new ControllerService(writer, jobs, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
-        () -> self[0].close(), Confinement.load(cfg, agent, auth));
+        weights(cfg.scheduling()), () -> self[0].close(), Confinement.load(cfg, agent, auth));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
@@ -103,6 +105,13 @@ public final class Controller implements AutoCloseable {
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server);
     sched[0].trigger();
     return self[0];
+  }
+
+  private static PriorityWeights weights(SchedulingConfig s) {
+    SchedulingConfig.Weights w = s.weights();
+    return PriorityWeights.newBuilder().setMultifactor(s.multifactor()).setAge((int) w.age())
+        .setAssoc((int) w.assoc()).setFairshare((int) w.fairshare()).setJobSize((int) w.jobSize())
+        .setPartition((int) w.partition()).setQos((int) w.qos()).putAllTres(w.tres()).build();
   }
 
   private static void await(java.util.concurrent.Future<?> f) throws IOException {

@@ -12,6 +12,7 @@ import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
 import org.corral.protocol.msg.ConfigEntry;
 import org.corral.protocol.msg.ConfigReply;
+import org.corral.protocol.msg.PriorityWeights;
 import org.corral.protocol.msg.CreateStepReply;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobInfoReply;
@@ -47,12 +48,14 @@ public final class ControllerService implements RequestHandler {
   private final Authorizer auth;
   private final String host;
   private final Map<String, String> configEntries;
+  private final PriorityWeights weights;
   private final Runnable shutdown;
   private final Confinement confinement;
 
   ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
-      Runnable shutdown, Confinement confinement) {
+      PriorityWeights weights, Runnable shutdown, Confinement confinement) {
+    this.weights = weights;
     this.confinement = confinement;
     this.writer = writer;
     this.jobs = jobs;
@@ -240,7 +243,7 @@ public final class ControllerService implements RequestHandler {
   }
 
   private ConfigReply config() {
-    ConfigReply.Builder b = ConfigReply.newBuilder();
+    ConfigReply.Builder b = ConfigReply.newBuilder().setPriorityWeights(weights);
     configEntries.forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
     confinement.configEntries().forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
     return b.build();
