@@ -118,7 +118,7 @@ public final class SbatchCommand implements CliCommand {
 
   private int send(JobSpec spec, SbatchOptions options, Cli cli) throws SbatchFailure {
     Request request = Request.newBuilder()
-        .setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec))
+        .setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec).setTestOnly(options.testOnly))
         .build();
     Response response;
     try {
@@ -126,6 +126,9 @@ public final class SbatchCommand implements CliCommand {
     } catch (IOException | UncheckedIOException e) {
       throw SbatchFailure.error("Batch job submission failed: "
           + SlurmError.messageFor(SlurmError.CONTROLLER_DOWN.code()));
+    }
+    if (options.testOnly) {
+      return testOnly(response, cli);
     }
     if (response.getErrorCode() != 0) {
       List<String> lines = new ArrayList<>();
@@ -143,6 +146,23 @@ public final class SbatchCommand implements CliCommand {
     } else if (!options.quiet) {
       cli.out().println("Submitted batch job " + jobId);
     }
+    return 0;
+  }
+
+  /**
+   * --test-only's answer, on stderr as Slurm prints it: "sbatch: Job N to start at TIME using C
+   * processors on nodes LIST in partition P", or "allocation failure: MESSAGE" (exit 1).
+   */
+  private static int testOnly(Response response, Cli cli) {
+    if (response.getErrorCode() != 0) {
+      cli.err().println("allocation failure: " + SlurmError.messageFor(response.getErrorCode()));
+      return 1;
+    }
+    var run = response.getSubmitJob().getWillRun();
+    cli.err().println("sbatch: Job " + Integer.toUnsignedString(run.getJobId())
+        + " to start at " + org.corral.cli.format.SlurmTimes.iso(run.getStartTime(), cli.clock().getZone(), "Unknown")
+        + " using " + run.getCpus() + " processors on nodes " + run.getNodes() + " in partition "
+        + run.getPartition());
     return 0;
   }
 

@@ -35,6 +35,7 @@ final class SbatchOptions {
   String chdir;
   String export;
   boolean parsable;
+  boolean testOnly;
   boolean hold;
   String dependency;
   String account;
@@ -83,6 +84,7 @@ final class SbatchOptions {
       case "exclusive" -> exclusive = parseExclusive(value);
       case "nice" -> nice = parseNice(value);
       case "Q" -> quiet = true;
+      case "test-only" -> testOnly = true;
       case "h", "usage", "V" -> {
         // Acted on before anything else is read (see SbatchCommand); nothing to store.
       }

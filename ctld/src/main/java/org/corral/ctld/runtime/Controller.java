@@ -89,7 +89,7 @@ public final class Controller implements AutoCloseable {
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
     AllocationClients clients = AllocationClients.system();
     JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), auth, users, clock, orders, stepOrders,
-        cfg.maxJobId());
+        cfg.maxJobId(), cfg.scheduling());
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
         cfg.minJobAge());

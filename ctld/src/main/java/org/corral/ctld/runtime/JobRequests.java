@@ -3,10 +3,16 @@ package org.corral.ctld.runtime;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.corral.common.Hostlist;
 import org.corral.common.SlurmError;
+import org.corral.common.config.SchedulingConfig;
+import org.corral.ctld.sched.Planner;
+import org.corral.ctld.sched.priority.MultifactorPriority;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
+import org.corral.ctld.state.StateMachine;
 import org.corral.protocol.Peer;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.CancelJobsRequest;
@@ -17,6 +23,8 @@ import org.corral.protocol.msg.JobResult;
 import org.corral.protocol.msg.JobResultsReply;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.WillRun;
 import org.corral.protocol.msg.RequeueJobsRequest;
 import org.corral.protocol.msg.SignalScope;
 
@@ -31,9 +39,11 @@ final class JobRequests {
   private final JobOrders orders;
   private final StepOrders steps;
   private final long maxJobId;
+  private final SchedulingConfig scheduling;
 
   JobRequests(SubmitPolicy policy, Authorizer auth, UserDirectory users, Clock clock,
-      JobOrders orders, StepOrders steps, long maxJobId) {
+      JobOrders orders, StepOrders steps, long maxJobId, SchedulingConfig scheduling) {
+    this.scheduling = scheduling;
     this.policy = policy;
     this.auth = auth;
     this.users = users;
@@ -48,6 +58,34 @@ final class JobRequests {
   }
 
   Decision<Integer> submit(Peer peer, JobSpec spec, ClusterState s) {
+    Command.SubmitJob submit = submission(peer, spec, s);
+    return Decision.of(submit.jobId(), submit);
+  }
+
+  /**
+   * sbatch --test-only: plans the job as if it had been submitted, behind the jobs ahead of it,
+   * and says when and where it would start. Queues nothing; the job id is spent, as in Slurm.
+   */
+  Decision<WillRun> testOnly(Peer peer, JobSpec spec, ClusterState s) {
+    Command.SubmitJob submit = submission(peer, spec, s);
+    int id = submit.jobId();
+    long now = submit.time();
+    ClusterState withJob = StateMachine.apply(s, submit);
+    JobInfo job = withJob.jobs().get(id).getInfo();
+    Command.JobPriority prio = new MultifactorPriority(scheduling, withJob, Map.of()).of(job, now);
+    withJob = StateMachine.apply(withJob, new Command.SetPriorities(Map.of(id, prio)));
+    Planner.WillRun run = Planner.willRun(withJob, id, now, scheduling);
+    if (run == null || run.allocation() == null) {
+      throw new SlurmException(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    }
+    WillRun reply = WillRun.newBuilder().setStartTime(run.start())
+        .setCpus(run.allocation().stream().mapToInt(NodeAllocation::getCpus).sum())
+        .setNodes(Hostlist.compress(run.allocation().stream().map(NodeAllocation::getNode).toList()))
+        .setPartition(job.getPartition()).setJobId(id).build();
+    return Decision.of(reply, new Command.JobIdUsed(id));
+  }
+
+  private Command.SubmitJob submission(Peer peer, JobSpec spec, ClusterState s) {
     if (peer.uid() < 0) { // a daemon's credential names no user to run the job as
       throw new SlurmException(SlurmError.USER_ID_MISSING);
     }
@@ -59,8 +97,7 @@ final class JobRequests {
     }
     String user = peer.userName() != null ? peer.userName() : String.valueOf(peer.uid());
     String group = users.groupName(peer.gid()).orElse(String.valueOf(peer.gid()));
-    return Decision.of(id, new Command.SubmitJob(id, now(), peer.uid(), user, peer.gid(), group,
-        normalized));
+    return new Command.SubmitJob(id, now(), peer.uid(), user, peer.gid(), group, normalized);
   }
 
   Decision<JobResultsReply> cancel(Peer peer, CancelJobsRequest req, ClusterState s) {

@@ -67,6 +67,45 @@ public final class Planner {
     return new Plan(List.copyOf(p.starts), p.waiting);
   }
 
+  /** Where and when a job would start: now, or at its planned start. */
+  public record WillRun(long start, List<NodeAllocation> allocation) {}
+
+  /**
+   * Where and when pending job {@code jobId} would start if the jobs ahead of it were planned
+   * first (sbatch --test-only); null when it never could.
+   */
+  public static WillRun willRun(ClusterState state, int jobId, long now, SchedulingConfig cfg) {
+    Planner p = new Planner(state, now, cfg);
+    for (JobInfo j : queue(state)) {
+      if (j.getJobId() == jobId) {
+        return p.startOf(j);
+      }
+      p.consider(j);
+    }
+    return null;
+  }
+
+  private WillRun startOf(JobInfo j) {
+    PartitionInfo p = state.partition(j.getPartition()).orElse(null);
+    if (p == null || "PartitionConfig".equals(staticReason(j, p, state))
+        || "PartitionNodeLimit".equals(staticReason(j, p, state))) {
+      return null;
+    }
+    List<NodeInfo> nodes = candidates(p);
+    long duration = Availability.duration(j);
+    long from = Math.max(now, j.getEligibleTime());
+    List<NodeAllocation> alloc = NodeSelector.select(j, nodes, profile, from, from + duration);
+    if (alloc != null) {
+      return new WillRun(from, alloc);
+    }
+    long start = NodeSelector.earliestStart(j, nodes, profile, from + 1, now + 2 * Availability.UNLIMITED_S,
+        duration);
+    if (start < 0) {
+      return null;
+    }
+    return new WillRun(start, NodeSelector.select(j, nodes, profile, start, start + duration));
+  }
+
   /** Pending jobs in the order Slurm evaluates them. */
   static List<JobInfo> queue(ClusterState state) {
     Map<String, Integer> tiers = new HashMap<>();

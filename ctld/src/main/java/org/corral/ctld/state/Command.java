@@ -46,6 +46,14 @@ public sealed interface Command {
 
   record PurgeJob(int jobId) implements Command {}
 
+  /** A job id spent without a job (sbatch --test-only takes one, as Slurm's does). */
+  record JobIdUsed(int jobId) implements Command {
+    @Override
+    public boolean changesSchedulingInput() {
+      return false;
+    }
+  }
+
   record NodeRegistered(String node, long time, int cpus, long realMemoryMb, long bootTime,
       long slurmdStartTime, String version, String os, String arch) implements Command {}
 

@@ -14,6 +14,7 @@ import org.corral.protocol.msg.StepCreatedCmd;
 import org.corral.protocol.msg.StepNodeDoneCmd;
 import org.corral.protocol.msg.NodeDownCmd;
 import org.corral.protocol.msg.NodeRegisteredCmd;
+import org.corral.protocol.msg.JobIdUsedCmd;
 import org.corral.protocol.msg.PurgeJobCmd;
 import org.corral.protocol.msg.RequeueJobCmd;
 import org.corral.protocol.msg.UpdateNodeCmd;
@@ -46,6 +47,7 @@ public final class CommandCodec {
       case Command.LaunchFailed x -> e.setLaunchFailed(LaunchFailedCmd.newBuilder()
           .setJobId(x.jobId()).setTime(x.time()).setMessage(x.message()));
       case Command.PurgeJob x -> e.setPurgeJob(PurgeJobCmd.newBuilder().setJobId(x.jobId()));
+      case Command.JobIdUsed x -> e.setJobIdUsed(JobIdUsedCmd.newBuilder().setJobId(x.jobId()));
       case Command.NodeRegistered x -> e.setNodeRegistered(NodeRegisteredCmd.newBuilder()
           .setNode(x.node()).setTime(x.time()).setCpus(x.cpus()).setRealMemoryMb(x.realMemoryMb())
           .setBootTime(x.bootTime()).setSlurmdStartTime(x.slurmdStartTime())
@@ -99,6 +101,7 @@ public final class CommandCodec {
       case LAUNCH_FAILED -> new Command.LaunchFailed(e.getLaunchFailed().getJobId(),
           e.getLaunchFailed().getTime(), e.getLaunchFailed().getMessage());
       case PURGE_JOB -> new Command.PurgeJob(e.getPurgeJob().getJobId());
+      case JOB_ID_USED -> new Command.JobIdUsed(e.getJobIdUsed().getJobId());
       case NODE_REGISTERED -> {
         NodeRegisteredCmd x = e.getNodeRegistered();
         yield new Command.NodeRegistered(x.getNode(), x.getTime(), x.getCpus(),

@@ -62,6 +62,8 @@ public final class StateMachine {
       case Command.NodeHeard cmd -> heard(s, cmd);
       case Command.SetPendingStatus cmd -> pendingStatus(s, cmd);
       case Command.SetPriorities cmd -> priorities(s, cmd);
+      case Command.JobIdUsed cmd -> new ClusterState(s.jobs(), s.nodes(), s.nodeOrder(), s.partitions(),
+          Math.max(s.nextJobId(), cmd.jobId() + 1), s.lastUpdate());
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
       case Command.StepCreated cmd -> StepTransitions.created(s, cmd);
       case Command.StepNodeDone cmd -> StepTransitions.nodeDone(s, cmd);
