@@ -37,8 +37,22 @@ record PriorityRow(JobInfo job, PriorityWeights weights) {
     return isWeights() ? "" : Integer.toUnsignedString(job.getPriority());
   }
 
+  /**
+   * The weighted sum before it was truncated to the integer priority, over 2^32-1 (measured:
+   * 3000 + 281.25 shows as 0.00000076397555, where squeue's %p shows 3281 / 2^32).
+   */
   String normPriority() {
-    return isWeights() ? "" : fixed(Integer.toUnsignedLong(job.getPriority()) / 4294967295.0, 14);
+    if (isWeights()) {
+      return "";
+    }
+    PriorityFactors f = f();
+    double sum = f.getSite() + weights.getAge() * f.getAge() + weights.getAssoc() * f.getAssoc()
+        + weights.getFairshare() * f.getFairshare() + weights.getJobSize() * f.getJobSize()
+        + weights.getPartition() * f.getPartition() + weights.getQos() * f.getQos() - job.getNice();
+    for (Map.Entry<String, Double> t : f.getTresMap().entrySet()) {
+      sum += weights.getTresMap().getOrDefault(t.getKey(), 0.0) * t.getValue();
+    }
+    return fixed(Math.max(0, sum) / 4294967295.0, 14);
   }
 
   String site() {

@@ -74,11 +74,16 @@ public final class SprioCommand implements CliCommand {
     Options o = new Options();
     o.format = cli.env().get("SPRIO_FORMAT");
     try {
-      for (Getopt.Opt opt : GETOPT.parse(args).options()) {
+      Getopt.Result parsed = GETOPT.parse(args);
+      for (Getopt.Opt opt : parsed.options()) {
         String v = opt.value();
         switch (opt.key()) {
           case "h" -> o.header = false;
-          case "j" -> o.jobIds = v == null ? null : parseIds(v);
+          case "j" -> {
+            // -j's value is optional: "-j 12" leaves 12 as an operand, which then names the jobs
+            String ids = v != null ? v : parsed.operands().isEmpty() ? null : parsed.operands().get(0);
+            o.jobIds = ids == null ? null : parseIds(ids);
+          }
           case "l" -> o.longFormat = true;
           case "n" -> o.norm = true;
           case "o" -> o.format = v;

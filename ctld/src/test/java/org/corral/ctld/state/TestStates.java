@@ -22,7 +22,7 @@ public final class TestStates {
     }
     PartitionInfo debug = PartitionInfo.newBuilder().setName("debug").setIsDefault(true)
         .addAllNodeNames(names).setState("UP").setMaxTimeMin((int) SlurmDuration.INFINITE)
-        .setMaxNodes((int) SlurmDuration.INFINITE).build();
+        .setMaxNodes((int) SlurmDuration.INFINITE).setPriorityJobFactor(1).build();
     ClusterState s = StateMachine.apply(ClusterState.empty(1),
         new Command.LoadConfig(nodes, List.of(debug), 100));
     for (int i = 1; i <= n; i++) {
