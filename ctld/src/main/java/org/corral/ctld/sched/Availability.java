@@ -23,6 +23,7 @@ final class Availability {
 
   private final long now;
   private final Map<String, NodeTimeline> nodes;
+  private int version; // counts changes, so answers computed from the profile can be reused until the next
 
   private Availability(long now, Map<String, NodeTimeline> nodes) {
     this.now = now;
@@ -77,6 +78,10 @@ final class Availability {
     return now;
   }
 
+  int version() {
+    return version;
+  }
+
   /** The node's timeline, or null when the node cannot take work (down, drained, not responding). */
   NodeTimeline node(String name) {
     return nodes.get(name);
@@ -84,6 +89,7 @@ final class Availability {
 
   /** The job gets these resources over [from, to). */
   void take(List<NodeAllocation> alloc, long from, long to) {
+    version++;
     for (NodeAllocation a : alloc) {
       NodeTimeline t = nodes.get(a.getNode());
       if (t != null) {

@@ -2,7 +2,6 @@ package org.corral.ctld.sched;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeInfo;
@@ -14,24 +13,38 @@ import org.corral.protocol.msg.NodeInfo;
  */
 final class NodeSelector {
   /** Start times tried per job before giving up on planning it (bounds a pass's cost). */
-  private static final int MAX_TRIES = 200;
+  private static final int MAX_TRIES = 20;
+
+  /**
+   * A partition's nodes in the order they are chosen (Weight, then configuration), each with
+   * its timeline in this pass's profile (null where the node cannot take work).
+   */
+  record Candidates(List<NodeInfo> nodes, NodeTimeline[] timelines) {
+    static Candidates of(List<NodeInfo> nodes, Availability av) {
+      NodeTimeline[] t = new NodeTimeline[nodes.size()];
+      for (int i = 0; i < t.length; i++) {
+        t[i] = av.node(nodes.get(i).getName());
+      }
+      return new Candidates(nodes, t);
+    }
+  }
 
   private NodeSelector() {}
 
   /** The allocation over [from, to), or null if the job does not fit then. */
-  static List<NodeAllocation> select(JobInfo j, List<NodeInfo> candidates, Availability av,
-      long from, long to) {
+  static List<NodeAllocation> select(JobInfo j, Candidates candidates, long from, long to) {
     int nodesWanted = Math.max(1, j.getMinNodes());
     if (packed(j, nodesWanted)) {
-      return packed(j, candidates, av, from, to, nodesWanted);
+      return packed(j, candidates, from, to, nodesWanted);
     }
     int cpusPerNode = cpusPerNode(j, nodesWanted);
     List<NodeAllocation> out = new ArrayList<>();
-    for (NodeInfo n : candidates) {
-      NodeTimeline t = av.node(n.getName());
+    for (int i = 0; i < candidates.timelines().length; i++) {
+      NodeTimeline t = candidates.timelines()[i];
       if (t == null) {
         continue;
       }
+      NodeInfo n = candidates.nodes().get(i);
       int cpus = j.getExclusive() ? n.getCpus() : cpusPerNode;
       long mem = memoryOnNode(j, n, cpus);
       if (cpus <= n.getCpus() && t.fits(from, to, cpus, mem, j.getExclusive())) {
@@ -46,60 +59,135 @@ final class NodeSelector {
 
   /**
    * The earliest time in [from, latest] at which the job fits for {@code duration}, or -1.
-   * Each node's own earliest fit bounds the answer from below; the times at which something is
-   * freed on a node that could serve are the candidates after that.
+   * Each node's own earliest fit bounds the answer from below: the k-th smallest of them (k the
+   * nodes wanted) is the first candidate. Where fewer than k nodes fit then (a planned job takes
+   * one of them later), the nodes' earliest fits after it give the next candidate.
    */
-  static long earliestStart(JobInfo j, List<NodeInfo> candidates, Availability av, long from,
-      long latest, long duration) {
+  static long earliestStart(JobInfo j, Candidates candidates, long from, long latest, long duration) {
     int nodesWanted = Math.max(1, j.getMinNodes());
     boolean packed = packed(j, nodesWanted);
     int cpt = Math.max(1, j.getCpusPerTask());
     int cpusPerNode = cpusPerNode(j, nodesWanted);
-    long[] fits = new long[candidates.size()];
-    int found = 0;
-    List<NodeTimeline> serving = new ArrayList<>();
-    for (NodeInfo n : candidates) {
-      NodeTimeline t = av.node(n.getName());
-      if (t == null) {
-        continue;
-      }
-      int cpus = packed ? cpt : j.getExclusive() ? n.getCpus() : cpusPerNode;
-      if (cpus > n.getCpus()) {
-        continue;
-      }
-      long e = t.earliestFit(from, latest, duration, cpus, memoryOnNode(j, n, cpus), j.getExclusive());
-      if (e >= 0) {
-        fits[found++] = e;
-        serving.add(t);
+    NodeTimeline[] timelines = candidates.timelines();
+    int n = timelines.length;
+    int[] cpus = new int[n];
+    long[] mem = new long[n];
+    for (int i = 0; i < n; i++) {
+      NodeInfo node = candidates.nodes().get(i);
+      cpus[i] = packed ? cpt : j.getExclusive() ? node.getCpus() : cpusPerNode;
+      mem[i] = memoryOnNode(j, node, cpus[i]);
+      if (timelines[i] == null || cpus[i] > node.getCpus()) {
+        cpus[i] = -1; // this node cannot serve the job
       }
     }
-    if (found < nodesWanted) {
-      return -1;
-    }
-    java.util.Arrays.sort(fits, 0, found);
-    long first = fits[nodesWanted - 1];
-    if (nodesWanted == 1 && !packed) {
-      return first; // one node, and it fits from then
-    }
-    TreeSet<Long> times = new TreeSet<>();
-    for (int i = 0; i < found; i++) {
-      if (fits[i] >= first) {
-        times.add(fits[i]);
+    long at = from;
+    long[] heap = new long[nodesWanted]; // the k earliest fits so far, largest first
+    for (int tries = 0; tries < MAX_TRIES && at <= latest; tries++) {
+      int size = 0;
+      long bound = latest; // a fit later than the k-th earliest so far cannot matter
+      for (int i = 0; i < n; i++) {
+        if (cpus[i] < 0) {
+          continue;
+        }
+        long e = timelines[i].earliestFit(at, bound, duration, cpus[i], mem[i], j.getExclusive());
+        if (e < 0) {
+          continue;
+        }
+        size = offer(heap, size, e);
+        if (size == nodesWanted) {
+          bound = heap[0] - 1;
+        }
       }
-    }
-    for (NodeTimeline t : serving) {
-      t.releaseTimes(first, latest, times::add);
-    }
-    int tries = 0;
-    for (long time : times) {
-      if (select(j, candidates, av, time, time + duration) != null) {
-        return time;
+      if (size < nodesWanted) {
+        return -1;
       }
-      if (++tries == MAX_TRIES) {
-        break;
+      long candidate = heap[0];
+      if (nodesWanted == 1 && !packed) {
+        return candidate; // one node, and it fits from then
+      }
+      if (select(j, candidates, candidate, candidate + duration) != null) {
+        return candidate;
+      }
+      // fewer nodes fit then than their earliest fits promised: try when something is freed next
+      at = Long.MAX_VALUE;
+      for (int i = 0; i < n; i++) {
+        if (cpus[i] >= 0) {
+          at = Math.min(at, timelines[i].nextRelease(candidate));
+        }
       }
     }
     return -1;
+  }
+
+  /** Adds v to a max-heap of at most heap.length values (dropping the largest when full). */
+  private static int offer(long[] heap, int size, long v) {
+    if (size < heap.length) {
+      int i = size++;
+      heap[i] = v;
+      while (i > 0 && heap[(i - 1) / 2] < heap[i]) {
+        long t = heap[i];
+        heap[i] = heap[(i - 1) / 2];
+        heap[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+      }
+      return size;
+    }
+    if (v >= heap[0]) {
+      return size;
+    }
+    heap[0] = v;
+    int i = 0;
+    while (true) {
+      int l = 2 * i + 1;
+      int r = l + 1;
+      int big = i;
+      if (l < size && heap[l] > heap[big]) {
+        big = l;
+      }
+      if (r < size && heap[r] > heap[big]) {
+        big = r;
+      }
+      if (big == i) {
+        return size;
+      }
+      long t = heap[i];
+      heap[i] = heap[big];
+      heap[big] = t;
+      i = big;
+    }
+  }
+
+  /**
+   * A start no earlier than {@code from} at which the job surely fits: when enough of the nodes
+   * that could hold it have nothing known left on them. Cheap (no search), for estimates beyond
+   * bf_window, where nothing is reserved.
+   */
+  static long lateEstimate(JobInfo j, Candidates candidates, long from) {
+    int nodesWanted = Math.max(1, j.getMinNodes());
+    int cpusPerNode = packed(j, nodesWanted) ? Math.max(1, j.getCpusPerTask()) : cpusPerNode(j, nodesWanted);
+    long[] idle = new long[candidates.timelines().length];
+    int found = 0;
+    for (int i = 0; i < idle.length; i++) {
+      NodeTimeline t = candidates.timelines()[i];
+      NodeInfo n = candidates.nodes().get(i);
+      if (t != null && cpusPerNode <= n.getCpus() && memoryOnNode(j, n, cpusPerNode) <= n.getRealMemoryMb()) {
+        idle[found++] = Math.max(from, t.idleFrom());
+      }
+    }
+    return found < nodesWanted ? -1 : kthSmallest(idle, found, nodesWanted);
+  }
+
+  /** The k-th smallest (1-based) of the first {@code size} values. */
+  private static long kthSmallest(long[] values, int size, int k) {
+    if (k == 1) {
+      long min = Long.MAX_VALUE;
+      for (int i = 0; i < size; i++) {
+        min = Math.min(min, values[i]);
+      }
+      return min;
+    }
+    java.util.Arrays.sort(values, 0, size);
+    return values[k - 1];
   }
 
   /** A job on several nodes whose tasks need not be spread evenly. */
@@ -112,32 +200,53 @@ final class NodeSelector {
    * then the rest on the first nodes, each filled up to what it has free (-N2 -n4 on idle 8-CPU
    * nodes takes 3 CPUs of the first and 1 of the second).
    */
-  private static List<NodeAllocation> packed(JobInfo j, List<NodeInfo> candidates, Availability av,
-      long from, long to, int nodesWanted) {
+  private static List<NodeAllocation> packed(JobInfo j, Candidates candidates, long from, long to,
+      int nodesWanted) {
     int cpt = Math.max(1, j.getCpusPerTask());
     int tasks = Math.max(nodesWanted, j.getNumTasks());
-    List<NodeInfo> chosen = new ArrayList<>();
-    List<Integer> room = new ArrayList<>();
-    for (NodeInfo n : candidates) {
-      NodeTimeline t = av.node(n.getName());
+    List<Integer> fitting = new ArrayList<>(); // candidate indexes with room for a task, in order
+    List<Integer> rooms = new ArrayList<>();
+    int firstRoom = 0;
+    for (int i = 0; i < candidates.timelines().length; i++) {
+      NodeTimeline t = candidates.timelines()[i];
       if (t == null) {
         continue;
       }
+      NodeInfo n = candidates.nodes().get(i);
       int fits = Math.min(t.minCpus(from, to), n.getCpus()) / cpt;
       long memFree = t.minMem(from, to);
       while (fits > 0 && memFree < memoryOnNode(j, n, fits * cpt)) {
         fits--;
       }
       if (fits > 0) {
-        chosen.add(n);
-        room.add(fits);
-        if (chosen.size() == nodesWanted) {
-          break;
+        fitting.add(i);
+        rooms.add(fits);
+        if (fitting.size() <= nodesWanted) {
+          firstRoom += fits;
+        }
+        if (fitting.size() == nodesWanted && firstRoom >= tasks) {
+          break; // the first nodes in order hold the tasks: Slurm's layout
         }
       }
     }
-    if (chosen.size() < nodesWanted) {
+    if (fitting.size() < nodesWanted) {
       return null;
+    }
+    List<Integer> pick = new ArrayList<>();
+    for (int k = 0; k < fitting.size(); k++) {
+      pick.add(k);
+    }
+    if (firstRoom < tasks) {
+      // the first nodes are too full: take those with the most room (kept in order)
+      pick.sort(java.util.Comparator.comparingInt((Integer k) -> -rooms.get(k)));
+    }
+    pick = new ArrayList<>(pick.subList(0, nodesWanted));
+    java.util.Collections.sort(pick);
+    List<NodeInfo> chosen = new ArrayList<>();
+    List<Integer> room = new ArrayList<>();
+    for (int k : pick) {
+      chosen.add(candidates.nodes().get(fitting.get(k)));
+      room.add(rooms.get(k));
     }
     int[] share = new int[nodesWanted];
     int left = tasks - nodesWanted;
@@ -159,10 +268,10 @@ final class NodeSelector {
   }
 
   /** Whether enough usable nodes of the partition could take the job if they were empty. */
-  static boolean anyUsable(JobInfo j, List<NodeInfo> candidates) {
+  static boolean anyUsable(JobInfo j, Candidates candidates) {
     int nodesWanted = Math.max(1, j.getMinNodes());
     int cpusPerNode = cpusPerNode(j, nodesWanted);
-    long count = candidates.stream().filter(Planner::usable)
+    long count = candidates.nodes().stream().filter(Planner::usable)
         .filter(n -> n.getCpus() >= cpusPerNode
             && n.getRealMemoryMb() >= memoryOnNode(j, n, cpusPerNode))
         .count();

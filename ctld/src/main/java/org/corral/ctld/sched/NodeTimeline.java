@@ -86,6 +86,9 @@ final class NodeTimeline {
    * Candidate times are {@code from} and the starts of later segments (where something freed).
    */
   long earliestFit(long from, long latest, long duration, int c, long m, boolean exclusive) {
+    if (latest < from) {
+      return -1;
+    }
     int i = segmentAt(from);
     long start = from;
     while (start <= latest) {
@@ -110,13 +113,19 @@ final class NodeTimeline {
     return -1;
   }
 
-  /** Times after {@code from} when something is freed here (candidate start times). */
-  void releaseTimes(long from, long latest, java.util.function.LongConsumer out) {
-    for (int i = segmentAt(from) + 1; i < size && times[i] <= latest; i++) {
+  /** From when on nothing known holds any of this node: the last step. */
+  long idleFrom() {
+    return times[size - 1];
+  }
+
+  /** The first time after {@code after} when something is freed here, or Long.MAX_VALUE. */
+  long nextRelease(long after) {
+    for (int i = segmentAt(after) + 1; i < size; i++) {
       if (cpus[i] > cpus[i - 1] || mem[i] > mem[i - 1] || jobs[i] < jobs[i - 1]) {
-        out.accept(times[i]);
+        return times[i];
       }
     }
+    return Long.MAX_VALUE;
   }
 
   private boolean fitsIn(int i, int c, long m, boolean exclusive) {

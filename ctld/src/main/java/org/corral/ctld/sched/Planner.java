@@ -39,9 +39,13 @@ public final class Planner {
   private final long now;
   private final SchedulingConfig cfg;
   private final Availability profile;
-  private final Map<String, List<NodeInfo>> candidates = new HashMap<>();
-  private final Set<Shape> cannotStartNow = new HashSet<>();
+  private final Map<String, NodeSelector.Candidates> candidates = new HashMap<>();
+  private final List<Need> failedNow = new ArrayList<>();
+  private final Map<Need, Boolean> usable = new HashMap<>();
+  private final Map<Need, Long> lateEstimates = new HashMap<>();
+  private int lateEstimatesVersion = -1;
   private final Map<Shape, Long> plannedFrom = new HashMap<>();
+  private final List<Need> failedInWindow = new ArrayList<>();
   private final Set<String> blocked = new HashSet<>();
   private final Map<Integer, Integer> plannedPerUser = new HashMap<>();
   private final List<Command.StartJob> starts = new ArrayList<>();
@@ -91,19 +95,18 @@ public final class Planner {
         || "PartitionNodeLimit".equals(staticReason(j, p, state))) {
       return null;
     }
-    List<NodeInfo> nodes = candidates(p);
+    NodeSelector.Candidates nodes = candidates(p);
     long duration = Availability.duration(j);
     long from = Math.max(now, j.getEligibleTime());
-    List<NodeAllocation> alloc = NodeSelector.select(j, nodes, profile, from, from + duration);
+    List<NodeAllocation> alloc = NodeSelector.select(j, nodes, from, from + duration);
     if (alloc != null) {
       return new WillRun(from, alloc);
     }
-    long start = NodeSelector.earliestStart(j, nodes, profile, from + 1, now + 2 * Availability.UNLIMITED_S,
-        duration);
+    long start = NodeSelector.earliestStart(j, nodes, from + 1, now + 2 * Availability.UNLIMITED_S, duration);
     if (start < 0) {
       return null;
     }
-    return new WillRun(start, NodeSelector.select(j, nodes, profile, start, start + duration));
+    return new WillRun(start, NodeSelector.select(j, nodes, start, start + duration));
   }
 
   /** Pending jobs in the order Slurm evaluates them. */
@@ -140,25 +143,27 @@ public final class Planner {
       waiting.put(j.getJobId(), Waiting.because("Priority"));
       return;
     }
-    List<NodeInfo> nodes = candidates.computeIfAbsent(p.getName(), k -> candidates(p));
+    NodeSelector.Candidates nodes = candidates.computeIfAbsent(p.getName(), k -> candidates(p));
     long duration = Availability.duration(j);
     Shape shape = Shape.of(j);
-    if (!cannotStartNow.contains(shape)) {
-      List<NodeAllocation> alloc = NodeSelector.select(j, nodes, profile, now, now + duration);
+    Need need = Need.of(j, duration);
+    if (failedNow.stream().noneMatch(need::atLeast)) {
+      List<NodeAllocation> alloc = NodeSelector.select(j, nodes, now, now + duration);
       if (alloc != null) {
         profile.take(alloc, now, now + duration);
         starts.add(new Command.StartJob(j.getJobId(), now, alloc));
         return;
       }
-      cannotStartNow.add(shape);
+      remember(failedNow, need);
     }
-    String why = !NodeSelector.anyUsable(j, nodes) ? NODES_UNAVAILABLE
+    String why = !usable.computeIfAbsent(need.withoutDuration(), k -> NodeSelector.anyUsable(j, nodes))
+        ? NODES_UNAVAILABLE
         : blocked.add(p.getName()) ? "Resources" : "Priority";
     waiting.put(j.getJobId(), planLater(j, nodes, duration, shape, why));
   }
 
   /** Backfill: the job's earliest start within bf_window, its resources reserved there. */
-  private Waiting planLater(JobInfo j, List<NodeInfo> nodes, long duration, Shape shape, String why) {
+  private Waiting planLater(JobInfo j, NodeSelector.Candidates nodes, long duration, Shape shape, String why) {
     SchedulingConfig.Backfill bf = cfg.params();
     if (!cfg.backfill() || planned >= bf.maxJobTest()
         || (bf.maxJobUser() > 0 && plannedPerUser.getOrDefault(j.getUserId(), 0) >= bf.maxJobUser())) {
@@ -168,16 +173,25 @@ public final class Planner {
     plannedPerUser.merge(j.getUserId(), 1, Integer::sum);
     long from = plannedFrom.getOrDefault(shape, now + 1);
     long latest = now + bf.windowMin() * 60L;
-    long start = from < 0 ? -1 : NodeSelector.earliestStart(j, nodes, profile, from, latest, duration);
+    Need need = Need.of(j, duration);
+    boolean hopeless = from < 0 || failedInWindow.stream().anyMatch(need::atLeast);
+    long start = hopeless ? -1 : NodeSelector.earliestStart(j, nodes, from, latest, duration);
     if (start < 0 || start > latest) {
+      if (!hopeless) {
+        remember(failedInWindow, need);
+      }
       // Beyond bf_window: an estimate (as squeue --start shows it) but nothing reserved.
-      long beyond = from < 0 ? -1 : NodeSelector.earliestStart(j, nodes, profile, Math.max(from, latest),
-          now + 2 * Availability.UNLIMITED_S, duration);
-      plannedFrom.put(shape, beyond);
-      return new Waiting(why, Math.max(0, beyond), "");
+      plannedFrom.put(shape, -1L);
+      if (lateEstimatesVersion != profile.version()) {
+        lateEstimates.clear();
+        lateEstimatesVersion = profile.version();
+      }
+      long late = lateEstimates.computeIfAbsent(need.withoutDuration(),
+          k -> NodeSelector.lateEstimate(j, nodes, latest));
+      return new Waiting(why, Math.max(0, late), "");
     }
     plannedFrom.put(shape, start);
-    List<NodeAllocation> alloc = NodeSelector.select(j, nodes, profile, start, start + duration);
+    List<NodeAllocation> alloc = NodeSelector.select(j, nodes, start, start + duration);
     if (alloc == null) {
       return Waiting.because(why);
     }
@@ -185,13 +199,21 @@ public final class Planner {
     return new Waiting(why, start, Hostlist.compress(alloc.stream().map(NodeAllocation::getNode).toList()));
   }
 
-  private List<NodeInfo> candidates(PartitionInfo p) {
+  /** Keeps a bounded list of needs that could not be met, most recent last. */
+  private static void remember(List<Need> failed, Need need) {
+    if (failed.size() == 64) {
+      failed.remove(0);
+    }
+    failed.add(need);
+  }
+
+  private NodeSelector.Candidates candidates(PartitionInfo p) {
     List<NodeInfo> nodes = new ArrayList<>();
     for (String name : p.getNodeNamesList()) {
       state.node(name).ifPresent(nodes::add);
     }
     nodes.sort(Comparator.comparingInt(NodeInfo::getWeight)); // stable: keeps config order
-    return nodes;
+    return NodeSelector.Candidates.of(nodes, profile);
   }
 
   /** Why a job cannot start whatever the nodes' load, or null. */
@@ -231,6 +253,32 @@ public final class Planner {
 
   static boolean usable(NodeInfo n) {
     return n.getBaseState() == NodeBaseState.NODE_IDLE && !n.getDrain() && !n.getNotResponding();
+  }
+
+  /**
+   * What a job needs per node and for how long, to compare jobs that could not be planned within
+   * bf_window: a job needing at least as much as one of them cannot be either (a pass only ever
+   * takes resources), so its search is skipped.
+   */
+  private record Need(String partition, boolean exclusive, boolean packed, int nodes, int tasks,
+      int cpusPerNode, long memPerCpu, long memPerNode, long duration) {
+    static Need of(JobInfo j, long duration) {
+      int nodes = Math.max(1, j.getMinNodes());
+      boolean packed = !j.getExclusive() && j.getNtasksPerNode() == 0 && nodes > 1;
+      return new Need(j.getPartition(), j.getExclusive(), packed, nodes, Math.max(1, j.getNumTasks()),
+          NodeSelector.cpusPerNode(j, nodes), j.getMemPerCpuMb(), j.getMemPerNodeMb(), duration);
+    }
+
+    Need withoutDuration() {
+      return new Need(partition, exclusive, packed, nodes, tasks, cpusPerNode, memPerCpu, memPerNode, 0);
+    }
+
+    boolean atLeast(Need o) {
+      return partition.equals(o.partition) && exclusive == o.exclusive && packed == o.packed
+          && (packed ? nodes == o.nodes && tasks >= o.tasks : nodes >= o.nodes)
+          && cpusPerNode >= o.cpusPerNode && memPerCpu >= o.memPerCpu && memPerNode >= o.memPerNode
+          && (memPerNode == 0) == (o.memPerNode == 0) && duration >= o.duration;
+    }
   }
 
   /**
