@@ -137,6 +137,9 @@ final class NodeTimeline {
 
   /** The segment holding time t (t at or after the first segment's start). */
   private int segmentAt(long t) {
+    if (size == 1 || t < times[1]) {
+      return 0; // most questions are about the first step
+    }
     int i = Arrays.binarySearch(times, 0, size, t);
     return i >= 0 ? i : Math.max(0, -i - 2);
   }
