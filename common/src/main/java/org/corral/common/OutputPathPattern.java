@@ -13,12 +13,26 @@ public final class OutputPathPattern {
   /** The array index Slurm substitutes for %a when the job is not part of an array. */
   static final String NO_ARRAY_INDEX = "4294967294";
 
-  /** What a pattern can refer to. */
+  /**
+   * What a pattern can refer to. {@code arrayTaskId} is negative outside an array, where
+   * {@code arrayJobId} is the job id.
+   */
   public record Fields(int jobId, String jobName, String userName, String hostName, String step, int nodeId,
-      int taskId) {
+      int taskId, int arrayJobId, int arrayTaskId) {
+    public Fields(int jobId, String jobName, String userName, String hostName, String step, int nodeId,
+        int taskId) {
+      this(jobId, jobName, userName, hostName, step, nodeId, taskId, jobId, -1);
+    }
+
     /** A batch job's: step "batch", node 0, task 0. */
     public Fields(int jobId, String jobName, String userName, String hostName) {
       this(jobId, jobName, userName, hostName, "batch", 0, 0);
+    }
+
+    /** The same, for task {@code arrayTaskId} (negative: none) of array {@code arrayJobId}. */
+    public Fields inArray(int arrayJobId, int arrayTaskId) {
+      return arrayJobId == 0 ? this
+          : new Fields(jobId, jobName, userName, hostName, step, nodeId, taskId, arrayJobId, arrayTaskId);
     }
   }
 
@@ -62,8 +76,9 @@ public final class OutputPathPattern {
   private static String value(char specifier, int width, boolean noWidth, Fields f) {
     return switch (specifier) {
       case '%' -> noWidth ? "%" : null;
-      case 'j', 'J', 'A' -> pad(Integer.toUnsignedString(f.jobId()), width);
-      case 'a' -> pad(NO_ARRAY_INDEX, width);
+      case 'j', 'J' -> pad(Integer.toUnsignedString(f.jobId()), width);
+      case 'A' -> pad(Integer.toUnsignedString(f.arrayJobId()), width);
+      case 'a' -> pad(f.arrayTaskId() < 0 ? NO_ARRAY_INDEX : Integer.toString(f.arrayTaskId()), width);
       case 'n' -> pad(Integer.toString(f.nodeId()), width);
       case 't' -> pad(Integer.toString(f.taskId()), width);
       case 's' -> f.step().chars().allMatch(Character::isDigit) ? pad(f.step(), width) : f.step();

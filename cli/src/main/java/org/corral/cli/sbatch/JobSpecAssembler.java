@@ -54,6 +54,7 @@ final class JobSpecAssembler {
     setIfPresent(o.input, b::setStdIn);
     setIfPresent(o.partition, b::setPartition);
     setIfPresent(o.dependency, b::setDependency);
+    setIfPresent(o.array, b::setArray);
     setIfPresent(o.account, b::setAccount);
     setIfPresent(o.openMode, b::setOpenMode);
     setIfPresent(o.comment, b::setComment);

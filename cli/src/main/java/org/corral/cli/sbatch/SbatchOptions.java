@@ -38,6 +38,7 @@ final class SbatchOptions {
   boolean testOnly;
   boolean hold;
   String dependency;
+  String array;
   String account;
   String wrap;
   String openMode;
@@ -85,6 +86,7 @@ final class SbatchOptions {
       case "nice" -> nice = parseNice(value);
       case "Q" -> quiet = true;
       case "test-only" -> testOnly = true;
+      case "a" -> array = value;
       case "h", "usage", "V" -> {
         // Acted on before anything else is read (see SbatchCommand); nothing to store.
       }

@@ -33,7 +33,7 @@ public final class ScancelCommand implements CliCommand {
       return informational(o.informational, cli);
     }
     int stepStatus = StepCancel.run(o, cli);
-    if (o.jobIds.isEmpty() && !o.hasFilter()) {
+    if (o.jobIds.isEmpty() && o.arrayTasks.isEmpty() && !o.hasFilter()) {
       return stepStatus;
     }
     Response response;
@@ -60,6 +60,8 @@ public final class ScancelCommand implements CliCommand {
   private static Request request(ScancelOptions o) {
     CancelJobsRequest.Builder b = CancelJobsRequest.newBuilder()
         .addAllJobIds(o.jobIds)
+        .addAllArrayTasks(o.arrayTasks.stream().map(t -> org.corral.protocol.msg.ArrayTaskRef.newBuilder()
+            .setArrayJobId(t[0]).setTaskId(t[1]).build()).toList())
         .setBatchOnly(o.batch)
         .setFull(o.full);
     // -b alone kills the batch shell, as Slurm's default signal for it is SIGKILL.

@@ -44,6 +44,8 @@ final class ScancelOptions {
       new LongOpt("wckey", Arg.REQUIRED, "wckey"));
 
   final List<Integer> jobIds = new ArrayList<>();
+  /** Array tasks named "12_3" or "12_[1-3,7]": {array job id, task id}. */
+  final List<int[]> arrayTasks = new ArrayList<>();
   /** Steps named as JOB.STEP: {job, step} pairs. */
   final List<int[]> steps = new ArrayList<>();
   /** The signal to send, or null to cancel the job. */
@@ -79,13 +81,27 @@ final class ScancelOptions {
     }
     for (String operand : parsed.operands()) {
       int dot = operand.indexOf('.');
-      if (dot > 0 && operand.indexOf('_') < 0) {
+      int underscore = operand.indexOf('_');
+      if (dot > 0 && underscore < 0) {
         o.steps.add(new int[] {jobId(operand.substring(0, dot)), stepId(operand)});
+      } else if (underscore > 0 && dot < 0) {
+        int array = jobId(operand.substring(0, underscore));
+        String tasks = operand.substring(underscore + 1);
+        if (tasks.startsWith("[") && tasks.endsWith("]")) {
+          tasks = tasks.substring(1, tasks.length() - 1);
+        }
+        try {
+          for (int t : org.corral.common.ArrayTasks.parse(tasks, Integer.MAX_VALUE).ids()) {
+            o.arrayTasks.add(new int[] {array, t});
+          }
+        } catch (IllegalArgumentException e) {
+          throw ScancelFailure.error("Invalid job id " + operand);
+        }
       } else {
         o.jobIds.add(jobId(operand));
       }
     }
-    if (o.jobIds.isEmpty() && o.steps.isEmpty() && !o.hasFilter()) {
+    if (o.jobIds.isEmpty() && o.steps.isEmpty() && o.arrayTasks.isEmpty() && !o.hasFilter()) {
       throw ScancelFailure.error("No job identification provided");
     }
     return o;
@@ -162,16 +178,13 @@ final class ScancelOptions {
     }
   }
 
-  /** A job id operand; array tasks ("12_3") are not supported yet. */
+  /** A job id operand. */
   private static int jobId(String text) throws ScancelFailure {
     if (!text.isEmpty() && text.chars().allMatch(Character::isDigit) && text.length() <= 10) {
       long id = Long.parseLong(text);
       if (id > 0 && id <= 0xFFFFFFFFL) {
         return (int) id;
       }
-    }
-    if (text.matches("\\d+([_.]\\S*)")) {
-      throw ScancelFailure.error("Job array ids are not supported yet: " + text);
     }
     throw ScancelFailure.error("Invalid job id " + text);
   }

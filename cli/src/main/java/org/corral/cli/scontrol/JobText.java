@@ -13,9 +13,19 @@ import org.corral.protocol.msg.JobState;
 final class JobText {
   private JobText() {}
 
+  /** " ArrayJobId=33 ArrayTaskId=2-9%2 ArrayTaskThrottle=2" for an array's members, else "". */
+  private static String array(JobInfo j) {
+    if (j.getArrayJobId() == 0) {
+      return "";
+    }
+    String tasks = !j.getArrayTasks().isEmpty() ? j.getArrayTasks() : u(j.getArrayTaskId());
+    return " ArrayJobId=" + u(j.getArrayJobId()) + " ArrayTaskId=" + tasks
+        + (j.getArrayThrottle() > 0 ? " ArrayTaskThrottle=" + j.getArrayThrottle() : "");
+  }
+
   static Entry of(JobInfo j, long now, ZoneId zone, boolean details) {
     List<String> l = new ArrayList<>();
-    l.add("JobId=" + u(j.getJobId()) + " JobName=" + j.getName());
+    l.add("JobId=" + u(j.getJobId()) + array(j) + " JobName=" + j.getName());
     l.add("UserId=" + j.getUserName() + "(" + u(j.getUserId()) + ") GroupId=" + j.getGroupName()
         + "(" + u(j.getGroupId()) + ") MCS_label=N/A");
     l.add("Priority=" + u(j.getPriority()) + " Nice=" + j.getNice() + " Account="

@@ -15,10 +15,14 @@ final class JobColumns {
   private JobColumns() {}
 
   static final List<Column<JobRow>> ALL = List.of(
-      col('i', "JobID", "JOBID", j -> Integer.toUnsignedString(j.getJobId())),
-      col('A', "JobArrayID", "JOBID", j -> Integer.toUnsignedString(j.getJobId())),
-      col('F', "ArrayJobID", "ARRAY_JOB_ID", j -> Integer.toUnsignedString(j.getJobId())),
-      col('K', "ArrayTaskID", "ARRAY_TASK_ID", j -> "N/A"),
+      col('i', null, "JOBID", JobColumns::arrayAwareId),
+      col('\0', "JobID", "JOBID", j -> Integer.toUnsignedString(j.getJobId())),
+      col('A', null, "JOBID", j -> Integer.toUnsignedString(j.getJobId())),
+      col('\0', "JobArrayID", "JOBID", JobColumns::arrayAwareId),
+      col('F', "ArrayJobID", "ARRAY_JOB_ID",
+          j -> Integer.toUnsignedString(j.getArrayJobId() != 0 ? j.getArrayJobId() : j.getJobId())),
+      col('K', "ArrayTaskID", "ARRAY_TASK_ID", j -> j.getArrayJobId() == 0 ? "N/A"
+          : !j.getArrayTasks().isEmpty() ? j.getArrayTasks() : Integer.toUnsignedString(j.getArrayTaskId())),
       col('j', "Name", "NAME", JobInfo::getName),
       col('u', "UserName", "USER", JobInfo::getUserName),
       col('U', "UserID", "UID", j -> Integer.toUnsignedString(j.getUserId())),
@@ -67,6 +71,16 @@ final class JobColumns {
       col('Y', "SchedNodes", "SCHEDNODES", j -> j.getSchedNodes().isEmpty() ? "(null)" : j.getSchedNodes()),
       col('s', null, "", j -> ""),
       col('W', "Licenses", "LICENSES", j -> "(null)"));
+
+  /** An array's pending record as 33_[2-9%2], a started task as 33_0, any other job by its id. */
+  static String arrayAwareId(JobInfo j) {
+    if (j.getArrayJobId() == 0) {
+      return Integer.toUnsignedString(j.getJobId());
+    }
+    String array = Integer.toUnsignedString(j.getArrayJobId());
+    return !j.getArrayTasks().isEmpty() ? array + "_[" + j.getArrayTasks() + "]"
+        : array + "_" + Integer.toUnsignedString(j.getArrayTaskId());
+  }
 
   private static Column<JobRow> col(char letter, String name, String header,
       Function<JobInfo, String> value) {

@@ -85,7 +85,7 @@ public final class SqueueCommand implements CliCommand {
     }
     long now = cli.clock().instant().getEpochSecond();
     List<JobRow> rows = new ArrayList<>();
-    for (JobInfo j : jobs) {
+    for (JobInfo j : opts.expandArrays() ? expandArrays(jobs) : jobs) {
       if (filter.accepts(j)) {
         rows.add(new JobRow(j, now, cli.clock().getZone()));
       }
@@ -101,6 +101,21 @@ public final class SqueueCommand implements CliCommand {
       cli.out().println(table.row(r));
     }
     return 0;
+  }
+
+  /** -r: an array's pending record becomes one row per pending task. */
+  private static List<JobInfo> expandArrays(List<JobInfo> jobs) {
+    List<JobInfo> out = new ArrayList<>();
+    for (JobInfo j : jobs) {
+      if (j.getArrayTasks().isEmpty()) {
+        out.add(j);
+        continue;
+      }
+      for (int task : org.corral.common.ArrayTasks.fromString(j.getArrayTasks()).ids()) {
+        out.add(j.toBuilder().setArrayTasks("").setArrayTaskId(task).build());
+      }
+    }
+    return out;
   }
 
   /** The selection squeue's filter options make. */
@@ -130,7 +145,8 @@ public final class SqueueCommand implements CliCommand {
     }
 
     boolean accepts(JobInfo j) {
-      if (opts.jobIds() != null && !opts.jobIds().contains(j.getJobId())) {
+      if (opts.jobIds() != null && !opts.jobIds().contains(j.getJobId())
+          && !(j.getArrayJobId() != 0 && opts.jobIds().contains(j.getArrayJobId()))) {
         return false;
       }
       if (opts.states() != null ? !opts.states().matches(j) : !JobStates.isActive(j)) {

@@ -24,7 +24,8 @@ record SqueueOptions(
     List<String> names,
     List<String> nodes,
     List<String> steps,
-    String stepFormat) {
+    String stepFormat,
+    boolean expandArrays) {
 
   /** A bad option value; each line is printed as "squeue: error: LINE". */
   static final class UsageException extends Exception {
@@ -41,7 +42,8 @@ record SqueueOptions(
     }
   }
 
-  private static final Getopt GETOPT = new Getopt("ahij::lM:n:o:O:p:s::S:t:u:vVw:", List.of(
+  private static final Getopt GETOPT = new Getopt("ahij::lM:n:o:O:p:rs::S:t:u:vVw:", List.of(
+      new LongOpt("array", Arg.NONE, "r"),
       new LongOpt("all", Arg.NONE, "a"),
       new LongOpt("noheader", Arg.NONE, "h"),
       new LongOpt("iterate", Arg.REQUIRED, "i"),
@@ -101,6 +103,7 @@ record SqueueOptions(
           b.steps = v == null ? List.of() : split(v);
         }
         case "start" -> b.start = true;
+        case "r" -> b.expandArrays = true;
         case "t" -> b.states = states(v);
         case "u" -> b.users = split(v);
         case "w" -> b.nodes = Hostlist.expand(v);
@@ -151,6 +154,7 @@ record SqueueOptions(
     boolean header = true;
     boolean dateLine;
     boolean start;
+    boolean expandArrays;
     List<Integer> jobIds;
     JobStates.Filter states;
     List<String> users;
@@ -178,7 +182,7 @@ record SqueueOptions(
       }
       return new SqueueOptions(fmt, longFormat, sort == null ? JobOrder.DEFAULT : sort, header,
           dateLine, jobIds, states, users, partitions, names, nodes, steps,
-          format != null ? format : StepListing.DEFAULT_FORMAT);
+          format != null ? format : StepListing.DEFAULT_FORMAT, expandArrays);
     }
   }
 }

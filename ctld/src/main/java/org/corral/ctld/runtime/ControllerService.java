@@ -1,7 +1,9 @@
 package org.corral.ctld.runtime;
 
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -210,6 +212,18 @@ public final class ControllerService implements RequestHandler {
     } else {
       for (int id : ids) {
         s.job(id).ifPresent(r -> b.addJobs(r.getInfo()));
+        if (s.job(id).map(r -> r.getInfo().getArrayJobId() == id).orElse(false)) {
+          // an array's id names all of it: its record, then its started tasks (newest first, as Slurm lists them)
+          List<JobRecord> tasks = new ArrayList<>();
+          for (JobRecord r : s.jobs().values()) {
+            if (r.getInfo().getArrayJobId() == id && r.getInfo().getJobId() != id) {
+              tasks.add(r);
+            }
+          }
+          for (int i = tasks.size() - 1; i >= 0; i--) {
+            b.addJobs(tasks.get(i).getInfo());
+          }
+        }
       }
       if (b.getJobsCount() == 0) {
         throw new SlurmException(SlurmError.INVALID_JOB_ID);

@@ -108,6 +108,9 @@ final class JobRequests {
     List<Command> cmds = new ArrayList<>();
     List<Runnable> effects = new ArrayList<>();
     JobResultsReply.Builder reply = JobResultsReply.newBuilder();
+    for (var ref : req.getArrayTasksList()) {
+      arrayTask(peer, ref.getArrayJobId(), ref.getTaskId(), req, s, cmds, effects, reply);
+    }
     for (JobInfo j : targets(req, s, reply)) {
       SlurmError err = cancelOne(peer, j, req.getSignal(), scope(req), cmds, effects);
       boolean kill = req.getSignal() == 0 || req.getSignal() == 9;
@@ -164,16 +167,53 @@ final class JobRequests {
   }
 
   /** The listed jobs (unknown ids reported), or all jobs matching the filters. */
+  /**
+   * scancel ARRAY_TASK: a pending task leaves the array's pending tasks; a started one is
+   * cancelled (or signalled) as the job it became.
+   */
+  private void arrayTask(Peer peer, int arrayJobId, int taskId, CancelJobsRequest req, ClusterState s,
+      List<Command> cmds, List<Runnable> effects, JobResultsReply.Builder reply) {
+    JobRecord meta = s.jobs().get(arrayJobId);
+    if (meta != null && meta.getInfo().getArrayJobId() == arrayJobId && JobStates.isPending(meta.getInfo())
+        && org.corral.common.ArrayTasks.fromString(meta.getInfo().getArrayTasks()).contains(taskId)) {
+      if (!auth.mayActOnJob(peer, meta.getInfo().getUserId())) {
+        reply.addResults(result(arrayJobId, SlurmError.ACCESS_DENIED));
+      } else if (req.getSignal() != 0 && req.getSignal() != 9) {
+        reply.addResults(result(arrayJobId, SlurmError.JOB_PENDING));
+      } else {
+        cmds.add(new Command.CancelArrayTask(arrayJobId, taskId, now(), peer.uid()));
+        reply.addResults(result(arrayJobId, SlurmError.SUCCESS));
+      }
+      return;
+    }
+    for (JobRecord r : s.jobs().values()) {
+      JobInfo j = r.getInfo();
+      if (j.getArrayJobId() == arrayJobId && j.getArrayTasks().isEmpty() && j.getArrayTaskId() == taskId) {
+        SlurmError err = cancelOne(peer, j, req.getSignal(), scope(req), cmds, effects);
+        reply.addResults(result(j.getJobId(), err));
+        return;
+      }
+    }
+    reply.addResults(result(arrayJobId, SlurmError.INVALID_JOB_ID));
+  }
+
   private static List<JobInfo> targets(CancelJobsRequest req, ClusterState s,
       JobResultsReply.Builder reply) {
     List<JobInfo> out = new ArrayList<>();
-    if (!req.getJobIdsList().isEmpty()) {
+    if (!req.getJobIdsList().isEmpty() || !req.getArrayTasksList().isEmpty()) {
       for (int id : req.getJobIdsList()) {
         JobRecord r = s.jobs().get(id);
         if (r == null) {
           reply.addResults(result(id, SlurmError.INVALID_JOB_ID));
         } else if (matches(r.getInfo(), req)) {
           out.add(r.getInfo());
+        }
+        if (r != null && r.getInfo().getArrayJobId() == id) { // an array's id names all its tasks
+          for (JobRecord t : s.jobs().values()) {
+            if (t.getInfo().getArrayJobId() == id && t.getInfo().getJobId() != id && matches(t.getInfo(), req)) {
+              out.add(t.getInfo());
+            }
+          }
         }
       }
       return out;

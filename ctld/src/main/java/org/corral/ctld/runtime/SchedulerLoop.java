@@ -70,6 +70,8 @@ final class SchedulerLoop implements AutoCloseable {
           for (Command c : cmds) {
             if (c instanceof Command.StartJob start) {
               launches.add(orders.launch(s, start.jobId()));
+            } else if (c instanceof Command.StartArrayTask task) {
+              launches.add(orders.launch(s, task.jobId()));
             }
           }
           return new Decision<>(cmds, null, launches);

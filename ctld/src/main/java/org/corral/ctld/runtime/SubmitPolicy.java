@@ -1,6 +1,7 @@
 package org.corral.ctld.runtime;
 
 import java.util.regex.Pattern;
+import org.corral.common.ArrayTasks;
 import org.corral.common.SlurmDuration;
 import org.corral.common.SlurmError;
 import org.corral.common.config.SlurmConfig;
@@ -19,8 +20,12 @@ final class SubmitPolicy {
 
   private final SlurmConfig config;
 
+  /** MaxArraySize: array task ids run from 0 to one less than this (Slurm's default 1001). */
+  private final int maxArraySize;
+
   SubmitPolicy(SlurmConfig config) {
     this.config = config;
+    this.maxArraySize = Integer.parseInt(config.get("MaxArraySize").orElse("1001").trim());
   }
 
   JobSpec normalize(JobSpec spec, ClusterState s) {
@@ -57,6 +62,16 @@ final class SubmitPolicy {
     }
     if (spec.getWorkDir().isEmpty()) {
       b.setWorkDir("/tmp");
+    }
+    if (!spec.getArray().isEmpty()) {
+      if (spec.getInteractive()) {
+        throw new SlurmException(SlurmError.INVALID_ARRAY);
+      }
+      try {
+        b.setArray(ArrayTasks.parse(spec.getArray(), maxArraySize).toString());
+      } catch (IllegalArgumentException e) {
+        throw new SlurmException(SlurmError.INVALID_ARRAY);
+      }
     }
     JobSpec out = b.build();
     checkDependency(out.getDependency());

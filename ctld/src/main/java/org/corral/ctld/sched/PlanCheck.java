@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.corral.common.ArrayTasks;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
@@ -24,10 +25,19 @@ public final class PlanCheck {
   public static List<Command> accept(ClusterState s, Plan plan, long now) {
     List<Command> out = new ArrayList<>();
     Map<String, long[]> used = new HashMap<>(); // node -> {cpus, mem, jobs} added by this plan
+    Map<Integer, ArrayTasks> arraysLeft = new HashMap<>();
+    int nextId = s.nextJobId();
     for (Command.StartJob start : plan.starts()) {
       JobRecord r = s.jobs().get(start.jobId());
       if (r == null || !JobStates.isSchedulable(r.getInfo()) || r.getInfo().getPriority() == 0) {
         continue;
+      }
+      ArrayTasks left = null;
+      if (start.arrayTask() >= 0) {
+        left = arraysLeft.computeIfAbsent(start.jobId(), id -> ArrayTasks.fromString(r.getInfo().getArrayTasks()));
+        if (!left.contains(start.arrayTask())) {
+          continue;
+        }
       }
       boolean exclusive = r.getInfo().getExclusive();
       if (start.allocation().stream().allMatch(a -> fits(s, a, used, exclusive))) {
@@ -37,7 +47,15 @@ public final class PlanCheck {
           u[1] += a.getMemMb();
           u[2]++;
         }
-        out.add(start);
+        if (left == null) {
+          out.add(start);
+          continue;
+        }
+        left = left.without(start.arrayTask());
+        arraysLeft.put(start.jobId(), left);
+        int id = left.isEmpty() ? start.jobId() : nextId++; // the last task takes the array's record
+        out.add(new Command.StartArrayTask(start.jobId(), start.arrayTask(), id, start.time(),
+            start.allocation()));
       }
     }
     Map<Integer, Waiting> changed = new LinkedHashMap<>();

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.corral.common.ArrayTasks;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
 import org.corral.common.config.SchedulingConfig;
@@ -41,6 +42,7 @@ public final class Planner {
   private final Availability profile;
   private final Map<String, NodeSelector.Candidates> candidates = new HashMap<>();
   private final List<Need> failedNow = new ArrayList<>();
+  private Map<Integer, Integer> runningTasks;
   private final Map<Need, Boolean> usable = new HashMap<>();
   private final Map<Need, Long> lateEstimates = new HashMap<>();
   private int lateEstimatesVersion = -1;
@@ -147,19 +149,69 @@ public final class Planner {
     long duration = Availability.duration(j);
     Shape shape = Shape.of(j);
     Need need = Need.of(j, duration);
-    if (failedNow.stream().noneMatch(need::atLeast)) {
-      List<NodeAllocation> alloc = NodeSelector.select(j, nodes, now, now + duration);
-      if (alloc != null) {
-        profile.take(alloc, now, now + duration);
-        starts.add(new Command.StartJob(j.getJobId(), now, alloc));
+    if (!j.getArrayTasks().isEmpty()) {
+      if (startArrayTasks(j, nodes, duration, need)) {
         return;
       }
-      remember(failedNow, need);
+    } else if (startNow(j, nodes, duration, need, -1)) {
+      return;
     }
     String why = !usable.computeIfAbsent(need.withoutDuration(), k -> NodeSelector.anyUsable(j, nodes))
         ? NODES_UNAVAILABLE
         : blocked.add(p.getName()) ? "Resources" : "Priority";
     waiting.put(j.getJobId(), planLater(j, nodes, duration, shape, why));
+  }
+
+  /** Starts the job (or array task) now if it fits over its whole time limit. */
+  private boolean startNow(JobInfo j, NodeSelector.Candidates nodes, long duration, Need need, int arrayTask) {
+    if (failedNow.stream().anyMatch(need::atLeast)) {
+      return false;
+    }
+    List<NodeAllocation> alloc = NodeSelector.select(j, nodes, now, now + duration);
+    if (alloc == null) {
+      remember(failedNow, need);
+      return false;
+    }
+    profile.take(alloc, now, now + duration);
+    starts.add(new Command.StartJob(j.getJobId(), now, alloc, arrayTask));
+    return true;
+  }
+
+  /**
+   * Starts an array's pending tasks in order while they fit and its throttle allows; true when
+   * nothing is left to wait (all started, or the throttle holds the rest: JobArrayTaskLimit).
+   */
+  private boolean startArrayTasks(JobInfo array, NodeSelector.Candidates nodes, long duration, Need need) {
+    int running = runningTasks().getOrDefault(array.getArrayJobId(), 0);
+    int throttle = array.getArrayThrottle();
+    for (int[] range : ArrayTasks.fromString(array.getArrayTasks()).ranges()) {
+      for (int task = range[0]; task <= range[1]; task++) {
+        if (throttle > 0 && running >= throttle) {
+          waiting.put(array.getJobId(), Waiting.because("JobArrayTaskLimit"));
+          return true;
+        }
+        if (!startNow(array, nodes, duration, need, task)) {
+          return false;
+        }
+        running++;
+        runningTasks.put(array.getArrayJobId(), running);
+      }
+    }
+    return true;
+  }
+
+  /** How many tasks of each array hold resources now (started in this pass included). */
+  private Map<Integer, Integer> runningTasks() {
+    if (runningTasks == null) {
+      runningTasks = new HashMap<>();
+      for (JobRecord r : state.jobs().values()) {
+        JobInfo j = r.getInfo();
+        if (j.getArrayJobId() != 0 && j.getArrayTasks().isEmpty() && JobStates.holdsResources(j)) {
+          runningTasks.merge(j.getArrayJobId(), 1, Integer::sum);
+        }
+      }
+    }
+    return runningTasks;
   }
 
   /** Backfill: the job's earliest start within bf_window, its resources reserved there. */

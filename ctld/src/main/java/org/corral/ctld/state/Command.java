@@ -27,7 +27,22 @@ public sealed interface Command {
   record SubmitJob(int jobId, long time, int userId, String userName, int groupId,
       String groupName, JobSpec spec) implements Command {}
 
-  record StartJob(int jobId, long time, List<NodeAllocation> allocation) implements Command {}
+  /**
+   * A job starts on its allocation. For an array's record, {@code arrayTask} names the task that
+   * starts (the plan's form; the writer turns it into {@link StartArrayTask}); -1 otherwise.
+   */
+  record StartJob(int jobId, long time, List<NodeAllocation> allocation, int arrayTask) implements Command {
+    public StartJob(int jobId, long time, List<NodeAllocation> allocation) {
+      this(jobId, time, allocation, -1);
+    }
+  }
+
+  /**
+   * Task {@code taskId} of array {@code arrayJobId} starts as job {@code jobId}: a new record
+   * split off the array's, or the array's own record when it is the last task.
+   */
+  record StartArrayTask(int arrayJobId, int taskId, int jobId, long time, List<NodeAllocation> allocation)
+      implements Command {}
 
   /** @param outOfMemory the node saw the kernel's OOM killer strike in the job's cgroup */
   record JobEnded(int jobId, long time, int exitStatus, String node, boolean outOfMemory) implements Command {
@@ -45,6 +60,9 @@ public sealed interface Command {
   record LaunchFailed(int jobId, long time, String message) implements Command {}
 
   record PurgeJob(int jobId) implements Command {}
+
+  /** A pending task of an array is cancelled: it leaves the array's pending tasks. */
+  record CancelArrayTask(int arrayJobId, int taskId, long time, int byUid) implements Command {}
 
   /** A job id spent without a job (sbatch --test-only takes one, as Slurm's does). */
   record JobIdUsed(int jobId) implements Command {

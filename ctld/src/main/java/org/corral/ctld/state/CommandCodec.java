@@ -14,7 +14,9 @@ import org.corral.protocol.msg.StepCreatedCmd;
 import org.corral.protocol.msg.StepNodeDoneCmd;
 import org.corral.protocol.msg.NodeDownCmd;
 import org.corral.protocol.msg.NodeRegisteredCmd;
+import org.corral.protocol.msg.CancelArrayTaskCmd;
 import org.corral.protocol.msg.JobIdUsedCmd;
+import org.corral.protocol.msg.StartArrayTaskCmd;
 import org.corral.protocol.msg.PurgeJobCmd;
 import org.corral.protocol.msg.RequeueJobCmd;
 import org.corral.protocol.msg.UpdateNodeCmd;
@@ -48,6 +50,11 @@ public final class CommandCodec {
           .setJobId(x.jobId()).setTime(x.time()).setMessage(x.message()));
       case Command.PurgeJob x -> e.setPurgeJob(PurgeJobCmd.newBuilder().setJobId(x.jobId()));
       case Command.JobIdUsed x -> e.setJobIdUsed(JobIdUsedCmd.newBuilder().setJobId(x.jobId()));
+      case Command.CancelArrayTask x -> e.setCancelArrayTask(CancelArrayTaskCmd.newBuilder()
+          .setArrayJobId(x.arrayJobId()).setTaskId(x.taskId()).setTime(x.time()).setByUid(x.byUid()));
+      case Command.StartArrayTask x -> e.setStartArrayTask(StartArrayTaskCmd.newBuilder()
+          .setArrayJobId(x.arrayJobId()).setTaskId(x.taskId()).setJobId(x.jobId()).setTime(x.time())
+          .addAllAllocation(x.allocation()));
       case Command.NodeRegistered x -> e.setNodeRegistered(NodeRegisteredCmd.newBuilder()
           .setNode(x.node()).setTime(x.time()).setCpus(x.cpus()).setRealMemoryMb(x.realMemoryMb())
           .setBootTime(x.bootTime()).setSlurmdStartTime(x.slurmdStartTime())
@@ -102,6 +109,11 @@ public final class CommandCodec {
           e.getLaunchFailed().getTime(), e.getLaunchFailed().getMessage());
       case PURGE_JOB -> new Command.PurgeJob(e.getPurgeJob().getJobId());
       case JOB_ID_USED -> new Command.JobIdUsed(e.getJobIdUsed().getJobId());
+      case CANCEL_ARRAY_TASK -> new Command.CancelArrayTask(e.getCancelArrayTask().getArrayJobId(),
+          e.getCancelArrayTask().getTaskId(), e.getCancelArrayTask().getTime(), e.getCancelArrayTask().getByUid());
+      case START_ARRAY_TASK -> new Command.StartArrayTask(e.getStartArrayTask().getArrayJobId(),
+          e.getStartArrayTask().getTaskId(), e.getStartArrayTask().getJobId(), e.getStartArrayTask().getTime(),
+          List.copyOf(e.getStartArrayTask().getAllocationList()));
       case NODE_REGISTERED -> {
         NodeRegisteredCmd x = e.getNodeRegistered();
         yield new Command.NodeRegistered(x.getNode(), x.getTime(), x.getCpus(),

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.corral.common.ArrayTasks;
 import org.corral.common.Hostlist;
 import org.corral.common.OutputPathPattern;
 import org.corral.common.SlurmDuration;
@@ -62,6 +63,8 @@ public final class StateMachine {
       case Command.NodeHeard cmd -> heard(s, cmd);
       case Command.SetPendingStatus cmd -> pendingStatus(s, cmd);
       case Command.SetPriorities cmd -> priorities(s, cmd);
+      case Command.StartArrayTask cmd -> startArrayTask(s, cmd);
+      case Command.CancelArrayTask cmd -> cancelArrayTask(s, cmd);
       case Command.JobIdUsed cmd -> new ClusterState(s.jobs(), s.nodes(), s.nodeOrder(), s.partitions(),
           Math.max(s.nextJobId(), cmd.jobId() + 1), s.lastUpdate());
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
@@ -106,8 +109,9 @@ public final class StateMachine {
         .setMemPerCpuMb(spec.hasMemPerCpuMb() ? spec.getMemPerCpuMb() : 0)
         .setExclusive(spec.getExclusive())
         .setWorkDir(spec.getWorkDir())
-        .setStdOut(shownPath(spec.getStdOut(), spec, c))
-        .setStdErr(shownPath(spec.getStdErr().isEmpty() ? spec.getStdOut() : spec.getStdErr(), spec, c))
+        .setStdOut(shownPath(spec.getStdOut(), spec, c.jobId(), c.userName(), -1))
+        .setStdErr(shownPath(spec.getStdErr().isEmpty() ? spec.getStdOut() : spec.getStdErr(), spec, c.jobId(),
+            c.userName(), -1))
         .setStdIn(spec.getStdIn().isEmpty() ? "/dev/null" : spec.getStdIn())
         .setCommand(spec.getCommand())
         .setRequeue(spec.hasRequeue() && spec.getRequeue())
@@ -118,6 +122,10 @@ public final class StateMachine {
         .setNice(spec.getNice())
         .setAllocSid(spec.getAllocSid())
         .setInteractive(spec.getInteractive());
+    if (!spec.getArray().isEmpty()) {
+      ArrayTasks array = ArrayTasks.fromString(spec.getArray());
+      info.setArrayJobId(c.jobId()).setArrayTasks(array.toString()).setArrayThrottle(array.throttle());
+    }
     JobRecord rec = JobRecord.newBuilder().setInfo(info).setSpec(spec).build();
     ClusterState next = s.withJobs(s.jobs().plus(c.jobId(), rec), c.time());
     return new ClusterState(next.jobs(), next.nodes(), next.nodeOrder(), next.partitions(),
@@ -454,9 +462,71 @@ public final class StateMachine {
   // ---- helpers
 
   /** An output path as scontrol shows it: absolute, patterns filled in but the node's (%N). */
-  private static String shownPath(String pattern, JobSpec spec, Command.SubmitJob c) {
-    return OutputPathPattern.resolve(spec.getWorkDir(), pattern.isEmpty() ? "slurm-%j.out" : pattern,
-        new OutputPathPattern.Fields(c.jobId(), spec.getName(), c.userName(), null));
+  /** A std path as scontrol shows it; an array's default is slurm-%A_%a.out, as in Slurm. */
+  private static String shownPath(String pattern, JobSpec spec, int jobId, String user, int arrayTask) {
+    boolean array = !spec.getArray().isEmpty();
+    String p = !pattern.isEmpty() ? pattern : array ? "slurm-%A_%a.out" : "slurm-%j.out";
+    var fields = new OutputPathPattern.Fields(jobId, spec.getName(), user, null);
+    return OutputPathPattern.resolve(spec.getWorkDir(), p, array ? fields.inArray(jobId, arrayTask) : fields);
+  }
+
+  /**
+   * Task {@code c.taskId()} of an array starts: split off the array's record as a job of its own,
+   * or, the last one, the array's record itself.
+   */
+  private static ClusterState startArrayTask(ClusterState s, Command.StartArrayTask c) {
+    JobRecord meta = s.jobs().get(c.arrayJobId());
+    if (meta == null || !JobStates.isSchedulable(meta.getInfo()) || meta.getInfo().getArrayTasks().isEmpty()) {
+      return s;
+    }
+    ArrayTasks tasks = ArrayTasks.fromString(meta.getInfo().getArrayTasks());
+    if (!tasks.contains(c.taskId())) {
+      return s;
+    }
+    ArrayTasks rest = tasks.without(c.taskId());
+    JobSpec spec = meta.getSpec();
+    String out = spec.getStdOut();
+    String err = spec.getStdErr().isEmpty() ? out : spec.getStdErr();
+    JobInfo task = meta.getInfo().toBuilder().setJobId(c.jobId()).setArrayTaskId(c.taskId()).setArrayTasks("")
+        .setStdOut(taskPath(out, spec, c, meta.getInfo().getUserName()))
+        .setStdErr(taskPath(err, spec, c, meta.getInfo().getUserName())).build();
+    ClusterState next;
+    if (rest.isEmpty()) {
+      next = s.withJobs(s.jobs().plus(c.arrayJobId(), with(meta, task.toBuilder().setJobId(c.arrayJobId()).build())),
+          c.time());
+      return start(next, new Command.StartJob(c.arrayJobId(), c.time(), c.allocation()));
+    }
+    JobRecord metaLeft = with(meta, meta.getInfo().toBuilder().setArrayTasks(rest.toString()).build());
+    JobRecord split = meta.toBuilder().setInfo(task).build();
+    next = s.withJobs(s.jobs().plus(c.arrayJobId(), metaLeft).plus(c.jobId(), split), c.time());
+    next = new ClusterState(next.jobs(), next.nodes(), next.nodeOrder(), next.partitions(),
+        Math.max(next.nextJobId(), c.jobId() + 1), next.lastUpdate());
+    return start(next, new Command.StartJob(c.jobId(), c.time(), c.allocation()));
+  }
+
+  /** A pending task leaves its array; the last one takes the array's record with it (cancelled). */
+  private static ClusterState cancelArrayTask(ClusterState s, Command.CancelArrayTask c) {
+    JobRecord meta = s.jobs().get(c.arrayJobId());
+    if (meta == null || !JobStates.isPending(meta.getInfo()) || meta.getInfo().getArrayTasks().isEmpty()) {
+      return s;
+    }
+    ArrayTasks tasks = ArrayTasks.fromString(meta.getInfo().getArrayTasks());
+    if (!tasks.contains(c.taskId())) {
+      return s;
+    }
+    ArrayTasks rest = tasks.without(c.taskId());
+    JobInfo.Builder b = meta.getInfo().toBuilder().setArrayTasks(rest.toString());
+    if (rest.isEmpty()) {
+      b.setArrayTaskId(c.taskId());
+    }
+    ClusterState next = s.withJobs(s.jobs().plus(c.arrayJobId(), with(meta, b.build())), c.time());
+    return rest.isEmpty() ? apply(next, new Command.CancelJob(c.arrayJobId(), c.time(), c.byUid())) : next;
+  }
+
+  private static String taskPath(String pattern, JobSpec spec, Command.StartArrayTask c, String user) {
+    String p = pattern.isEmpty() ? "slurm-%A_%a.out" : pattern;
+    var fields = new OutputPathPattern.Fields(c.jobId(), spec.getName(), user, null).inArray(c.arrayJobId(), c.taskId());
+    return OutputPathPattern.resolve(spec.getWorkDir(), p, fields);
   }
 
   static boolean runsOn(JobInfo j, String node) {

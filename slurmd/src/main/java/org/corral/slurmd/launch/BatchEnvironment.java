@@ -53,6 +53,9 @@ final class BatchEnvironment {
       env.put("SLURM_CPUS_PER_TASK", Integer.toString(cpusPerTask));
     }
     env.put("SLURM_GTIDS", "0");
+    if (job.getArrayJobId() != 0) {
+      arrayVariables(env, job, spec);
+    }
     env.put("SLURM_JOBID", id);
     env.put("SLURM_JOB_ID", id);
     if (!job.getAccount().isEmpty()) {
@@ -126,5 +129,23 @@ final class BatchEnvironment {
       return java.util.Collections.nCopies(cpusPerNode.size(), spec.getNtasksPerNode());
     }
     return PerNodeCounts.placeTasks(tasks, cpusPerNode, cpusPerTask);
+  }
+
+  /**
+   * SLURM_ARRAY_JOB_ID, _TASK_ID and, over the whole array as submitted, _TASK_COUNT, _MIN, _MAX
+   * and _STEP (the spacing of evenly spaced ids, 1 otherwise), as Slurm sets them.
+   */
+  private static void arrayVariables(java.util.Map<String, String> env, org.corral.protocol.msg.JobInfo job,
+      org.corral.protocol.msg.JobSpec spec) {
+    env.put("SLURM_ARRAY_JOB_ID", Integer.toUnsignedString(job.getArrayJobId()));
+    env.put("SLURM_ARRAY_TASK_ID", Integer.toUnsignedString(job.getArrayTaskId()));
+    org.corral.common.ArrayTasks all = org.corral.common.ArrayTasks.fromString(spec.getArray());
+    if (all.isEmpty()) {
+      return;
+    }
+    env.put("SLURM_ARRAY_TASK_COUNT", Long.toString(all.count()));
+    env.put("SLURM_ARRAY_TASK_MIN", Integer.toString(all.first()));
+    env.put("SLURM_ARRAY_TASK_MAX", Integer.toString(all.last()));
+    env.put("SLURM_ARRAY_TASK_STEP", Integer.toString(all.step()));
   }
 }

@@ -51,8 +51,11 @@ record LaunchPlan(
       default -> throw new IllegalArgumentException("unknown open mode: " + spec.getOpenMode());
     };
     String name = !job.getName().isEmpty() ? job.getName() : spec.getName();
-    var fields = new OutputPathPattern.Fields(job.getJobId(), name, job.getUserName(), hostName);
-    String out = OutputPathPattern.resolve(workDir, spec.getStdOut().isEmpty() ? DEFAULT_OUTPUT : spec.getStdOut(), fields);
+    boolean array = job.getArrayJobId() != 0;
+    var fields = new OutputPathPattern.Fields(job.getJobId(), name, job.getUserName(), hostName)
+        .inArray(job.getArrayJobId(), array ? job.getArrayTaskId() : -1);
+    String defaultOut = array ? "slurm-%A_%a.out" : DEFAULT_OUTPUT; // Slurm's default for arrays
+    String out = OutputPathPattern.resolve(workDir, spec.getStdOut().isEmpty() ? defaultOut : spec.getStdOut(), fields);
     String err = spec.getStdErr().isEmpty() ? "" : OutputPathPattern.resolve(workDir, spec.getStdErr(), fields);
     String in = spec.getStdIn().isEmpty() ? "/dev/null" : OutputPathPattern.resolve(workDir, spec.getStdIn(), fields);
     String umask = UserLaunch.umask(spec.getEnvironmentList());
