@@ -256,9 +256,15 @@ class SbatchCommandTest {
 
   @Test
   void unsupportedOptionIsRefusedClearly() {
-    assertThat(sbatch.run("--array=1-3", "--wrap", "true")).isEqualTo(1);
-    assertThat(sbatch.err).isEqualTo("sbatch: error: option --array is not supported by Corral\n");
+    assertThat(sbatch.run("--gres=gpu:1", "--wrap", "true")).isEqualTo(1);
+    assertThat(sbatch.err).isEqualTo("sbatch: error: option --gres is not supported by Corral\n");
     assertThat(sbatch.requests).isEmpty();
+  }
+
+  @Test
+  void arrayIsSentAsGiven() {
+    assertThat(sbatch.run("--array=0-9%2", "--wrap", "true")).isZero();
+    assertThat(sbatch.spec().getArray()).isEqualTo("0-9%2");
   }
 
   @Test

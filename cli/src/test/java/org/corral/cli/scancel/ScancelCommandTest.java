@@ -120,11 +120,10 @@ class ScancelCommandTest {
   }
 
   @Test
-  void arrayIdsAreRefusedForNow() {
-    assertThat(scancel.run("12_3")).isEqualTo(1);
-    assertThat(scancel.err)
-        .isEqualTo("scancel: error: Job array ids are not supported yet: 12_3\n");
-    assertThat(scancel.requests).isEmpty();
+  void arrayTasksAreNamedOneByOne() {
+    assertThat(scancel.run("12_3", "13_[1-2]")).isZero();
+    assertThat(scancel.requests.get(0).getCancelJobs().getArrayTasksList())
+        .extracting(t -> t.getArrayJobId() + "_" + t.getTaskId()).containsExactly("12_3", "13_1", "13_2");
   }
 
   @Test

@@ -15,8 +15,10 @@ import org.corral.protocol.msg.PartitionInfo;
  * on a configuration that may have changed since.
  */
 final class SubmitPolicy {
-  private static final Pattern DEPENDENCY =
-      Pattern.compile("((after|afterany|afterok|afternotok):\\d+(\\+\\d+)?(:\\d+(\\+\\d+)?)*)([,?]((after|afterany|afterok|afternotok):\\d+(\\+\\d+)?(:\\d+(\\+\\d+)?)*))*");
+  private static final String DEP_TERM =
+      "((after|afterany|afterok|afternotok|aftercorr)(:\\d+(_\\d+)?(\\+\\d+)?)+|singleton)";
+  private static final Pattern DEPENDENCY = Pattern.compile(DEP_TERM + "([,?]" + DEP_TERM + ")*",
+      Pattern.CASE_INSENSITIVE);
 
   private final SlurmConfig config;
 

@@ -42,6 +42,7 @@ public final class Planner {
   private final Availability profile;
   private final Map<String, NodeSelector.Candidates> candidates = new HashMap<>();
   private final List<Need> failedNow = new ArrayList<>();
+  private final DependencyCheck dependencies;
   private Map<Integer, Integer> runningTasks;
   private final Map<Need, Boolean> usable = new HashMap<>();
   private final Map<Need, Long> lateEstimates = new HashMap<>();
@@ -59,6 +60,7 @@ public final class Planner {
     this.now = now;
     this.cfg = cfg;
     this.profile = Availability.of(state, now);
+    this.dependencies = new DependencyCheck(state, now);
   }
 
   public static Plan plan(ClusterState state, long now) {
@@ -269,11 +271,11 @@ public final class Planner {
   }
 
   /** Why a job cannot start whatever the nodes' load, or null. */
-  private static String staticReason(JobInfo j, PartitionInfo p, ClusterState state) {
+  private String staticReason(JobInfo j, PartitionInfo p, ClusterState state) {
     if (p == null) {
       return "BadConstraints";
     }
-    switch (DependencyCheck.check(j.getDependency(), state)) {
+    switch (dependencies.check(j)) {
       case WAITING -> { return "Dependency"; }
       case NEVER -> { return "DependencyNeverSatisfied"; }
       case SATISFIED -> { }
