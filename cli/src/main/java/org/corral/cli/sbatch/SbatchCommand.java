@@ -94,7 +94,20 @@ public final class SbatchCommand implements CliCommand {
     List<String> scriptArgs = operands.isEmpty() ? List.of() : operands.subList(1, operands.size());
     JobSpec spec = new JobSpecAssembler(facts, cli.env())
         .assemble(options, script, operands.isEmpty() ? null : operands.get(0), scriptArgs);
+    if (options.begin != null) {
+      spec = spec.toBuilder().setBeginTime(beginTime(options.begin, cli)).build();
+    }
     return send(spec, options, cli);
+  }
+
+  /** --begin's time, or Slurm's two-line complaint (exit 255). */
+  private static long beginTime(String text, Cli cli) throws SbatchFailure {
+    try {
+      return org.corral.common.TimeSpec.parse(text, java.time.ZonedDateTime.now(cli.clock()));
+    } catch (IllegalArgumentException e) {
+      throw new SbatchFailure(SbatchFailure.USAGE_STATUS, List.of(
+          "Invalid time specification (pos=0): " + text, "sbatch: error: Invalid --begin specification"));
+    }
   }
 
   private static Getopt.Result parse(List<String> args, String program) throws SbatchFailure {

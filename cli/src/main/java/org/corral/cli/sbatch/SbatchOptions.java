@@ -39,6 +39,7 @@ final class SbatchOptions {
   boolean hold;
   String dependency;
   String array;
+  String begin;
   String account;
   String wrap;
   String openMode;
@@ -87,6 +88,7 @@ final class SbatchOptions {
       case "Q" -> quiet = true;
       case "test-only" -> testOnly = true;
       case "a" -> array = value;
+      case "b" -> begin = value;
       case "h", "usage", "V" -> {
         // Acted on before anything else is read (see SbatchCommand); nothing to store.
       }

@@ -134,7 +134,7 @@ public final class Planner {
       return; // held (keeps JobHeldUser/JobHeldAdmin), or a requeued run still ending
     }
     if (j.getEligibleTime() > now) {
-      waiting.put(j.getJobId(), Waiting.because("BeginTime"));
+      waiting.put(j.getJobId(), new Waiting("BeginTime", j.getEligibleTime(), "")); // shown as its start
       return;
     }
     PartitionInfo p = state.partition(j.getPartition()).orElse(null);

@@ -97,7 +97,7 @@ public final class StateMachine {
         .setPriority(held ? 0 : DEFAULT_PRIORITY)
         .setUserHeld(held)
         .setSubmitTime(c.time())
-        .setEligibleTime(c.time())
+        .setEligibleTime(Math.max(c.time(), spec.getBeginTime()))
         .setTimeLimitMin(spec.hasTimeLimitMin() ? spec.getTimeLimitMin() : (int) SlurmDuration.INFINITE)
         .setNumNodes(spec.hasMinNodes() ? spec.getMinNodes() : 1)
         .setMinNodes(spec.hasMinNodes() ? spec.getMinNodes() : 1)
