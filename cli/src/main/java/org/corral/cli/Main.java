@@ -51,6 +51,7 @@ public final class Main {
       case "scontrol" -> new org.corral.cli.scontrol.ScontrolCommand();
       case "sstat" -> new org.corral.cli.sstat.SstatCommand();
       case "sprio" -> new org.corral.cli.sprio.SprioCommand();
+      case "sdiag" -> new org.corral.cli.sdiag.SdiagCommand();
       case "srun" -> new org.corral.cli.srun.SrunCommand();
       case "salloc" -> new org.corral.cli.salloc.SallocCommand();
       default -> (args, cli) -> {

@@ -77,5 +77,12 @@ class SchedulingTest {
         + " in partition batch\\n");
     LocalCluster.Result impossible = cluster.as(bob, bw, "sbatch", "--test-only", "-N3", "--wrap", "true");
     assertThat(impossible.exitCode()).isEqualTo(1);
+
+    String sdiag = cluster.as(bob, bw, "sdiag").out();
+    assertThat(sdiag).contains("Jobs submitted: 4\n", "Jobs started:   2\n", "Jobs pending:   2\n")
+        .containsPattern("\tREQUEST_SUBMIT_BATCH_JOB +\( 4003\) count:\d+ ")
+        .containsPattern("\t" + TestUsers.BOB + " +\( *\d+\) count:");
+    assertThat(cluster.as(bob, bw, "sdiag", "-r").exitCode()).isEqualTo(255);
+    assertThat(cluster.as(null, "sdiag", "-r").out()).isEqualTo("Reset scheduling statistics\n");
   }
 }

@@ -17,6 +17,11 @@ final class Authorizer {
     return p.isDaemon() || p.uid() == 0 || p.uid() == slurmUserUid;
   }
 
+  /** The user a request counts for: a daemon's are SlurmUser's, as Slurm's daemons run as it. */
+  int userOf(Peer p) {
+    return p.isDaemon() ? slurmUserUid : p.uid();
+  }
+
   boolean mayActOnJob(Peer p, int ownerUid) {
     return isAdmin(p) || p.uid() == ownerUid;
   }

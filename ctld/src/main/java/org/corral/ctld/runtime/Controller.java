@@ -83,7 +83,9 @@ public final class Controller implements AutoCloseable {
     NodeAgent agent = new NodeAgent(creds, nodeTimeout);
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
         NodeHookPolicy.of(cfg));
-    sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling());
+    ControllerStats stats = new ControllerStats(now, users);
+    writer.observe(stats);
+    sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats);
     Authorizer auth = new Authorizer(slurmUid);
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
@@ -97,7 +99,7 @@ public final class Controller implements AutoCloseable {
     Controller[] self = new Controller[1];
     ControllerService service = new ControllerService(writer, jobs, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
-        weights(cfg.scheduling()), () -> self[0].close(), Confinement.load(cfg, agent, auth));
+        weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,

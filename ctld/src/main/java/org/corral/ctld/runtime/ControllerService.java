@@ -51,13 +51,15 @@ public final class ControllerService implements RequestHandler {
   private final String host;
   private final Map<String, String> configEntries;
   private final PriorityWeights weights;
+  private final ControllerStats stats;
   private final Runnable shutdown;
   private final Confinement confinement;
 
   ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
-      PriorityWeights weights, Runnable shutdown, Confinement confinement) {
+      PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement) {
     this.weights = weights;
+    this.stats = stats;
     this.confinement = confinement;
     this.writer = writer;
     this.jobs = jobs;
@@ -71,8 +73,21 @@ public final class ControllerService implements RequestHandler {
     this.shutdown = shutdown;
   }
 
+  /** Answers one request and counts it for sdiag (by Slurm's message type and by user). */
   @Override
   public Response handle(Peer peer, Request req) {
+    long t0 = System.nanoTime();
+    stats.serving(+1);
+    try {
+      return dispatch(peer, req);
+    } finally {
+      stats.serving(-1);
+      RpcNames.Name name = RpcNames.of(req.getBodyCase());
+      stats.rpc(name.text(), name.number(), auth.userOf(peer), (System.nanoTime() - t0) / 1000);
+    }
+  }
+
+  private Response dispatch(Peer peer, Request req) {
     try {
       return switch (req.getBodyCase()) {
         case SUBMIT_JOB -> {
@@ -155,6 +170,17 @@ public final class ControllerService implements RequestHandler {
         }
         case STEP_STAT -> Response.newBuilder()
             .setStepStat(confinement.stepStats().stat(peer, req.getStepStat(), writer.current())).build();
+        case STATS -> {
+          long now = System.currentTimeMillis() / 1000;
+          if (req.getStats().getReset()) {
+            if (!auth.isAdmin(peer)) {
+              throw new SlurmException(SlurmError.ACCESS_DENIED);
+            }
+            stats.reset(now);
+            yield Response.getDefaultInstance();
+          }
+          yield Response.newBuilder().setStats(stats.snapshot(writer.current(), now)).build();
+        }
         default -> error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
       };
     } catch (SlurmException e) {

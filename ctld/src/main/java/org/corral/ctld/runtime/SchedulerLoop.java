@@ -30,10 +30,12 @@ final class SchedulerLoop implements AutoCloseable {
   private final Clock clock;
   private final SchedulingConfig cfg;
   private final PriorityPass priorities;
+  private final ControllerStats stats;
   private final Thread thread;
   private volatile boolean running = true;
 
-  SchedulerLoop(StateWriter writer, JobOrders orders, Clock clock, SchedulingConfig cfg) {
+  SchedulerLoop(StateWriter writer, JobOrders orders, Clock clock, SchedulingConfig cfg, ControllerStats stats) {
+    this.stats = stats;
     this.writer = writer;
     this.orders = orders;
     this.clock = clock;
@@ -59,7 +61,10 @@ final class SchedulerLoop implements AutoCloseable {
         long now = clock.instant().getEpochSecond();
         ClusterState current = writer.current();
         Command.SetPriorities prio = priorities.recalc(current, now);
+        long t0 = System.nanoTime();
         Plan plan = Planner.plan(prio == null ? current : StateMachine.apply(current, prio), now, cfg);
+        stats.pass((System.nanoTime() - t0) / 1000, plan.depth(), plan.starts().size() + plan.waiting().size(),
+            plan.waiting().values().stream().anyMatch(w -> !w.schedNodes().isEmpty()), plan.backfilled(), now);
         writer.submit(s -> {
           List<Command> cmds = new ArrayList<>();
           if (prio != null) {

@@ -56,6 +56,18 @@ public final class StateWriter implements AutoCloseable {
     return published;
   }
 
+  /** Hears each command the writer applies, with the states before and after (on the writer thread). */
+  public interface Observer {
+    void applied(ClusterState before, ClusterState after, Command c);
+  }
+
+  private volatile Observer observer;
+
+  /** Sets the one observer (sdiag's counters); it must be quick. */
+  public void observe(Observer o) {
+    this.observer = o;
+  }
+
   /** Runs {@code decide} on the writer thread; completes once its commands are durable. */
   public <T> CompletableFuture<T> submit(Function<ClusterState, Decision<T>> decide) {
     CompletableFuture<T> f = new CompletableFuture<>();
@@ -102,7 +114,12 @@ public final class StateWriter implements AutoCloseable {
       try {
         Decision<?> d = p.decide().apply(state);
         for (Command c : d.commands()) {
+          ClusterState before = state;
           state = StateMachine.apply(state, c);
+          Observer o = observer;
+          if (o != null) {
+            o.applied(before, state, c);
+          }
           if (c.durable()) {
             journal.append(CommandCodec.encode(c));
           }

@@ -6,8 +6,17 @@ import java.util.Map;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.Waiting;
 
-/** What the planner decided: jobs to start now, and why each other pending job waits. */
-public record Plan(List<Command.StartJob> starts, Map<Integer, Waiting> waiting) {
+/**
+ * What the planner decided: jobs to start now, and why each other pending job waits.
+ *
+ * @param depth how many pending jobs the pass looked at
+ * @param backfilled how many of the starts went ahead of a job planned for later
+ */
+public record Plan(List<Command.StartJob> starts, Map<Integer, Waiting> waiting, int depth, int backfilled) {
+  public Plan(List<Command.StartJob> starts, Map<Integer, Waiting> waiting) {
+    this(starts, waiting, 0, 0);
+  }
+
 
   /** The reasons alone, by job id. */
   public Map<Integer, String> reasons() {

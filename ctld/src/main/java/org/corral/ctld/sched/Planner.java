@@ -54,6 +54,7 @@ public final class Planner {
   private final List<Command.StartJob> starts = new ArrayList<>();
   private final Map<Integer, Waiting> waiting = new LinkedHashMap<>();
   private int planned;
+  private int backfilled;
 
   private Planner(ClusterState state, long now, SchedulingConfig cfg) {
     this.state = state;
@@ -69,10 +70,11 @@ public final class Planner {
 
   public static Plan plan(ClusterState state, long now, SchedulingConfig cfg) {
     Planner p = new Planner(state, now, cfg);
-    for (JobInfo j : queue(state)) {
+    List<JobInfo> queue = queue(state);
+    for (JobInfo j : queue) {
       p.consider(j);
     }
-    return new Plan(List.copyOf(p.starts), p.waiting);
+    return new Plan(List.copyOf(p.starts), p.waiting, queue.size(), p.backfilled);
   }
 
   /** Where and when a job would start: now, or at its planned start. */
@@ -176,6 +178,9 @@ public final class Planner {
     }
     profile.take(alloc, now, now + duration);
     starts.add(new Command.StartJob(j.getJobId(), now, alloc, arrayTask));
+    if (planned > 0) {
+      backfilled++; // started ahead of a job planned for later
+    }
     return true;
   }
 
