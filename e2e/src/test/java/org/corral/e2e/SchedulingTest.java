@@ -80,8 +80,8 @@ class SchedulingTest {
 
     String sdiag = cluster.as(bob, bw, "sdiag").out();
     assertThat(sdiag).contains("Jobs submitted: 4\n", "Jobs started:   2\n", "Jobs pending:   2\n")
-        .containsPattern("\tREQUEST_SUBMIT_BATCH_JOB +\( 4003\) count:\d+ ")
-        .containsPattern("\t" + TestUsers.BOB + " +\( *\d+\) count:");
+        .containsPattern("\tREQUEST_SUBMIT_BATCH_JOB +\\( 4003\\) count:\\d+ ")
+        .containsPattern("\t" + TestUsers.BOB + " +\\( *\\d+\\) count:");
     assertThat(cluster.as(bob, bw, "sdiag", "-r").exitCode()).isEqualTo(255);
     assertThat(cluster.as(null, "sdiag", "-r").out()).isEqualTo("Reset scheduling statistics\n");
   }

@@ -101,9 +101,6 @@ public final class SallocCommand implements CliCommand {
       }
     }
     r.validate();
-    if (r.nodeList != null) {
-      throw CommandFailure.error(PROGRAM, "option --nodelist is not supported by Corral");
-    }
     List<String> argv = command.operands().isEmpty() ? List.of(shell(cli.env())) : command.operands();
     Path cwd = facts.currentDirectory(cli.env());
     Path workDir = r.chdir == null ? cwd : cwd.resolve(r.chdir).normalize();

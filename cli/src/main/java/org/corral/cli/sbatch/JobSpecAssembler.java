@@ -55,6 +55,9 @@ final class JobSpecAssembler {
     setIfPresent(o.partition, b::setPartition);
     setIfPresent(o.dependency, b::setDependency);
     setIfPresent(o.array, b::setArray);
+    setIfPresent(o.nodeList, b::setReqNodes);
+    setIfPresent(o.excludeList, b::setExcNodes);
+    setIfPresent(o.constraint, b::setConstraint);
     setIfPresent(o.account, b::setAccount);
     setIfPresent(o.openMode, b::setOpenMode);
     setIfPresent(o.comment, b::setComment);

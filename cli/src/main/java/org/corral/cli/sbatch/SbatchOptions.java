@@ -40,6 +40,9 @@ final class SbatchOptions {
   String dependency;
   String array;
   String begin;
+  String nodeList;
+  String excludeList;
+  String constraint;
   String account;
   String wrap;
   String openMode;
@@ -89,6 +92,9 @@ final class SbatchOptions {
       case "test-only" -> testOnly = true;
       case "a" -> array = value;
       case "b" -> begin = value;
+      case "w" -> nodeList = value;
+      case "x" -> excludeList = value;
+      case "C" -> constraint = value;
       case "h", "usage", "V" -> {
         // Acted on before anything else is read (see SbatchCommand); nothing to store.
       }

@@ -65,7 +65,7 @@ final class JobText {
         + (j.getMemPerCpuMb() > 0 ? "MinMemoryCPU=" + MemorySize.format(j.getMemPerCpuMb())
             : "MinMemoryNode=" + MemorySize.format(j.getMemPerNodeMb()))
         + " MinTmpDiskNode=0");
-    l.add("Features=(null) DelayBoot=00:00:00");
+    l.add("Features=" + orNull(j.getFeatures()) + " DelayBoot=00:00:00");
     l.add("OverSubscribe=" + (j.getExclusive() ? "NO" : "OK")
         + " Contiguous=0 Licenses=(null) Network=(null)");
     l.add("Command=" + orNull(j.getCommand()));

@@ -264,9 +264,6 @@ public final class SrunCommand implements CliCommand {
   /** The allocation srun asks for when it runs outside one. */
   private JobSpec jobSpec(SrunOptions o, String jobName, List<String> argv, Path cwd) throws CommandFailure {
     ResourceOptions r = o.resources;
-    if (r.nodeList != null) {
-      throw CommandFailure.error("srun", "option --nodelist is not supported by Corral outside an allocation");
-    }
     JobSpec.Builder b = JobSpec.newBuilder()
         .setName(jobName)
         .setWorkDir(r.chdir == null ? cwd.toString() : cwd.resolve(r.chdir).normalize().toString())

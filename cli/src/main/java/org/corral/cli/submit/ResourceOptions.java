@@ -28,6 +28,8 @@ public final class ResourceOptions {
   private Source memPerCpuSource;
   public boolean exclusive;
   public String nodeList;
+  public String excludeList;
+  public String constraint;
   public String chdir;
   public boolean quiet;
   public int verbose;
@@ -61,6 +63,8 @@ public final class ResourceOptions {
       }
       case "exclusive" -> exclusive = exclusive(value);
       case "w" -> nodeList = value;
+      case "x" -> excludeList = value;
+      case "C" -> constraint = value;
       case "D" -> chdir = value;
       case "Q" -> quiet = true;
       case "v" -> verbose++;

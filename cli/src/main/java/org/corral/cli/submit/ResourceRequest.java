@@ -32,6 +32,15 @@ public final class ResourceRequest {
     if (r.memPerCpuMb != null) {
       b.setMemPerCpuMb(r.memPerCpuMb);
     }
+    if (r.nodeList != null) {
+      b.setReqNodes(r.nodeList);
+    }
+    if (r.excludeList != null) {
+      b.setExcNodes(r.excludeList);
+    }
+    if (r.constraint != null) {
+      b.setConstraint(r.constraint);
+    }
     return b.setExclusive(r.exclusive);
   }
 }

@@ -1,7 +1,9 @@
 package org.corral.ctld.runtime;
 
 import java.util.regex.Pattern;
+import java.util.List;
 import org.corral.common.ArrayTasks;
+import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
 import org.corral.common.SlurmError;
 import org.corral.common.config.SlurmConfig;
@@ -75,10 +77,64 @@ final class SubmitPolicy {
         throw new SlurmException(SlurmError.INVALID_ARRAY);
       }
     }
+    checkNodes(spec, p, s, b);
     JobSpec out = b.build();
     checkDependency(out.getDependency());
     checkMemory(spec, p, s);
     return out;
+  }
+
+  /**
+   * -w, -x and -C as Slurm checks them at submission: named nodes must exist (and the job gets
+   * at least that many nodes), features must be some node's, and enough of the partition's
+   * nodes must remain.
+   */
+  private static void checkNodes(JobSpec spec, PartitionInfo p, ClusterState s, JobSpec.Builder b) {
+    List<String> required = nodes(spec.getReqNodes(), s);
+    List<String> excluded = nodes(spec.getExcNodes(), s);
+    if (!required.isEmpty()) {
+      b.setReqNodes(Hostlist.compress(required));
+      if (!spec.hasMinNodes() || spec.getMinNodes() < required.size()) {
+        b.setMinNodes(required.size());
+      }
+      if (!p.getNodeNamesList().containsAll(required) || required.stream().anyMatch(excluded::contains)) {
+        throw new SlurmException(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+      }
+    }
+    if (!excluded.isEmpty()) {
+      b.setExcNodes(Hostlist.compress(excluded));
+    }
+    if (!spec.getConstraint().isBlank()) {
+      java.util.Set<String> known = new java.util.HashSet<>();
+      s.nodes().values().forEach(n -> known.addAll(n.getFeaturesList()));
+      for (String f : org.corral.ctld.sched.NodeFilter.features(spec.getConstraint())) {
+        if (!known.contains(f)) {
+          throw new SlurmException(SlurmError.INVALID_FEATURE);
+        }
+      }
+    }
+    long left = p.getNodeNamesList().stream().filter(n -> !excluded.contains(n)).count();
+    if (left == 0 || left < (b.hasMinNodes() ? b.getMinNodes() : 1)) {
+      throw new SlurmException(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    }
+  }
+
+  private static List<String> nodes(String hostlist, ClusterState s) {
+    if (hostlist.isBlank()) {
+      return List.of();
+    }
+    List<String> names;
+    try {
+      names = Hostlist.expand(hostlist);
+    } catch (IllegalArgumentException e) {
+      throw new SlurmException(SlurmError.INVALID_NODE_NAME);
+    }
+    for (String n : names) {
+      if (s.node(n).isEmpty()) {
+        throw new SlurmException(SlurmError.INVALID_NODE_NAME);
+      }
+    }
+    return names;
   }
 
   private PartitionInfo partition(JobSpec spec, ClusterState s) {

@@ -38,23 +38,29 @@ final class NodeSelector {
       return packed(j, candidates, from, to, nodesWanted);
     }
     int cpusPerNode = cpusPerNode(j, nodesWanted);
+    NodeFilter filter = NodeFilter.of(j);
     List<NodeAllocation> out = new ArrayList<>();
-    for (int i = 0; i < candidates.timelines().length; i++) {
-      NodeTimeline t = candidates.timelines()[i];
-      if (t == null) {
-        continue;
-      }
-      NodeInfo n = candidates.nodes().get(i);
-      int cpus = j.getExclusive() ? n.getCpus() : cpusPerNode;
-      long mem = memoryOnNode(j, n, cpus);
-      if (cpus <= n.getCpus() && t.fits(from, to, cpus, mem, j.getExclusive())) {
-        out.add(NodeAllocation.newBuilder().setNode(n.getName()).setCpus(cpus).setMemMb(mem).build());
-        if (out.size() == nodesWanted) {
-          return out;
+    // the nodes it named (-w) first, every one of them, then the others in order
+    for (boolean required : filter.required().isEmpty() ? new boolean[] {false} : new boolean[] {true, false}) {
+      for (int i = 0; i < candidates.timelines().length && out.size() < nodesWanted; i++) {
+        NodeTimeline t = candidates.timelines()[i];
+        NodeInfo n = candidates.nodes().get(i);
+        if (t == null || filter.required().contains(n.getName()) != required || !filter.allows(n)) {
+          continue;
+        }
+        int cpus = j.getExclusive() ? n.getCpus() : cpusPerNode;
+        long mem = memoryOnNode(j, n, cpus);
+        if (cpus <= n.getCpus() && t.fits(from, to, cpus, mem, j.getExclusive())) {
+          out.add(NodeAllocation.newBuilder().setNode(n.getName()).setCpus(cpus).setMemMb(mem).build());
+        } else if (required) {
+          return null;
         }
       }
+      if (required && out.size() < filter.required().size()) {
+        return null; // a named node is not in the partition or cannot take work
+      }
     }
-    return null;
+    return out.size() == nodesWanted ? out : null;
   }
 
   /**
@@ -69,6 +75,7 @@ final class NodeSelector {
     int cpt = Math.max(1, j.getCpusPerTask());
     int cpusPerNode = cpusPerNode(j, nodesWanted);
     NodeTimeline[] timelines = candidates.timelines();
+    NodeFilter filter = NodeFilter.of(j);
     int n = timelines.length;
     int[] cpus = new int[n];
     long[] mem = new long[n];
@@ -76,7 +83,7 @@ final class NodeSelector {
       NodeInfo node = candidates.nodes().get(i);
       cpus[i] = packed ? cpt : j.getExclusive() ? node.getCpus() : cpusPerNode;
       mem[i] = memoryOnNode(j, node, cpus[i]);
-      if (timelines[i] == null || cpus[i] > node.getCpus()) {
+      if (timelines[i] == null || cpus[i] > node.getCpus() || !filter.allows(node)) {
         cpus[i] = -1; // this node cannot serve the job
       }
     }
@@ -102,7 +109,17 @@ final class NodeSelector {
         return -1;
       }
       long candidate = heap[0];
-      if (nodesWanted == 1 && !packed) {
+      if (!filter.required().isEmpty()) { // every named node must fit too
+        for (int i = 0; i < n; i++) {
+          if (cpus[i] >= 0 && filter.required().contains(candidates.nodes().get(i).getName())) {
+            long e = timelines[i].earliestFit(at, latest, duration, cpus[i], mem[i], j.getExclusive());
+            if (e < 0) {
+              return -1;
+            }
+            candidate = Math.max(candidate, e);
+          }
+        }
+      } else if (nodesWanted == 1 && !packed) {
         return candidate; // one node, and it fits from then
       }
       if (select(j, candidates, candidate, candidate + duration) != null) {
@@ -170,7 +187,8 @@ final class NodeSelector {
     for (int i = 0; i < idle.length; i++) {
       NodeTimeline t = candidates.timelines()[i];
       NodeInfo n = candidates.nodes().get(i);
-      if (t != null && cpusPerNode <= n.getCpus() && memoryOnNode(j, n, cpusPerNode) <= n.getRealMemoryMb()) {
+      if (t != null && cpusPerNode <= n.getCpus() && memoryOnNode(j, n, cpusPerNode) <= n.getRealMemoryMb()
+          && NodeFilter.of(j).allows(n)) {
         idle[found++] = Math.max(from, t.idleFrom());
       }
     }
@@ -207,12 +225,13 @@ final class NodeSelector {
     List<Integer> fitting = new ArrayList<>(); // candidate indexes with room for a task, in order
     List<Integer> rooms = new ArrayList<>();
     int firstRoom = 0;
-    for (int i = 0; i < candidates.timelines().length; i++) {
+    NodeFilter filter = NodeFilter.of(j);
+    for (int i : filter.required().isEmpty() ? order(candidates.nodes().size()) : requiredFirst(candidates, filter)) {
       NodeTimeline t = candidates.timelines()[i];
-      if (t == null) {
+      NodeInfo n = candidates.nodes().get(i);
+      if (t == null || !filter.allows(n)) {
         continue;
       }
-      NodeInfo n = candidates.nodes().get(i);
       int fits = Math.min(t.minCpus(from, to), n.getCpus()) / cpt;
       long memFree = t.minMem(from, to);
       while (fits > 0 && memFree < memoryOnNode(j, n, fits * cpt)) {
@@ -236,7 +255,16 @@ final class NodeSelector {
     for (int k = 0; k < fitting.size(); k++) {
       pick.add(k);
     }
-    if (firstRoom < tasks) {
+    int named = 0;
+    for (int k = 0; k < fitting.size() && k < nodesWanted; k++) {
+      if (filter.required().contains(candidates.nodes().get(fitting.get(k)).getName())) {
+        named++;
+      }
+    }
+    if (named < filter.required().size()) {
+      return null; // a named node has no room
+    }
+    if (firstRoom < tasks && filter.required().isEmpty()) {
       // the first nodes are too full: take those with the most room (kept in order)
       pick.sort(java.util.Comparator.comparingInt((Integer k) -> -rooms.get(k)));
     }
@@ -267,11 +295,34 @@ final class NodeSelector {
     return out;
   }
 
+  private static int[] order(int n) {
+    int[] o = new int[n];
+    for (int i = 0; i < n; i++) {
+      o[i] = i;
+    }
+    return o;
+  }
+
+  /** Candidate positions with the job's named nodes first. */
+  private static int[] requiredFirst(Candidates c, NodeFilter f) {
+    int[] o = new int[c.nodes().size()];
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = 0; i < o.length; i++) {
+        if (f.required().contains(c.nodes().get(i).getName()) == (pass == 0)) {
+          o[k++] = i;
+        }
+      }
+    }
+    return o;
+  }
+
   /** Whether enough usable nodes of the partition could take the job if they were empty. */
   static boolean anyUsable(JobInfo j, Candidates candidates) {
     int nodesWanted = Math.max(1, j.getMinNodes());
     int cpusPerNode = cpusPerNode(j, nodesWanted);
-    long count = candidates.nodes().stream().filter(Planner::usable)
+    NodeFilter filter = NodeFilter.of(j);
+    long count = candidates.nodes().stream().filter(Planner::usable).filter(filter::allows)
         .filter(n -> n.getCpus() >= cpusPerNode
             && n.getRealMemoryMb() >= memoryOnNode(j, n, cpusPerNode))
         .count();

@@ -319,21 +319,23 @@ public final class Planner {
    * bf_window: a job needing at least as much as one of them cannot be either (a pass only ever
    * takes resources), so its search is skipped.
    */
-  private record Need(String partition, boolean exclusive, boolean packed, int nodes, int tasks,
-      int cpusPerNode, long memPerCpu, long memPerNode, long duration) {
+  private record Need(String partition, String nodeFilter, boolean exclusive, boolean packed, int nodes,
+      int tasks, int cpusPerNode, long memPerCpu, long memPerNode, long duration) {
     static Need of(JobInfo j, long duration) {
       int nodes = Math.max(1, j.getMinNodes());
       boolean packed = !j.getExclusive() && j.getNtasksPerNode() == 0 && nodes > 1;
-      return new Need(j.getPartition(), j.getExclusive(), packed, nodes, Math.max(1, j.getNumTasks()),
-          NodeSelector.cpusPerNode(j, nodes), j.getMemPerCpuMb(), j.getMemPerNodeMb(), duration);
+      return new Need(j.getPartition(), j.getReqNodes() + "\0" + j.getExcNodes() + "\0" + j.getFeatures(),
+          j.getExclusive(), packed, nodes, Math.max(1, j.getNumTasks()), NodeSelector.cpusPerNode(j, nodes),
+          j.getMemPerCpuMb(), j.getMemPerNodeMb(), duration);
     }
 
     Need withoutDuration() {
-      return new Need(partition, exclusive, packed, nodes, tasks, cpusPerNode, memPerCpu, memPerNode, 0);
+      return new Need(partition, nodeFilter, exclusive, packed, nodes, tasks, cpusPerNode, memPerCpu, memPerNode, 0);
     }
 
     boolean atLeast(Need o) {
-      return partition.equals(o.partition) && exclusive == o.exclusive && packed == o.packed
+      return partition.equals(o.partition) && nodeFilter.equals(o.nodeFilter) && exclusive == o.exclusive
+          && packed == o.packed
           && (packed ? nodes == o.nodes && tasks >= o.tasks : nodes >= o.nodes)
           && cpusPerNode >= o.cpusPerNode && memPerCpu >= o.memPerCpu && memPerNode >= o.memPerNode
           && (memPerNode == 0) == (o.memPerNode == 0) && duration >= o.duration;
@@ -345,12 +347,12 @@ public final class Planner {
    * one cannot start now, none can (the pass only takes resources), and the next one's earliest
    * start is no earlier than the last one's.
    */
-  private record Shape(String partition, int minNodes, int tasks, int cpusPerTask, int tasksPerNode,
-      long memPerNode, long memPerCpu, boolean exclusive, int timeLimit) {
+  private record Shape(String partition, String nodeFilter, int minNodes, int tasks, int cpusPerTask,
+      int tasksPerNode, long memPerNode, long memPerCpu, boolean exclusive, int timeLimit) {
     static Shape of(JobInfo j) {
-      return new Shape(j.getPartition(), j.getMinNodes(), j.getNumTasks(), j.getCpusPerTask(),
-          j.getNtasksPerNode(), j.getMemPerNodeMb(), j.getMemPerCpuMb(), j.getExclusive(),
-          j.getTimeLimitMin());
+      return new Shape(j.getPartition(), j.getReqNodes() + "\0" + j.getExcNodes() + "\0" + j.getFeatures(),
+          j.getMinNodes(), j.getNumTasks(), j.getCpusPerTask(), j.getNtasksPerNode(), j.getMemPerNodeMb(),
+          j.getMemPerCpuMb(), j.getExclusive(), j.getTimeLimitMin());
     }
   }
 }

@@ -121,7 +121,10 @@ public final class StateMachine {
         .setNtasksPerNode(spec.hasNtasksPerNode() ? spec.getNtasksPerNode() : 0)
         .setNice(spec.getNice())
         .setAllocSid(spec.getAllocSid())
-        .setInteractive(spec.getInteractive());
+        .setInteractive(spec.getInteractive())
+        .setReqNodes(spec.getReqNodes())
+        .setExcNodes(spec.getExcNodes())
+        .setFeatures(spec.getConstraint());
     if (!spec.getArray().isEmpty()) {
       ArrayTasks array = ArrayTasks.fromString(spec.getArray());
       info.setArrayJobId(c.jobId()).setArrayTasks(array.toString()).setArrayThrottle(array.throttle());
