@@ -12,8 +12,8 @@ import org.corral.protocol.msg.UpdateNodeRequest;
 
 /**
  * {@code scontrol update NodeName=LIST [State=STATE] [Reason=TEXT]}: node updates, with Slurm's
- * messages for what it refuses before asking the controller. Job and partition updates are
- * not part of Corral yet.
+ * messages for what it refuses before asking the controller; JobId= goes to {@link JobUpdate}.
+ * Partition updates are not part of Corral yet.
  */
 final class UpdateCommand {
   /** The State= values scontrol passes on (Slurm 22.05 also knows power and FAIL states). */
@@ -25,6 +25,9 @@ final class UpdateCommand {
     if (words.isEmpty()) {
       cli.err().println("too few arguments for update keyword");
       return 1;
+    }
+    if (words.stream().anyMatch(w -> w.toLowerCase(Locale.ROOT).startsWith("jobid="))) {
+      return JobUpdate.run(words, cli);
     }
     String nodes = null;
     String state = "";
@@ -74,7 +77,7 @@ final class UpdateCommand {
 
   private static boolean isOtherEntity(String key) {
     return switch (key) {
-      case "jobid", "partitionname", "reservation", "reservationname", "slurmctlddebug", "frontendname",
+      case "partitionname", "reservation", "reservationname", "slurmctlddebug", "frontendname",
           "stepid" -> true;
       default -> false;
     };

@@ -118,4 +118,25 @@ class UpdateAndRequeueTest {
   private static JobResult result(int id, SlurmError e) {
     return JobResult.newBuilder().setJobId(id).setErrorCode(e.code()).build();
   }
+
+  @Test
+  void jobUpdatesAreCheckedThenSentAndRefusalsNamedPerJob() {
+    assertThat(run("update", "JobId=7,8", "TimeLimit=1:00:00", "Nice=5", "JobName=x")).isZero();
+    var req = sent.get(0).getUpdateJob();
+    assertThat(req.getJobIdsList()).containsExactly(7, 8);
+    assertThat(req.getChangesMap()).containsEntry("timelimit", "60").containsEntry("nice", "5")
+        .containsEntry("jobname", "x");
+
+    assertThat(run("update", "jobid=7", "timelimit=xyz")).isEqualTo(1);
+    assertThat(err()).isEqualTo("scontrol: error: Invalid TimeLimit value\n");
+    err.reset();
+    assertThat(run("update", "jobid=7", "bogus=1")).isEqualTo(1);
+    assertThat(err()).isEqualTo("Update of this parameter is not supported: bogus=1\nRequest aborted\n");
+    err.reset();
+    RpcChannel refusing = r -> Response.newBuilder().setJobResults(org.corral.protocol.msg.JobResultsReply
+        .newBuilder().addResults(org.corral.protocol.msg.JobResult.newBuilder().setJobId(7)
+            .setErrorCode(org.corral.common.SlurmError.ACCESS_DENIED.code()))).build();
+    assertThat(run(refusing, "update", "jobid=7", "nice=-5")).isEqualTo(1);
+    assertThat(err()).isEqualTo("Access/permission denied for job 7\n");
+  }
 }

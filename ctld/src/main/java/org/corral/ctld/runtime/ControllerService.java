@@ -105,6 +105,10 @@ public final class ControllerService implements RequestHandler {
           JobResultsReply r = await(writer.submit(s -> jobs.cancel(peer, req.getCancelJobs(), s)));
           yield Response.newBuilder().setJobResults(r).build();
         }
+        case UPDATE_JOB -> {
+          JobResultsReply r = await(writer.submit(s -> jobs.update(peer, req.getUpdateJob(), s)));
+          yield Response.newBuilder().setJobResults(r).build();
+        }
         case HOLD_JOBS -> {
           JobResultsReply r = await(writer.submit(s -> jobs.hold(peer, req.getHoldJobs(), s)));
           yield Response.newBuilder().setJobResults(r).build();

@@ -265,6 +265,69 @@ final class JobRequests {
     return new Decision<>(cmds, reply.build(), List.of());
   }
 
+  /**
+   * {@code scontrol update JobId=}: the owner may lower a pending job's priority only through
+   * Nice (a positive one), rename it, change its comment, dependency, start time and a pending
+   * job's limit; Priority, a negative Nice and a longer limit for a running job are for
+   * administrators. Priority=0 holds the job, as in Slurm.
+   */
+  Decision<JobResultsReply> update(Peer peer, org.corral.protocol.msg.UpdateJobRequest req, ClusterState s) {
+    List<Command> cmds = new ArrayList<>();
+    JobResultsReply.Builder reply = JobResultsReply.newBuilder();
+    boolean admin = auth.isAdmin(peer);
+    Map<String, String> changes = req.getChangesMap();
+    for (int id : req.getJobIdsList()) {
+      JobRecord r = s.jobs().get(id);
+      SlurmError err = r == null ? SlurmError.INVALID_JOB_ID : updateRefusal(peer, admin, r.getInfo(), changes);
+      if (err == SlurmError.SUCCESS) {
+        String priority = changes.get("priority");
+        if ("0".equals(priority)) {
+          cmds.add(new Command.HoldJob(id, false, false));
+        }
+        Map<String, String> rest = new java.util.HashMap<>(changes);
+        if ("0".equals(priority)) {
+          rest.remove("priority");
+        }
+        if (!rest.isEmpty()) {
+          cmds.add(new Command.UpdateJob(id, now(), Map.copyOf(rest)));
+        }
+      }
+      reply.addResults(result(id, err));
+    }
+    return new Decision<>(cmds, reply.build(), List.of());
+  }
+
+  private SlurmError updateRefusal(Peer peer, boolean admin, JobInfo j, Map<String, String> changes) {
+    if (!auth.mayActOnJob(peer, j.getUserId())) {
+      return SlurmError.ACCESS_DENIED;
+    }
+    if (JobStates.isFinished(j)) {
+      return SlurmError.ALREADY_DONE;
+    }
+    boolean pending = JobStates.isPending(j);
+    if (changes.containsKey("priority")) {
+      if (j.getPriority() == 0 && !"0".equals(changes.get("priority"))) {
+        return SlurmError.JOB_HELD; // Slurm says so first, to its owner too
+      }
+      if (!admin) {
+        return SlurmError.PRIO_RESET_FAIL;
+      }
+    }
+    if (changes.containsKey("nice") && Integer.parseInt(changes.get("nice")) < 0 && !admin) {
+      return SlurmError.ACCESS_DENIED;
+    }
+    if (changes.containsKey("timelimit") && !pending && !admin) {
+      long asked = Integer.toUnsignedLong((int) Long.parseLong(changes.get("timelimit")));
+      if (asked > Integer.toUnsignedLong(j.getTimeLimitMin())) {
+        return SlurmError.ACCESS_DENIED;
+      }
+    }
+    if ((changes.containsKey("starttime") || changes.containsKey("dependency")) && !pending) {
+      return SlurmError.JOB_NOT_PENDING;
+    }
+    return SlurmError.SUCCESS;
+  }
+
   /** What squeue shows for a job that {@code scontrol requeuehold} (or a failed Prolog) held. */
   static final String REQUEUED_HELD = "job requeued in held state";
 

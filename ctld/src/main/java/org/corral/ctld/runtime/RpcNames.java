@@ -20,6 +20,7 @@ final class RpcNames {
     put(Request.BodyCase.PARTITION_INFO, "REQUEST_PARTITION_INFO", 2009);
     put(Request.BodyCase.CANCEL_JOBS, "REQUEST_KILL_JOB", 5032);
     put(Request.BodyCase.HOLD_JOBS, "REQUEST_UPDATE_JOB", 3001);
+    put(Request.BodyCase.UPDATE_JOB, "REQUEST_UPDATE_JOB", 3001);
     put(Request.BodyCase.PING, "REQUEST_PING", 1008);
     put(Request.BodyCase.CONFIG, "REQUEST_BUILD_INFO", 2001);
     put(Request.BodyCase.SHUTDOWN, "REQUEST_SHUTDOWN", 1005);

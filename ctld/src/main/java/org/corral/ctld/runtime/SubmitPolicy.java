@@ -114,7 +114,7 @@ final class SubmitPolicy {
       }
     }
     long left = p.getNodeNamesList().stream().filter(n -> !excluded.contains(n)).count();
-    if (left == 0 || left < (b.hasMinNodes() ? b.getMinNodes() : 1)) {
+    if (!excluded.isEmpty() && left < Math.max(1, b.hasMinNodes() ? b.getMinNodes() : 1)) {
       throw new SlurmException(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
     }
   }

@@ -61,6 +61,12 @@ public sealed interface Command {
 
   record PurgeJob(int jobId) implements Command {}
 
+  /**
+   * {@code scontrol update JobId=}: {@code changes} maps priority, nice, timelimit (minutes),
+   * jobname, comment, dependency or starttime (epoch seconds) to the new value.
+   */
+  record UpdateJob(int jobId, long time, Map<String, String> changes) implements Command {}
+
   /** A pending task of an array is cancelled: it leaves the array's pending tasks. */
   record CancelArrayTask(int arrayJobId, int taskId, long time, int byUid) implements Command {}
 

@@ -16,6 +16,7 @@ import org.corral.protocol.msg.NodeDownCmd;
 import org.corral.protocol.msg.NodeRegisteredCmd;
 import org.corral.protocol.msg.CancelArrayTaskCmd;
 import org.corral.protocol.msg.JobIdUsedCmd;
+import org.corral.protocol.msg.UpdateJobCmd;
 import org.corral.protocol.msg.StartArrayTaskCmd;
 import org.corral.protocol.msg.PurgeJobCmd;
 import org.corral.protocol.msg.RequeueJobCmd;
@@ -50,6 +51,8 @@ public final class CommandCodec {
           .setJobId(x.jobId()).setTime(x.time()).setMessage(x.message()));
       case Command.PurgeJob x -> e.setPurgeJob(PurgeJobCmd.newBuilder().setJobId(x.jobId()));
       case Command.JobIdUsed x -> e.setJobIdUsed(JobIdUsedCmd.newBuilder().setJobId(x.jobId()));
+      case Command.UpdateJob x -> e.setUpdateJob(UpdateJobCmd.newBuilder().setJobId(x.jobId()).setTime(x.time())
+          .putAllChanges(x.changes()));
       case Command.CancelArrayTask x -> e.setCancelArrayTask(CancelArrayTaskCmd.newBuilder()
           .setArrayJobId(x.arrayJobId()).setTaskId(x.taskId()).setTime(x.time()).setByUid(x.byUid()));
       case Command.StartArrayTask x -> e.setStartArrayTask(StartArrayTaskCmd.newBuilder()
@@ -109,6 +112,8 @@ public final class CommandCodec {
           e.getLaunchFailed().getTime(), e.getLaunchFailed().getMessage());
       case PURGE_JOB -> new Command.PurgeJob(e.getPurgeJob().getJobId());
       case JOB_ID_USED -> new Command.JobIdUsed(e.getJobIdUsed().getJobId());
+      case UPDATE_JOB -> new Command.UpdateJob(e.getUpdateJob().getJobId(), e.getUpdateJob().getTime(),
+          java.util.Map.copyOf(e.getUpdateJob().getChangesMap()));
       case CANCEL_ARRAY_TASK -> new Command.CancelArrayTask(e.getCancelArrayTask().getArrayJobId(),
           e.getCancelArrayTask().getTaskId(), e.getCancelArrayTask().getTime(), e.getCancelArrayTask().getByUid());
       case START_ARRAY_TASK -> new Command.StartArrayTask(e.getStartArrayTask().getArrayJobId(),

@@ -65,6 +65,7 @@ public final class StateMachine {
       case Command.SetPriorities cmd -> priorities(s, cmd);
       case Command.StartArrayTask cmd -> startArrayTask(s, cmd);
       case Command.CancelArrayTask cmd -> cancelArrayTask(s, cmd);
+      case Command.UpdateJob cmd -> updateJob(s, cmd);
       case Command.JobIdUsed cmd -> new ClusterState(s.jobs(), s.nodes(), s.nodeOrder(), s.partitions(),
           Math.max(s.nextJobId(), cmd.jobId() + 1), s.lastUpdate());
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
@@ -505,6 +506,42 @@ public final class StateMachine {
     next = new ClusterState(next.jobs(), next.nodes(), next.nodeOrder(), next.partitions(),
         Math.max(next.nextJobId(), c.jobId() + 1), next.lastUpdate());
     return start(next, new Command.StartJob(c.jobId(), c.time(), c.allocation()));
+  }
+
+  /** scontrol update JobId=: the changes were checked before they were logged. */
+  private static ClusterState updateJob(ClusterState s, Command.UpdateJob c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null || JobStates.isFinished(rec.getInfo())) {
+      return s;
+    }
+    JobInfo j = rec.getInfo();
+    JobInfo.Builder b = j.toBuilder();
+    for (Map.Entry<String, String> e : c.changes().entrySet()) {
+      String v = e.getValue();
+      switch (e.getKey()) {
+        case "priority" -> b.setPriority((int) Long.parseLong(v)).setAdminPriority(true);
+        case "nice" -> {
+          b.setNice(Integer.parseInt(v));
+          if (!j.getAdminPriority()) {
+            b.clearPriorityFactors(); // recalculated by the next scheduling pass
+          }
+        }
+        case "timelimit" -> {
+          int limit = (int) Long.parseLong(v);
+          b.setTimeLimitMin(limit);
+          if (j.getStartTime() > 0 && !JobStates.isPending(j)) {
+            b.setEndTime(Integer.toUnsignedLong(limit) == SlurmDuration.INFINITE ? 0
+                : j.getStartTime() + Integer.toUnsignedLong(limit) * 60);
+          }
+        }
+        case "jobname" -> b.setName(v);
+        case "comment" -> b.setComment(v);
+        case "dependency" -> b.setDependency(v);
+        case "starttime" -> b.setEligibleTime(Long.parseLong(v)).setStartTime(Long.parseLong(v)).setSchedNodes("");
+        default -> { } // checked before logging; an unknown key from a newer version changes nothing
+      }
+    }
+    return s.withJobs(s.jobs().plus(c.jobId(), with(rec, b.build())), c.time());
   }
 
   /** A pending task leaves its array; the last one takes the array's record with it (cancelled). */
