@@ -66,6 +66,22 @@ public final class UserDirectory {
     return idField(lookup(group, "group", 0, name), 2);
   }
 
+  /**
+   * Whether {@code user} (whose login group is {@code loginGid}) belongs to group {@code name}:
+   * it is their login group or they are listed among its members.
+   */
+  public boolean isMember(String user, int loginGid, String name) {
+    Optional<String[]> g = lookup(group, "group", 0, name);
+    if (g.isEmpty()) {
+      return false;
+    }
+    OptionalInt gid = parseId(g.get()[2]);
+    if (gid.isPresent() && gid.getAsInt() == loginGid) {
+      return true;
+    }
+    return g.get().length > 3 && java.util.Arrays.asList(g.get()[3].split(",")).contains(user);
+  }
+
   /** The gid of the user's login group (the fourth passwd field). */
   public OptionalInt primaryGid(String user) {
     return idField(lookup(passwd, "passwd", 0, user), 3);

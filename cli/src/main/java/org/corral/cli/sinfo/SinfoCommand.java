@@ -52,7 +52,7 @@ public final class SinfoCommand implements CliCommand {
     try {
       var channel = cli.controller().get();
       Response pr = channel.call(Request.newBuilder()
-          .setPartitionInfo(PartitionInfoRequest.getDefaultInstance()).build());
+          .setPartitionInfo(PartitionInfoRequest.newBuilder().setAll(opts.all())).build());
       Response nr = channel.call(Request.newBuilder()
           .setNodeInfo(NodeInfoRequest.getDefaultInstance()).build());
       int code = pr.getErrorCode() != 0 ? pr.getErrorCode() : nr.getErrorCode();

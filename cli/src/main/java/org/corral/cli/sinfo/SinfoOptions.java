@@ -12,7 +12,7 @@ import org.corral.common.Hostlist;
 /** sinfo's options, from SINFO_* variables first and then the command line. */
 record SinfoOptions(String format, String longFormat, boolean header, boolean dateLine,
     boolean nodeOriented, boolean summarize, boolean reasons, boolean exact,
-    List<String> partitions, List<String> nodes, List<String> states) {
+    List<String> partitions, List<String> nodes, List<String> states, boolean all) {
 
   private static final Getopt GETOPT = new Getopt("adehi:lM:n:NO:o:p:rRsS:t:vV", List.of(
       new LongOpt("all", Arg.NONE, "a"),
@@ -44,12 +44,14 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
     boolean summarize = false;
     boolean reasons = false;
     boolean exact = false;
+    boolean all = false;
     List<String> nodes = null;
     List<String> states = null;
     for (Getopt.Opt o : GETOPT.parse(args).options()) {
       String v = o.value();
       switch (o.key()) {
         case "e" -> exact = true;
+        case "a" -> all = true;
         case "h" -> header = false;
         case "l" -> dateLine = true;
         case "n" -> nodes = Hostlist.expand(v);
@@ -71,7 +73,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
       }
     }
     return new SinfoOptions(format, longFormat, header, dateLine, nodeOriented, summarize,
-        reasons, exact, partitions, nodes, states);
+        reasons, exact, partitions, nodes, states, all);
   }
 
   private static List<String> split(String v) {

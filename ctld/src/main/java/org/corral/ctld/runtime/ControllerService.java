@@ -124,7 +124,7 @@ public final class ControllerService implements RequestHandler {
         case JOB_INFO -> Response.newBuilder().setJobInfo(jobInfo(req, writer.current())).build();
         case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
         case PARTITION_INFO -> Response.newBuilder()
-            .setPartitionInfo(partitionInfo(req, writer.current())).build();
+            .setPartitionInfo(partitionInfo(peer, req, writer.current())).build();
         case PING -> Response.newBuilder()
             .setPing(PingReply.newBuilder().setHost(host).setPrimary(true)).build();
         case CONFIG -> Response.newBuilder().setConfig(config()).build();
@@ -276,11 +276,12 @@ public final class ControllerService implements RequestHandler {
     return b.build();
   }
 
-  private static PartitionInfoReply partitionInfo(Request req, ClusterState s) {
+  private PartitionInfoReply partitionInfo(Peer peer, Request req, ClusterState s) {
     Set<String> names = new HashSet<>(req.getPartitionInfo().getNamesList());
+    boolean all = req.getPartitionInfo().getAll() || !names.isEmpty();
     PartitionInfoReply.Builder b = PartitionInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
     for (PartitionInfo p : s.partitions()) {
-      if (names.isEmpty() || names.contains(p.getName())) {
+      if ((names.isEmpty() || names.contains(p.getName())) && (all || jobs.partitions().visible(peer, p))) {
         b.addPartitions(p);
       }
     }

@@ -40,10 +40,16 @@ final class JobRequests {
   private final StepOrders steps;
   private final long maxJobId;
   private final SchedulingConfig scheduling;
+  private final PartitionAccess partitions;
+
+  PartitionAccess partitions() {
+    return partitions;
+  }
 
   JobRequests(SubmitPolicy policy, Authorizer auth, UserDirectory users, Clock clock,
       JobOrders orders, StepOrders steps, long maxJobId, SchedulingConfig scheduling) {
     this.scheduling = scheduling;
+    this.partitions = new PartitionAccess(auth, users);
     this.policy = policy;
     this.auth = auth;
     this.users = users;
@@ -90,6 +96,10 @@ final class JobRequests {
       throw new SlurmException(SlurmError.USER_ID_MISSING);
     }
     JobSpec normalized = policy.normalize(spec, s);
+    SlurmError denied = partitions.check(peer, s.partition(normalized.getPartition()).orElseThrow());
+    if (denied != SlurmError.SUCCESS) {
+      throw new SlurmException(denied);
+    }
     int id = s.nextJobId();
     if (id >= maxJobId) {
       throw new SlurmException(SlurmError.ERROR_ON_DESC_TO_RECORD_COPY,
