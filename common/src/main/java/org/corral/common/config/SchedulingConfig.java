@@ -43,9 +43,14 @@ public record SchedulingConfig(boolean multifactor, Weights weights, long maxAge
    * @param windowMin bf_window: how far ahead jobs are planned
    * @param maxJobUser bf_max_job_user: planned jobs per user per pass (0 = no limit)
    * @param queueDepth default_queue_depth
+   * @param killInvalidDepend kill_invalid_depend: a job whose dependency can never be met is cancelled
    */
   public record Backfill(int intervalS, int maxJobTest, int resolutionS, int windowMin, int maxJobUser,
-      int queueDepth) {
+      int queueDepth, boolean killInvalidDepend) {
+    public Backfill(int intervalS, int maxJobTest, int resolutionS, int windowMin, int maxJobUser, int queueDepth) {
+      this(intervalS, maxJobTest, resolutionS, windowMin, maxJobUser, queueDepth, false);
+    }
+
     public static final Backfill DEFAULTS = new Backfill(30, 500, 60, 1440, 0, 100);
   }
 
@@ -163,6 +168,8 @@ public record SchedulingConfig(boolean multifactor, Weights weights, long maxAge
         int eq = item.indexOf('=');
         if (eq > 0) {
           p.put(item.substring(0, eq).trim().toLowerCase(Locale.ROOT), item.substring(eq + 1).trim());
+        } else {
+          p.put(item.trim().toLowerCase(Locale.ROOT), "");
         }
       }
       return new Backfill(
@@ -171,7 +178,8 @@ public record SchedulingConfig(boolean multifactor, Weights weights, long maxAge
           param(l, p, "bf_resolution", d.resolutionS(), 1, 3600),
           param(l, p, "bf_window", d.windowMin(), 1, 43200),
           param(l, p, "bf_max_job_user", d.maxJobUser(), 0, 1_000_000),
-          param(l, p, "default_queue_depth", d.queueDepth(), 1, Integer.MAX_VALUE));
+          param(l, p, "default_queue_depth", d.queueDepth(), 1, Integer.MAX_VALUE),
+          p.containsKey("kill_invalid_depend"));
     }
 
     private static int param(ConfLine l, Map<String, String> p, String name, int dflt, int min, int max)

@@ -24,12 +24,17 @@ final class SubmitPolicy {
 
   private final SlurmConfig config;
 
+  /** EnforcePartLimits=ALL|ANY|YES: a job beyond its partition's limits is refused, not left pending. */
+  private final boolean enforcePartLimits;
+
   /** MaxArraySize: array task ids run from 0 to one less than this (Slurm's default 1001). */
   private final int maxArraySize;
 
   SubmitPolicy(SlurmConfig config) {
     this.config = config;
     this.maxArraySize = Integer.parseInt(config.get("MaxArraySize").orElse("1001").trim());
+    String enforce = config.get("EnforcePartLimits").orElse("NO").trim().toUpperCase(java.util.Locale.ROOT);
+    this.enforcePartLimits = enforce.equals("ALL") || enforce.equals("ANY") || enforce.equals("YES");
   }
 
   JobSpec normalize(JobSpec spec, ClusterState s) {
@@ -78,6 +83,9 @@ final class SubmitPolicy {
       }
     }
     checkNodes(spec, p, s, b);
+    if (enforcePartLimits) {
+      checkPartitionLimits(b, p, s);
+    }
     JobSpec out = b.build();
     checkDependency(out.getDependency());
     checkMemory(spec, p, s);
@@ -116,6 +124,29 @@ final class SubmitPolicy {
     long left = p.getNodeNamesList().stream().filter(n -> !excluded.contains(n)).count();
     if (!excluded.isEmpty() && left < Math.max(1, b.hasMinNodes() ? b.getMinNodes() : 1)) {
       throw new SlurmException(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    }
+  }
+
+  /** The partition's time, node count and CPU limits, with Slurm's refusals (EnforcePartLimits). */
+  private static void checkPartitionLimits(JobSpec.Builder b, PartitionInfo p, ClusterState s) {
+    long limit = Integer.toUnsignedLong(b.getTimeLimitMin());
+    long max = Integer.toUnsignedLong(p.getMaxTimeMin());
+    if (max != SlurmDuration.INFINITE && (limit == SlurmDuration.INFINITE || limit > max)) {
+      throw new SlurmException(SlurmError.INVALID_TIME_LIMIT);
+    }
+    int nodes = b.hasMinNodes() ? b.getMinNodes() : 1;
+    long maxNodes = Integer.toUnsignedLong(p.getMaxNodes());
+    if (nodes > p.getNodeNamesCount() || (maxNodes != SlurmDuration.INFINITE && nodes > maxNodes)
+        || nodes < p.getMinNodes()) {
+      throw new SlurmException(SlurmError.INVALID_NODE_COUNT);
+    }
+    int cpt = b.hasCpusPerTask() ? b.getCpusPerTask() : 1;
+    int tasksPerNode = b.hasNtasksPerNode() ? b.getNtasksPerNode()
+        : (int) Math.ceil((b.hasNumTasks() ? b.getNumTasks() : 1) / (double) Math.max(1, nodes));
+    int biggest = p.getNodeNamesList().stream().map(s::node).flatMap(java.util.Optional::stream)
+        .mapToInt(org.corral.protocol.msg.NodeInfo::getCpus).max().orElse(0);
+    if ((long) cpt * tasksPerNode > biggest) {
+      throw new SlurmException(SlurmError.TOO_MANY_REQUESTED_CPUS);
     }
   }
 

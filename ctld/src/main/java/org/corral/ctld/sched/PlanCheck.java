@@ -68,6 +68,12 @@ public final class PlanCheck {
     if (!changed.isEmpty()) {
       out.add(new Command.SetPendingStatus(changed, now));
     }
+    for (int id : plan.cancels()) {
+      JobRecord r = s.jobs().get(id);
+      if (r != null && JobStates.isPending(r.getInfo())) {
+        out.add(new Command.CancelJob(id, now, 0)); // kill_invalid_depend, by the controller
+      }
+    }
     return out;
   }
 

@@ -42,6 +42,7 @@ public final class Planner {
   private final Availability profile;
   private final Map<String, NodeSelector.Candidates> candidates = new HashMap<>();
   private final List<Need> failedNow = new ArrayList<>();
+  private final List<Integer> cancels = new ArrayList<>();
   private final DependencyCheck dependencies;
   private Map<Integer, Integer> runningTasks;
   private final Map<Need, Boolean> usable = new HashMap<>();
@@ -74,7 +75,7 @@ public final class Planner {
     for (JobInfo j : queue) {
       p.consider(j);
     }
-    return new Plan(List.copyOf(p.starts), p.waiting, queue.size(), p.backfilled);
+    return new Plan(List.copyOf(p.starts), p.waiting, queue.size(), p.backfilled, List.copyOf(p.cancels));
   }
 
   /** Where and when a job would start: now, or at its planned start. */
@@ -141,6 +142,10 @@ public final class Planner {
     }
     PartitionInfo p = state.partition(j.getPartition()).orElse(null);
     String reason = staticReason(j, p, state);
+    if ("DependencyNeverSatisfied".equals(reason) && cfg.params().killInvalidDepend()) {
+      cancels.add(j.getJobId());
+      return;
+    }
     if (reason != null) {
       waiting.put(j.getJobId(), Waiting.because(reason));
       return;

@@ -76,4 +76,22 @@ class SubmitPolicyTest {
     assertThat(p.normalize(bare().setDependency("afterok:99999").build(), state).getDependency())
         .isEqualTo("afterok:99999");
   }
+
+  @Test
+  void enforcePartLimitsRefusesWhatWouldOtherwiseWait() throws Exception {
+    SubmitPolicy p = policy("EnforcePartLimits=ALL\n");
+    ClusterState limited = TestStates.cluster(2, 8, 4000);
+    limited = new ClusterState(limited.jobs(), limited.nodes(), limited.nodeOrder(), java.util.List.of(
+        limited.partitions().get(0).toBuilder().setMaxTimeMin(10).setMaxNodes(1).build()),
+        limited.nextJobId(), limited.lastUpdate());
+    ClusterState st = limited;
+    assertThatThrownBy(() -> p.normalize(bare().setTimeLimitMin(20).build(), st))
+        .isInstanceOfSatisfying(SlurmException.class, e -> assertThat(e.error()).isEqualTo(SlurmError.INVALID_TIME_LIMIT));
+    assertThatThrownBy(() -> p.normalize(bare().setTimeLimitMin(5).setMinNodes(2).build(), st))
+        .isInstanceOfSatisfying(SlurmException.class, e -> assertThat(e.error()).isEqualTo(SlurmError.INVALID_NODE_COUNT));
+    assertThatThrownBy(() -> p.normalize(bare().setTimeLimitMin(5).setCpusPerTask(99).build(), st))
+        .isInstanceOfSatisfying(SlurmException.class,
+            e -> assertThat(e.error()).isEqualTo(SlurmError.TOO_MANY_REQUESTED_CPUS));
+    assertThat(p.normalize(bare().setTimeLimitMin(5).build(), st).getTimeLimitMin()).isEqualTo(5);
+  }
 }

@@ -120,4 +120,19 @@ class PlannerTest {
     assertThat(Planner.plan(s, 1502 + StateMachine.REQUEUE_DELAY_S).starts())
         .extracting(Command.StartJob::jobId).containsExactly(1);
   }
+
+  @Test
+  void killInvalidDependCancelsWhatCanNeverRun() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    s = TestStates.submit(s, 1, TestStates.spec().build(), 1000);
+    s = TestStates.submit(s, 2, TestStates.spec().setDependency("afternotok:1").build(), 1001);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1002, List.of(
+        NodeAllocation.newBuilder().setNode("n1").setCpus(1).setMemMb(100).build())));
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1003, 0, "n1"));
+    var kill = new SchedulingConfig(false, SchedulingConfig.Weights.NONE, 1, false, java.util.Set.of(), 1, 300,
+        true, new SchedulingConfig.Backfill(30, 500, 60, 1440, 0, 100, true));
+    assertThat(PlanCheck.accept(s, Planner.plan(s, 1004, kill), 1004))
+        .containsExactly(new Command.CancelJob(2, 1004, 0));
+    assertThat(Planner.plan(s, 1004).reasons()).containsEntry(2, "DependencyNeverSatisfied");
+  }
 }
