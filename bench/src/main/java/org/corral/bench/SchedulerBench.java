@@ -51,18 +51,24 @@ public class SchedulerBench {
   @Param({"1000:10000", "10000:100000"})
   String nodesAndJobs;
 
+  /** bf_max_job_test: 10000 as the comparison with Slurm; Slurm's default is 500. */
+  @Param({"10000"})
+  int maxJobTest;
+
   private ClusterState state;
+  private SchedulingConfig config;
 
   @Setup
   public void build() {
     String[] p = nodesAndJobs.split(":");
     state = cluster(Integer.parseInt(p[0]), Integer.parseInt(p[1]), new Random(42));
+    config = withMaxJobTest(maxJobTest);
   }
 
   @Benchmark
   public Plan cycle() {
-    Command.SetPriorities prio = new PriorityPass(CONFIG).recalc(state, NOW);
-    return Planner.plan(StateMachine.apply(state, prio), NOW, CONFIG);
+    Command.SetPriorities prio = new PriorityPass(config).recalc(state, NOW);
+    return Planner.plan(StateMachine.apply(state, prio), NOW, config);
   }
 
   /** Nodes of 32 or 64 CPUs, 90% of them running a job; {@code pending} jobs queued. */
@@ -118,10 +124,11 @@ public class SchedulerBench {
     return b;
   }
 
-  /** Heap per pending job: java -cp ... org.corral.bench.SchedulerBench [NODES JOBS]. */
+  /** Heap per pending job: java -cp ... org.corral.bench.SchedulerBench [NODES JOBS [BF_MAX_JOB_TEST]]. */
   public static void main(String[] args) {
     int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
     int jobs = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+    SchedulingConfig config = args.length > 2 ? withMaxJobTest(Integer.parseInt(args[2])) : CONFIG;
     long empty = usedAfterGc(cluster(nodes, 0, new Random(42)));
     ClusterState full = cluster(nodes, jobs, new Random(42));
     long used = usedAfterGc(full);
@@ -129,15 +136,20 @@ public class SchedulerBench {
         (double) (used - empty) / jobs);
     for (int round = 1; round <= 3; round++) {
       long t0 = System.nanoTime();
-      Command.SetPriorities prio = new PriorityPass(CONFIG).recalc(full, NOW);
+      Command.SetPriorities prio = new PriorityPass(config).recalc(full, NOW);
       long t1 = System.nanoTime();
-      Plan plan = Planner.plan(StateMachine.apply(full, prio), NOW, CONFIG);
+      Plan plan = Planner.plan(StateMachine.apply(full, prio), NOW, config);
       long t2 = System.nanoTime();
       System.out.printf("cycle %d: priorities %.0f ms, plan %.0f ms, %d started, %d reserved, %d estimated%n",
           round, (t1 - t0) / 1e6, (t2 - t1) / 1e6, plan.starts().size(),
           plan.waiting().values().stream().filter(w -> !w.schedNodes().isEmpty()).count(),
           plan.waiting().values().stream().filter(w -> w.expectedStart() > 0).count());
     }
+  }
+
+  private static SchedulingConfig withMaxJobTest(int n) {
+    return new SchedulingConfig(true, CONFIG.weights(), CONFIG.maxAgeS(), false, Set.of(), CONFIG.decayHalfLifeS(),
+        CONFIG.calcPeriodS(), true, new SchedulingConfig.Backfill(30, n, 60, 1440, 0, 100));
   }
 
   private static long usedAfterGc(ClusterState keep) {

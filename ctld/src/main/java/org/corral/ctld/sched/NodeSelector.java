@@ -19,13 +19,26 @@ final class NodeSelector {
    * A partition's nodes in the order they are chosen (Weight, then configuration), each with
    * its timeline in this pass's profile (null where the node cannot take work).
    */
-  record Candidates(List<NodeInfo> nodes, NodeTimeline[] timelines) {
+  record Candidates(List<NodeInfo> nodes, NodeTimeline[] timelines, long now, int[] firstNotFull) {
     static Candidates of(List<NodeInfo> nodes, Availability av) {
       NodeTimeline[] t = new NodeTimeline[nodes.size()];
       for (int i = 0; i < t.length; i++) {
         t[i] = av.node(nodes.get(i).getName());
       }
-      return new Candidates(nodes, t);
+      return new Candidates(nodes, t, av.now(), new int[1]);
+    }
+
+    /**
+     * Where a search for resources free now may begin: the nodes before are full now, and a
+     * pass only takes resources, so they stay full (keeps a pass's first-fit starts linear).
+     */
+    int firstUsableNow() {
+      int i = firstNotFull[0];
+      while (i < timelines.length && (timelines[i] == null || timelines[i].fullNow())) {
+        i++;
+      }
+      firstNotFull[0] = i;
+      return i;
     }
   }
 
@@ -41,8 +54,9 @@ final class NodeSelector {
     NodeFilter filter = NodeFilter.of(j);
     List<NodeAllocation> out = new ArrayList<>();
     // the nodes it named (-w) first, every one of them, then the others in order
+    int first = from == candidates.now() && filter.required().isEmpty() ? candidates.firstUsableNow() : 0;
     for (boolean required : filter.required().isEmpty() ? new boolean[] {false} : new boolean[] {true, false}) {
-      for (int i = 0; i < candidates.timelines().length && out.size() < nodesWanted; i++) {
+      for (int i = first; i < candidates.timelines().length && out.size() < nodesWanted; i++) {
         NodeTimeline t = candidates.timelines()[i];
         NodeInfo n = candidates.nodes().get(i);
         if (t == null || filter.required().contains(n.getName()) != required || !filter.allows(n)) {
@@ -226,7 +240,8 @@ final class NodeSelector {
     List<Integer> rooms = new ArrayList<>();
     int firstRoom = 0;
     NodeFilter filter = NodeFilter.of(j);
-    for (int i : filter.required().isEmpty() ? order(candidates.nodes().size()) : requiredFirst(candidates, filter)) {
+    int first = from == candidates.now() && filter.required().isEmpty() ? candidates.firstUsableNow() : 0;
+    for (int i : filter.required().isEmpty() ? order(first, candidates.nodes().size()) : requiredFirst(candidates, filter)) {
       NodeTimeline t = candidates.timelines()[i];
       NodeInfo n = candidates.nodes().get(i);
       if (t == null || !filter.allows(n)) {
@@ -295,10 +310,10 @@ final class NodeSelector {
     return out;
   }
 
-  private static int[] order(int n) {
-    int[] o = new int[n];
-    for (int i = 0; i < n; i++) {
-      o[i] = i;
+  private static int[] order(int first, int n) {
+    int[] o = new int[Math.max(0, n - first)];
+    for (int i = first; i < n; i++) {
+      o[i - first] = i;
     }
     return o;
   }

@@ -63,6 +63,11 @@ final class NodeTimeline {
     return true;
   }
 
+  /** Whether nothing at all is free now (the first step): stays so for the rest of the pass. */
+  boolean fullNow() {
+    return cpus[0] <= 0 || mem[0] <= 0;
+  }
+
   /** Fewest CPUs free at any time in [from, to). */
   int minCpus(long from, long to) {
     int min = Integer.MAX_VALUE;
