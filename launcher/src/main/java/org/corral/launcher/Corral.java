@@ -36,11 +36,13 @@ public final class Corral {
         case "up" -> corral.up(ClusterOptions.parse(rest));
         case "down" -> corral.down(ClusterOptions.parse(rest));
         case "status" -> corral.status(ClusterOptions.parse(rest));
+        case "simulate" -> org.corral.ctld.sim.SimulateCommand.run(rest, System.out, System.err);
         default -> {
           System.out.println("""
               usage: corral up [--nodes N] [--cpus C] [--memory MB] [--dir DIR] [--port-base P] [--config FILE]
                      corral down [--dir DIR]
-                     corral status [--dir DIR]""");
+                     corral status [--dir DIR]
+                     corral simulate (--swf FILE | --generate JOBS) [--nodes N] [--cpus C] ...""");
           yield cmd.equals("help") || cmd.equals("--help") ? 0 : 2;
         }
       };
