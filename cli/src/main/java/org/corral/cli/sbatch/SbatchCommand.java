@@ -95,18 +95,24 @@ public final class SbatchCommand implements CliCommand {
     JobSpec spec = new JobSpecAssembler(facts, cli.env())
         .assemble(options, script, operands.isEmpty() ? null : operands.get(0), scriptArgs);
     if (options.begin != null) {
-      spec = spec.toBuilder().setBeginTime(beginTime(options.begin, cli)).build();
+      spec = spec.toBuilder().setBeginTime(time(options.begin, "--begin", cli)).build();
+    }
+    if (options.deadline != null) {
+      spec = spec.toBuilder().setDeadline(time(options.deadline, "--deadline", cli)).build();
+      if (spec.getBeginTime() > spec.getDeadline()) {
+        throw SbatchFailure.error("Incompatible begin and deadline time specification");
+      }
     }
     return send(spec, options, cli);
   }
 
-  /** --begin's time, or Slurm's two-line complaint (exit 255). */
-  private static long beginTime(String text, Cli cli) throws SbatchFailure {
+  /** --begin's or --deadline's time, or Slurm's two-line complaint (exit 255). */
+  private static long time(String text, String option, Cli cli) throws SbatchFailure {
     try {
       return org.corral.common.TimeSpec.parse(text, java.time.ZonedDateTime.now(cli.clock()));
     } catch (IllegalArgumentException e) {
       throw new SbatchFailure(SbatchFailure.USAGE_STATUS, List.of(
-          "Invalid time specification (pos=0): " + text, "sbatch: error: Invalid --begin specification"));
+          "Invalid time specification (pos=0): " + text, "sbatch: error: Invalid " + option + " specification"));
     }
   }
 

@@ -40,6 +40,7 @@ final class SbatchOptions {
   String dependency;
   String array;
   String begin;
+  String deadline;
   String nodeList;
   String excludeList;
   String constraint;
@@ -92,6 +93,7 @@ final class SbatchOptions {
       case "test-only" -> testOnly = true;
       case "a" -> array = value;
       case "b" -> begin = value;
+      case "deadline" -> deadline = value;
       case "w" -> nodeList = value;
       case "x" -> excludeList = value;
       case "C" -> constraint = value;

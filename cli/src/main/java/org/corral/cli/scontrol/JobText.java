@@ -44,7 +44,7 @@ final class JobText {
         + time(j.getEligibleTime(), zone));
     l.add("AccrueTime=" + time(accrue(j), zone));
     l.add("StartTime=" + time(j.getStartTime(), zone) + " EndTime=" + time(end(j, limit), zone)
-        + " Deadline=N/A");
+        + " Deadline=" + (j.getDeadline() > 0 ? time(j.getDeadline(), zone) : "N/A"));
     l.add("SuspendTime=" + SlurmTimes.iso(j.getSuspendTime(), zone, "None")
         + " SecsPreSuspend=0 LastSchedEval=" + time(j.getLastSchedEval(), zone)
         + " Scheduler=Main");

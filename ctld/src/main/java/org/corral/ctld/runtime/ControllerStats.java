@@ -58,6 +58,7 @@ final class ControllerStats implements StateWriter.Observer {
       case Command.CancelJob x -> ended(before, after, x.jobId());
       case Command.TimeoutJob x -> ended(before, after, x.jobId());
       case Command.LaunchFailed x -> ended(before, after, x.jobId());
+      case Command.DeadlineJob x -> ended(before, after, x.jobId());
       case Command.CancelArrayTask x -> canceled++;
       default -> { }
     }

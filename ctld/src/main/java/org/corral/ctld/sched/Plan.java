@@ -12,11 +12,12 @@ import org.corral.ctld.state.Waiting;
  * @param depth how many pending jobs the pass looked at
  * @param backfilled how many of the starts went ahead of a job planned for later
  * @param cancels jobs to cancel: their dependency can never be met (kill_invalid_depend)
+ * @param pastDeadline pending jobs that can no longer end before their --deadline
  */
 public record Plan(List<Command.StartJob> starts, Map<Integer, Waiting> waiting, int depth, int backfilled,
-    List<Integer> cancels) {
+    List<Integer> cancels, List<Integer> pastDeadline) {
   public Plan(List<Command.StartJob> starts, Map<Integer, Waiting> waiting) {
-    this(starts, waiting, 0, 0, List.of());
+    this(starts, waiting, 0, 0, List.of(), List.of());
   }
 
 

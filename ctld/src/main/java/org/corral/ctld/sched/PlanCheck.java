@@ -74,6 +74,12 @@ public final class PlanCheck {
         out.add(new Command.CancelJob(id, now, 0)); // kill_invalid_depend, by the controller
       }
     }
+    for (int id : plan.pastDeadline()) {
+      JobRecord r = s.jobs().get(id);
+      if (r != null && JobStates.isPending(r.getInfo())) {
+        out.add(new Command.DeadlineJob(id, now));
+      }
+    }
     return out;
   }
 

@@ -43,6 +43,7 @@ public final class Planner {
   private final Map<String, NodeSelector.Candidates> candidates = new HashMap<>();
   private final List<Need> failedNow = new ArrayList<>();
   private final List<Integer> cancels = new ArrayList<>();
+  private final List<Integer> pastDeadline = new ArrayList<>();
   private final DependencyCheck dependencies;
   private Map<Integer, Integer> runningTasks;
   private final Map<Need, Boolean> usable = new HashMap<>();
@@ -75,7 +76,8 @@ public final class Planner {
     for (JobInfo j : queue) {
       p.consider(j);
     }
-    return new Plan(List.copyOf(p.starts), p.waiting, queue.size(), p.backfilled, List.copyOf(p.cancels));
+    return new Plan(List.copyOf(p.starts), p.waiting, queue.size(), p.backfilled, List.copyOf(p.cancels),
+        List.copyOf(p.pastDeadline));
   }
 
   /** Where and when a job would start: now, or at its planned start. */
@@ -133,6 +135,10 @@ public final class Planner {
   }
 
   private void consider(JobInfo j) {
+    if (j.getDeadline() > 0 && !j.getCompleting() && now + Availability.duration(j) > j.getDeadline()) {
+      pastDeadline.add(j.getJobId()); // it could not end in time even if it started now
+      return;
+    }
     if (j.getPriority() == 0 || j.getCompleting()) {
       return; // held (keeps JobHeldUser/JobHeldAdmin), or a requeued run still ending
     }

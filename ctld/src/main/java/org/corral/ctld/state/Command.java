@@ -67,6 +67,9 @@ public sealed interface Command {
    */
   record UpdateJob(int jobId, long time, Map<String, String> changes) implements Command {}
 
+  /** A pending job can no longer end before its --deadline: it ends DEADLINE (Reason=DeadLine). */
+  record DeadlineJob(int jobId, long time) implements Command {}
+
   /** A pending task of an array is cancelled: it leaves the array's pending tasks. */
   record CancelArrayTask(int arrayJobId, int taskId, long time, int byUid) implements Command {}
 

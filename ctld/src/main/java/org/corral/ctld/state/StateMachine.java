@@ -66,6 +66,7 @@ public final class StateMachine {
       case Command.StartArrayTask cmd -> startArrayTask(s, cmd);
       case Command.CancelArrayTask cmd -> cancelArrayTask(s, cmd);
       case Command.UpdateJob cmd -> updateJob(s, cmd);
+      case Command.DeadlineJob cmd -> deadline(s, cmd);
       case Command.JobIdUsed cmd -> new ClusterState(s.jobs(), s.nodes(), s.nodeOrder(), s.partitions(),
           Math.max(s.nextJobId(), cmd.jobId() + 1), s.lastUpdate());
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
@@ -125,7 +126,8 @@ public final class StateMachine {
         .setInteractive(spec.getInteractive())
         .setReqNodes(spec.getReqNodes())
         .setExcNodes(spec.getExcNodes())
-        .setFeatures(spec.getConstraint());
+        .setFeatures(spec.getConstraint())
+        .setDeadline(spec.getDeadline());
     if (!spec.getArray().isEmpty()) {
       ArrayTasks array = ArrayTasks.fromString(spec.getArray());
       info.setArrayJobId(c.jobId()).setArrayTasks(array.toString()).setArrayThrottle(array.throttle());
@@ -243,6 +245,8 @@ public final class StateMachine {
     }
     if (state == JobState.TIMEOUT) {
       b.setStateReason("TimeLimit");
+    } else if (state == JobState.DEADLINE) {
+      b.setStateReason("DeadLine");
     }
     ClusterState out = running && !waitsForNode ? release(s, j, time) : s;
     return out.withJobs(out.jobs().plus(jobId, with(rec, b.build())), time);
@@ -506,6 +510,14 @@ public final class StateMachine {
     next = new ClusterState(next.jobs(), next.nodes(), next.nodeOrder(), next.partitions(),
         Math.max(next.nextJobId(), c.jobId() + 1), next.lastUpdate());
     return start(next, new Command.StartJob(c.jobId(), c.time(), c.allocation()));
+  }
+
+  private static ClusterState deadline(ClusterState s, Command.DeadlineJob c) {
+    JobRecord rec = s.jobs().get(c.jobId());
+    if (rec == null || !JobStates.isPending(rec.getInfo())) {
+      return s;
+    }
+    return endEarly(s, c.jobId(), c.time(), JobState.DEADLINE);
   }
 
   /** scontrol update JobId=: the changes were checked before they were logged. */

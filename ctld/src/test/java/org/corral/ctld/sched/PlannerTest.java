@@ -6,6 +6,7 @@ import java.util.List;
 import org.corral.common.config.SchedulingConfig;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
+import org.corral.ctld.state.CommandCodec;
 import org.corral.ctld.state.StateMachine;
 import org.corral.ctld.state.TestStates;
 import org.corral.protocol.msg.NodeAllocation;
@@ -134,5 +135,26 @@ class PlannerTest {
     assertThat(PlanCheck.accept(s, Planner.plan(s, 1004, kill), 1004))
         .containsExactly(new Command.CancelJob(2, 1004, 0));
     assertThat(Planner.plan(s, 1004).reasons()).containsEntry(2, "DependencyNeverSatisfied");
+  }
+
+  @Test
+  void aJobThatCanNoLongerMeetItsDeadlineEndsDeadline() throws Exception {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    s = TestStates.submit(s, 1, TestStates.spec().setNumTasks(8).setTimeLimitMin(60).build(), 1000);
+    s = applyAll(s, Planner.plan(s, 2000));
+    s = TestStates.submit(s, 2, TestStates.spec().setTimeLimitMin(5).setDeadline(2000 + 3600).build(), 1001);
+    s = applyAll(s, Planner.plan(s, 2000));
+    assertThat(s.job(2).orElseThrow().getInfo().getState()).isEqualTo(org.corral.protocol.msg.JobState.PENDING);
+    List<Command> late = PlanCheck.accept(s, Planner.plan(s, 2000 + 3400), 2000 + 3400);
+    assertThat(late).contains(new Command.DeadlineJob(2, 2000 + 3400));
+    for (Command c : late) {
+      s = StateMachine.apply(s, c);
+      if (c.durable()) {
+        assertThat(CommandCodec.decode(CommandCodec.encode(c))).isEqualTo(c);
+      }
+    }
+    var j = s.job(2).orElseThrow().getInfo();
+    assertThat(j.getState()).isEqualTo(org.corral.protocol.msg.JobState.DEADLINE);
+    assertThat(j.getStateReason()).isEqualTo("DeadLine");
   }
 }
