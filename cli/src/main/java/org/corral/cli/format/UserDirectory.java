@@ -12,6 +12,27 @@ public interface UserDirectory {
 
   Optional<String> nameOf(int uid);
 
+  /**
+   * The uids a -u/--user list names: numbers as they are, names looked up; each unknown name
+   * goes to {@code unknown} (commands report it and go on, as Slurm's do).
+   */
+  default java.util.Set<Integer> uidsOf(java.util.List<String> names, java.util.function.Consumer<String> unknown) {
+    java.util.Set<Integer> uids = new java.util.HashSet<>();
+    for (String u : names) {
+      if (!u.isEmpty() && u.chars().allMatch(Character::isDigit)) {
+        uids.add(Integer.parseUnsignedInt(u));
+        continue;
+      }
+      OptionalInt uid = uidOf(u);
+      if (uid.isPresent()) {
+        uids.add(uid.getAsInt());
+      } else {
+        unknown.accept(u);
+      }
+    }
+    return uids;
+  }
+
   /** The system's users (passwd, then NSS through getent), as the daemons see them too. */
   static UserDirectory system() {
     org.corral.protocol.UserDirectory users = org.corral.protocol.UserDirectory.system();

@@ -42,17 +42,7 @@ record PriorityRow(JobInfo job, PriorityWeights weights) {
    * 3000 + 281.25 shows as 0.00000076397555, where squeue's %p shows 3281 / 2^32).
    */
   String normPriority() {
-    if (isWeights()) {
-      return "";
-    }
-    PriorityFactors f = f();
-    double sum = f.getSite() + weights.getAge() * f.getAge() + weights.getAssoc() * f.getAssoc()
-        + weights.getFairshare() * f.getFairshare() + weights.getJobSize() * f.getJobSize()
-        + weights.getPartition() * f.getPartition() + weights.getQos() * f.getQos() - job.getNice();
-    for (Map.Entry<String, Double> t : f.getTresMap().entrySet()) {
-      sum += weights.getTresMap().getOrDefault(t.getKey(), 0.0) * t.getValue();
-    }
-    return fixed(Math.max(0, sum) / 4294967295.0, 14);
+    return isWeights() ? "" : fixed(Math.max(0, f().getSum()) / 4294967295.0, 14);
   }
 
   String site() {

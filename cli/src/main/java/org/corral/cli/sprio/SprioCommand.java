@@ -3,10 +3,8 @@ package org.corral.cli.sprio;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Function;
 import org.corral.cli.Cli;
@@ -139,21 +137,8 @@ public final class SprioCommand implements CliCommand {
       return 1;
     }
 
-    Set<Integer> uids = new HashSet<>();
-    if (o.users != null) {
-      for (String u : o.users) {
-        if (!u.isEmpty() && u.chars().allMatch(Character::isDigit)) {
-          uids.add(Integer.parseUnsignedInt(u));
-          continue;
-        }
-        OptionalInt uid = users.uidOf(u);
-        if (uid.isPresent()) {
-          uids.add(uid.getAsInt());
-        } else {
-          cli.error("error: Invalid user: " + u + "\n");
-        }
-      }
-    }
+    Set<Integer> uids = o.users == null ? Set.of()
+        : users.uidsOf(o.users, u -> cli.error("error: Invalid user: " + u + "\n"));
     String format = o.format != null ? o.format : defaultFormat(weights, o);
     Table<PriorityRow> table = Table.ofPercent(format, PriorityColumns.ALL,
         c -> cli.error("error: Invalid job format specification: " + c));

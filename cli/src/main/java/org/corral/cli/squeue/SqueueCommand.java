@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.Set;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
@@ -128,18 +127,7 @@ public final class SqueueCommand implements CliCommand {
     Filter(SqueueOptions opts, UserDirectory users, Cli cli) {
       this.opts = opts;
       if (opts.users() != null) {
-        for (String u : opts.users()) {
-          if (!u.isEmpty() && u.chars().allMatch(Character::isDigit)) {
-            uids.add(Integer.parseUnsignedInt(u));
-            continue;
-          }
-          OptionalInt uid = users.uidOf(u);
-          if (uid.isPresent()) {
-            uids.add(uid.getAsInt());
-          } else {
-            cli.error("error: Invalid user: " + u + "\n");
-          }
-        }
+        uids.addAll(users.uidsOf(opts.users(), u -> cli.error("error: Invalid user: " + u + "\n")));
       }
       this.nodes = opts.nodes() == null ? null : new HashSet<>(opts.nodes());
     }

@@ -44,7 +44,8 @@ class SprioGoldenTest {
   private static JobInfo pending(int id, int priority, double size, int nice) {
     return JobInfo.newBuilder().setJobId(id).setUserName("root").setUserId(0).setPartition("debug")
         .setState(JobState.PENDING).setStateReason("Resources").setPriority(priority).setNice(nice)
-        .setPriorityFactors(PriorityFactors.newBuilder().setJobSize(size).setPartition(1.0)).build();
+        .setPriorityFactors(PriorityFactors.newBuilder().setJobSize(size).setPartition(1.0)
+            .setSum(3000 * 1.0 + 2000 * size - nice)).build(); // as the controller computes it
   }
 
   static final List<JobInfo> JOBS = List.of(

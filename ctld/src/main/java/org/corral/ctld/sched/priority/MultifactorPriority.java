@@ -70,12 +70,13 @@ public final class MultifactorPriority {
       };
       f.putTres(tres, v);
     }
-    PriorityFactors factors = f.build();
-    return new Command.JobPriority(priority(factors, j.getNice()), factors);
+    double sum = weightedSum(f, j.getNice());
+    PriorityFactors factors = f.setSum(sum).build();
+    return new Command.JobPriority((int) (long) Math.max(1, Math.min(sum, 0xFFFFFFFEL)), factors);
   }
 
-  /** The weighted sum, as an unsigned 32-bit priority of at least 1. */
-  int priority(PriorityFactors f, int nice) {
+  /** The weighted sum; the priority is it truncated to an unsigned 32-bit integer of at least 1. */
+  private double weightedSum(PriorityFactors.Builder f, int nice) {
     SchedulingConfig.Weights w = cfg.weights();
     double sum = f.getSite() + w.age() * f.getAge() + w.assoc() * f.getAssoc()
         + w.fairshare() * f.getFairshare() + w.jobSize() * f.getJobSize()
@@ -83,8 +84,7 @@ public final class MultifactorPriority {
     for (Map.Entry<String, Double> t : f.getTresMap().entrySet()) {
       sum += w.tres().getOrDefault(t.getKey(), 0.0) * t.getValue();
     }
-    long p = (long) Math.max(1, Math.min(sum, 0xFFFFFFFEL));
-    return (int) p;
+    return sum;
   }
 
   /** Time eligible (since the begin time; held jobs do not age unless ACCRUE_ALWAYS) over PriorityMaxAge. */

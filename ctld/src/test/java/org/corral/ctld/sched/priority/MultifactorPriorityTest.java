@@ -41,6 +41,7 @@ class MultifactorPriorityTest {
     assertThat(calc.of(n1, 1000).priority()).isEqualTo(3281);   // 3000 + 2000 * 0.140625
     assertThat(calc.of(n1, 1000).factors().getJobSize()).isEqualTo(0.140625);
     assertThat(calc.of(n3, 1000).priority()).isEqualTo(3343);   // 3000 + 343.75, truncated
+    assertThat(calc.of(n3, 1000).factors().getSum()).isEqualTo(3343.75); // kept for sprio's %y
     assertThat(calc.of(twoNodesNice, 1000).priority()).isEqualTo(3462); // 3000 + 562.5 - 100
     assertThat(calc.of(niceMinus, 1000).priority()).isEqualTo(3286);
   }
