@@ -94,8 +94,10 @@ public final class ControllerService implements RequestHandler {
           // The srun/salloc process an allocation names is checked here, off the writer thread.
           var spec = clients.verified(req.getSubmitJob().getSpec(), peer);
           if (req.getSubmitJob().getTestOnly()) {
-            var run = await(writer.submit(s -> jobs.testOnly(peer, spec, s)));
-            yield Response.newBuilder().setSubmitJob(SubmitJobReply.newBuilder().setWillRun(run)).build();
+            var run = jobs.testOnly(peer, spec, writer.current()); // planned off the writer thread
+            int id = await(writer.submit(jobs::spendJobId));
+            yield Response.newBuilder().setSubmitJob(SubmitJobReply.newBuilder()
+                .setWillRun(run.toBuilder().setJobId(id))).build();
           }
           int id = await(writer.submit(s -> jobs.submit(peer, spec, s)));
           LOG.log(Level.DEBUG, "_slurm_rpc_submit_batch_job: JobId=" + id + " uid=" + peer.uid());

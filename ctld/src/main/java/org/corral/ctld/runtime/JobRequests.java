@@ -70,9 +70,11 @@ final class JobRequests {
 
   /**
    * sbatch --test-only: plans the job as if it had been submitted, behind the jobs ahead of it,
-   * and says when and where it would start. Queues nothing; the job id is spent, as in Slurm.
+   * and says when and where it would start. Pure, so it runs on a published state off the
+   * writer thread (a planning pass there would stall every other change); queues nothing.
+   * The reply's job id is the one {@link #spendJobId} then spends.
    */
-  Decision<WillRun> testOnly(Peer peer, JobSpec spec, ClusterState s) {
+  WillRun testOnly(Peer peer, JobSpec spec, ClusterState s) {
     Command.SubmitJob submit = submission(peer, spec, s);
     int id = submit.jobId();
     long now = submit.time();
@@ -87,8 +89,17 @@ final class JobRequests {
     WillRun reply = WillRun.newBuilder().setStartTime(run.start())
         .setCpus(run.allocation().stream().mapToInt(NodeAllocation::getCpus).sum())
         .setNodes(Hostlist.compress(run.allocation().stream().map(NodeAllocation::getNode).toList()))
-        .setPartition(job.getPartition()).setJobId(id).build();
-    return Decision.of(reply, new Command.JobIdUsed(id));
+        .setPartition(job.getPartition()).build();
+    return reply;
+  }
+
+  /** The next job id, spent without a job (--test-only takes one, as Slurm's does). */
+  Decision<Integer> spendJobId(ClusterState s) {
+    int id = s.nextJobId();
+    if (id >= maxJobId) {
+      throw new SlurmException(SlurmError.ERROR_ON_DESC_TO_RECORD_COPY, "job ids exhausted (MaxJobId)");
+    }
+    return Decision.of(id, new Command.JobIdUsed(id));
   }
 
   private Command.SubmitJob submission(Peer peer, JobSpec spec, ClusterState s) {

@@ -23,10 +23,6 @@ public record NodeFilter(Set<String> required, Set<String> excluded, List<List<S
     return new NodeFilter(names(j.getReqNodes()), names(j.getExcNodes()), parse(j.getFeatures()));
   }
 
-  boolean isNone() {
-    return this == NONE;
-  }
-
   boolean allows(NodeInfo n) {
     if (excluded.contains(n.getName())) {
       return false;

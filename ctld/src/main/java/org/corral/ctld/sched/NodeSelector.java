@@ -197,12 +197,13 @@ final class NodeSelector {
     int nodesWanted = Math.max(1, j.getMinNodes());
     int cpusPerNode = packed(j, nodesWanted) ? Math.max(1, j.getCpusPerTask()) : cpusPerNode(j, nodesWanted);
     long[] idle = new long[candidates.timelines().length];
+    NodeFilter filter = NodeFilter.of(j);
     int found = 0;
     for (int i = 0; i < idle.length; i++) {
       NodeTimeline t = candidates.timelines()[i];
       NodeInfo n = candidates.nodes().get(i);
       if (t != null && cpusPerNode <= n.getCpus() && memoryOnNode(j, n, cpusPerNode) <= n.getRealMemoryMb()
-          && NodeFilter.of(j).allows(n)) {
+          && filter.allows(n)) {
         idle[found++] = Math.max(from, t.idleFrom());
       }
     }

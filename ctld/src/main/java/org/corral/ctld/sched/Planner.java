@@ -49,7 +49,7 @@ public final class Planner {
   private final Map<Need, Boolean> usable = new HashMap<>();
   private final Map<Need, Long> lateEstimates = new HashMap<>();
   private int lateEstimatesVersion = -1;
-  private final Map<Shape, Long> plannedFrom = new HashMap<>();
+  private final Map<Need, Long> plannedFrom = new HashMap<>();
   private final List<Need> failedInWindow = new ArrayList<>();
   private final Set<String> blocked = new HashSet<>();
   private final Map<Integer, Integer> plannedPerUser = new HashMap<>();
@@ -162,7 +162,6 @@ public final class Planner {
     }
     NodeSelector.Candidates nodes = candidates.computeIfAbsent(p.getName(), k -> candidates(p));
     long duration = Availability.duration(j);
-    Shape shape = Shape.of(j);
     Need need = Need.of(j, duration);
     if (!j.getArrayTasks().isEmpty()) {
       if (startArrayTasks(j, nodes, duration, need)) {
@@ -174,7 +173,7 @@ public final class Planner {
     String why = !usable.computeIfAbsent(need.withoutDuration(), k -> NodeSelector.anyUsable(j, nodes))
         ? NODES_UNAVAILABLE
         : blocked.add(p.getName()) ? "Resources" : "Priority";
-    waiting.put(j.getJobId(), planLater(j, nodes, duration, shape, why));
+    waiting.put(j.getJobId(), planLater(j, nodes, duration, need, why));
   }
 
   /** Starts the job (or array task) now if it fits over its whole time limit. */
@@ -233,7 +232,7 @@ public final class Planner {
   }
 
   /** Backfill: the job's earliest start within bf_window, its resources reserved there. */
-  private Waiting planLater(JobInfo j, NodeSelector.Candidates nodes, long duration, Shape shape, String why) {
+  private Waiting planLater(JobInfo j, NodeSelector.Candidates nodes, long duration, Need need, String why) {
     SchedulingConfig.Backfill bf = cfg.params();
     if (!cfg.backfill() || planned >= bf.maxJobTest()
         || (bf.maxJobUser() > 0 && plannedPerUser.getOrDefault(j.getUserId(), 0) >= bf.maxJobUser())) {
@@ -241,9 +240,8 @@ public final class Planner {
     }
     planned++;
     plannedPerUser.merge(j.getUserId(), 1, Integer::sum);
-    long from = plannedFrom.getOrDefault(shape, now + 1);
+    long from = plannedFrom.getOrDefault(need, now + 1);
     long latest = now + bf.windowMin() * 60L;
-    Need need = Need.of(j, duration);
     boolean hopeless = from < 0 || failedInWindow.stream().anyMatch(need::atLeast);
     long start = hopeless ? -1 : NodeSelector.earliestStart(j, nodes, from, latest, duration);
     if (start < 0 || start > latest) {
@@ -251,7 +249,7 @@ public final class Planner {
         remember(failedInWindow, need);
       }
       // Beyond bf_window: an estimate (as squeue --start shows it) but nothing reserved.
-      plannedFrom.put(shape, -1L);
+      plannedFrom.put(need, -1L);
       if (lateEstimatesVersion != profile.version()) {
         lateEstimates.clear();
         lateEstimatesVersion = profile.version();
@@ -260,7 +258,7 @@ public final class Planner {
           k -> NodeSelector.lateEstimate(j, nodes, latest));
       return new Waiting(why, Math.max(0, late), "");
     }
-    plannedFrom.put(shape, start);
+    plannedFrom.put(need, start);
     List<NodeAllocation> alloc = NodeSelector.select(j, nodes, start, start + duration);
     if (alloc == null) {
       return Waiting.because(why);
@@ -326,9 +324,10 @@ public final class Planner {
   }
 
   /**
-   * What a job needs per node and for how long, to compare jobs that could not be planned within
-   * bf_window: a job needing at least as much as one of them cannot be either (a pass only ever
-   * takes resources), so its search is skipped.
+   * What a job needs per node and for how long. Jobs needing the same fare alike within a pass:
+   * the next one's earliest start is no earlier than the last one's. And a job needing at least
+   * as much as one that could not start now, or within bf_window, cannot either (a pass only
+   * ever takes resources), so its search is skipped.
    */
   private record Need(String partition, String nodeFilter, boolean exclusive, boolean packed, int nodes,
       int tasks, int cpusPerNode, long memPerCpu, long memPerNode, long duration) {
@@ -350,20 +349,6 @@ public final class Planner {
           && (packed ? nodes == o.nodes && tasks >= o.tasks : nodes >= o.nodes)
           && cpusPerNode >= o.cpusPerNode && memPerCpu >= o.memPerCpu && memPerNode >= o.memPerNode
           && (memPerNode == 0) == (o.memPerNode == 0) && duration >= o.duration;
-    }
-  }
-
-  /**
-   * What decides where and when a job fits. Jobs of one shape fare alike within a pass: once
-   * one cannot start now, none can (the pass only takes resources), and the next one's earliest
-   * start is no earlier than the last one's.
-   */
-  private record Shape(String partition, String nodeFilter, int minNodes, int tasks, int cpusPerTask,
-      int tasksPerNode, long memPerNode, long memPerCpu, boolean exclusive, int timeLimit) {
-    static Shape of(JobInfo j) {
-      return new Shape(j.getPartition(), j.getReqNodes() + "\0" + j.getExcNodes() + "\0" + j.getFeatures(),
-          j.getMinNodes(), j.getNumTasks(), j.getCpusPerTask(), j.getNtasksPerNode(), j.getMemPerNodeMb(),
-          j.getMemPerCpuMb(), j.getExclusive(), j.getTimeLimitMin());
     }
   }
 }

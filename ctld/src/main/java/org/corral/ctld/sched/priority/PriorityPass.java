@@ -51,7 +51,12 @@ public final class PriorityPass {
     for (JobRecord r : s.jobs().values()) {
       JobInfo j = r.getInfo();
       if (JobStates.isPending(j) && (full || !j.hasPriorityFactors())) {
-        out.put(j.getJobId(), calc.of(j, now));
+        Command.JobPriority p = calc.of(j, now);
+        boolean same = j.hasPriorityFactors() && j.getPriorityFactors().equals(p.factors())
+            && (j.getPriority() == p.priority() || j.getPriority() == 0 || j.getAdminPriority());
+        if (!same) { // the writer applies only what changed
+          out.put(j.getJobId(), p);
+        }
       }
     }
     return out.isEmpty() ? null : new Command.SetPriorities(out);
