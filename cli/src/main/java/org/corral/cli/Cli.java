@@ -7,8 +7,9 @@ import java.util.function.Supplier;
 import org.corral.protocol.RpcChannel;
 
 /**
- * What a command runs against: its streams, environment, clock and a channel to the controller.
- * Tests build one over in-memory streams; {@link Main} builds the real one.
+ * What a command runs against: its streams, environment, clock and channels to the controller
+ * and to slurmdbd (sacct, sacctmgr, sshare, sreport). Tests build one over in-memory streams;
+ * {@link Main} builds the real one.
  */
 public record Cli(
     String program,
@@ -16,7 +17,16 @@ public record Cli(
     PrintStream err,
     Map<String, String> env,
     Clock clock,
-    Supplier<RpcChannel> controller) {
+    Supplier<RpcChannel> controller,
+    Supplier<RpcChannel> accounting) {
+
+  /** A command that talks to the controller only. */
+  public Cli(String program, PrintStream out, PrintStream err, Map<String, String> env, Clock clock,
+      Supplier<RpcChannel> controller) {
+    this(program, out, err, env, clock, controller, () -> {
+      throw new IllegalStateException(program + " has no slurmdbd channel");
+    });
+  }
 
   /** Prints "PROGRAM: message" to stderr, as Slurm's commands do for errors. */
   public void error(String message) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.ControllerAddress;
+import org.corral.protocol.DbdAddress;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.UnixSocketChannel;
 
@@ -31,7 +32,8 @@ public final class Main {
         StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
         StandardCharsets.UTF_8);
-    Cli cli = new Cli(name, out, err, System.getenv(), Clock.systemDefaultZone(), controller(err, name));
+    Cli cli = new Cli(name, out, err, System.getenv(), Clock.systemDefaultZone(), controller(err, name),
+        accounting(err, name));
     int rc;
     try {
       rc = command(name).run(args, cli);
@@ -67,6 +69,24 @@ public final class Main {
       Path conf = SlurmConfig.defaultPath(System.getenv());
       try {
         return new UnixSocketChannel(ControllerAddress.unixSocket(SlurmConfig.loadShared(conf)));
+      } catch (Exception e) {
+        err.println(name + ": error: " + e.getMessage());
+        throw new ControllerUnreachable();
+      }
+    };
+  }
+
+  /**
+   * slurmdbd's Unix socket, found through slurm.conf on first use (beside the controller's pid
+   * file, named after AccountingStoragePort: see DbdAddress).
+   */
+  private static Supplier<RpcChannel> accounting(PrintStream err, String name) {
+    return () -> {
+      Path conf = SlurmConfig.defaultPath(System.getenv());
+      try {
+        SlurmConfig cfg = SlurmConfig.loadShared(conf);
+        return new UnixSocketChannel(DbdAddress.unixSocket(Path.of(cfg.slurmctldPidFile()),
+            cfg.accounting().port()));
       } catch (Exception e) {
         err.println(name + ": error: " + e.getMessage());
         throw new ControllerUnreachable();

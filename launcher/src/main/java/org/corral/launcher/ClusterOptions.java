@@ -17,6 +17,10 @@ record ClusterOptions(int nodes, int cpus, long memoryMb, Path dir, int portBase
     return portBase;
   }
 
+  int dbdPort() {
+    return portBase + 2;
+  }
+
   int nodePort(int index) {
     return portBase + 10 + index;
   }

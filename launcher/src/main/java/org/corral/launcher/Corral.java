@@ -10,6 +10,7 @@ import java.util.List;
 import org.corral.common.config.ConfigException;
 import org.corral.common.config.NodeConfig;
 import org.corral.common.config.SlurmConfig;
+import org.corral.dbd.config.DbdConfig;
 import org.corral.protocol.ClusterKey;
 
 /**
@@ -60,15 +61,22 @@ public final class Corral {
     Files.createDirectories(dir.resolve("log"));
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path conf = dir.resolve("slurm.conf");
-    boolean ctldRunning = Files.exists(conf) && daemons(SlurmConfig.load(conf)).get(0).running().isPresent();
+    boolean ctldRunning = Files.exists(conf) && controller(daemons(SlurmConfig.load(conf))).running().isPresent();
+    boolean written = false;
     if (o.config() != null && !ctldRunning) {
       Files.writeString(conf, LocalConfigWriter.fromFile(o));
+      written = true;
     } else if (!Files.exists(conf) || (o.shaped() && !ctldRunning)) {
       Files.writeString(conf, LocalConfigWriter.defaultConfig(o));
+      written = true;
     }
     Path key = dir.resolve("slurm.key");
     if (!Files.exists(key)) {
       ClusterKey.generate(key);
+    }
+    Path dbdConf = dir.resolve("slurmdbd.conf");
+    if (!Files.exists(dbdConf) || written) {
+      LocalConfigWriter.writeDbdConfig(dbdConf, o);
     }
     Files.writeString(dir.resolve("env"), """
         # source this file to use the Corral cluster in %s
@@ -78,12 +86,17 @@ public final class Corral {
     SlurmConfig cfg = SlurmConfig.load(conf);
     List<Daemon> daemons = daemons(cfg);
     int started = 0;
-    Daemon ctld = daemons.get(0);
+    Daemon ctld = controller(daemons);
     String busy = busyPorts(cfg, daemons);
     if (!busy.isEmpty()) {
       out.println("corral: port" + (busy.contains(",") ? "s " : " ") + busy + " already in use (another"
           + " Slurm or Corral?); stop it, or give this cluster other ports with --port-base");
       return 1;
+    }
+    Daemon dbd = daemons.get(0) == ctld ? null : daemons.get(0);
+    if (dbd != null && dbd.running().isEmpty()) {
+      dbd.start(); // before the controller, which sends it job records from the start
+      started++;
     }
     if (ctld.running().isEmpty()) {
       ctld.start();
@@ -92,7 +105,7 @@ public final class Corral {
         return failed(ctld);
       }
     }
-    for (Daemon d : daemons.subList(1, daemons.size())) {
+    for (Daemon d : daemons.subList(daemons.indexOf(ctld) + 1, daemons.size())) {
       if (d.running().isEmpty()) {
         d.start();
         started++;
@@ -150,15 +163,9 @@ public final class Corral {
   }
 
   private void status(SlurmConfig cfg, List<Daemon> daemons) {
-    String host = LocalConfigWriter.hostName();
-    for (int i = 0; i < daemons.size(); i++) {
-      Daemon d = daemons.get(i);
-      int port = i == 0 ? cfg.slurmctldPort() : cfg.nodes().get(i - 1).port();
-      String log = i == 0 ? cfg.slurmctldLogFile().orElse(d.output().toString())
-          : cfg.slurmdLogFile().map(t -> SlurmConfig.expandNodeTemplate(t,
-              cfg.nodes().get(d.index() - 1).name(), host)).orElse(d.output().toString());
+    for (Daemon d : daemons) {
       out.printf("  %-14s %-10s port %-6d log %s%n", d.label(),
-          d.running().map(p -> "pid " + p.pid()).orElse("stopped"), port, log);
+          d.running().map(p -> "pid " + p.pid()).orElse("stopped"), d.port(), d.log());
     }
   }
 
@@ -173,9 +180,8 @@ public final class Corral {
   private static String busyPorts(SlurmConfig cfg, List<Daemon> daemons) {
     List<String> busy = new ArrayList<>();
     for (Daemon d : daemons) {
-      int port = d.index() == 0 ? cfg.slurmctldPort() : cfg.nodes().get(d.index() - 1).port();
-      if (d.running().isEmpty() && !free(port)) {
-        busy.add(String.valueOf(port));
+      if (d.running().isEmpty() && !free(d.port())) {
+        busy.add(String.valueOf(d.port()));
       }
     }
     return String.join(", ", busy);
@@ -191,21 +197,49 @@ public final class Corral {
     }
   }
 
-  /** The controller first, then one slurmd per node. */
-  private List<Daemon> daemons(SlurmConfig cfg) {
+  private static Daemon controller(List<Daemon> daemons) {
+    return daemons.stream().filter(d -> d.label().equals("slurmctld")).findFirst().orElseThrow();
+  }
+
+  /**
+   * slurmdbd first when accounting is on and DIR has a slurmdbd.conf, then the controller, then
+   * one slurmd per node.
+   */
+  private List<Daemon> daemons(SlurmConfig cfg) throws ConfigException {
     String bin = home.resolve("bin").toString();
     String conf = cfg.path().toString();
     Path log = cfg.path().getParent().resolve("log");
     List<Daemon> out = new ArrayList<>();
-    out.add(new Daemon(0, "slurmctld", List.of(bin + "/slurmctld", "-D", "-f", conf),
-        Path.of(cfg.slurmctldPidFile()), log.resolve("slurmctld.out"), "org.corral.ctld.Slurmctld"));
+    Path dbdConf = cfg.path().resolveSibling("slurmdbd.conf");
+    if (cfg.accounting().enabled() && Files.exists(dbdConf)) {
+      DbdConfig dbd = DbdConfig.parse(readable(dbdConf), dbdConf);
+      Path dbdOut = log.resolve("slurmdbd.out");
+      out.add(new Daemon("slurmdbd", List.of(bin + "/slurmdbd", "-D", "-f", dbdConf.toString()),
+          dbd.pidFile(), dbdOut, "org.corral.dbd.Slurmdbd", dbd.port(),
+          dbd.logFile().map(Path::toString).orElse(dbdOut.toString())));
+    }
+    Path ctldOut = log.resolve("slurmctld.out");
+    out.add(new Daemon("slurmctld", List.of(bin + "/slurmctld", "-D", "-f", conf),
+        Path.of(cfg.slurmctldPidFile()), ctldOut, "org.corral.ctld.Slurmctld", cfg.slurmctldPort(),
+        cfg.slurmctldLogFile().orElse(ctldOut.toString())));
     String host = LocalConfigWriter.hostName();
     for (NodeConfig n : cfg.nodes()) {
-      out.add(new Daemon(out.size(), "slurmd " + n.name(),
+      Path nodeOut = log.resolve("slurmd-" + n.name() + ".out");
+      out.add(new Daemon("slurmd " + n.name(),
           List.of(bin + "/slurmd", "-D", "-N", n.name(), "-f", conf),
           Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdPidFile(), n.name(), host)),
-          log.resolve("slurmd-" + n.name() + ".out"), "-N " + n.name() + " "));
+          nodeOut, "-N " + n.name() + " ", n.port(),
+          cfg.slurmdLogFile().map(t -> SlurmConfig.expandNodeTemplate(t, n.name(), host))
+              .orElse(nodeOut.toString())));
     }
     return out;
+  }
+
+  private static String readable(Path file) throws ConfigException {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new ConfigException(file, 0, null, "cannot read: " + e.getMessage(), e);
+    }
   }
 }

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One daemon of a local cluster (index 0 is the controller, then the nodes in configuration
- * order): how to start it, and its pid file. A pid counts as ours only
- * while that process's command line still names the same program (pids get reused).
+ * One daemon of a local cluster: how to start it, its pid file, port and log. A pid counts as
+ * ours only while that process's command line still names the same program (pids get reused).
  */
-record Daemon(int index, String label, List<String> command, Path pidFile, Path output, String marker) {
+record Daemon(String label, List<String> command, Path pidFile, Path output, String marker, int port,
+    String log) {
 
   Optional<ProcessHandle> running() {
     try {

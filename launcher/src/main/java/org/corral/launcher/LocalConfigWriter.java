@@ -55,6 +55,10 @@ final class LocalConfigWriter {
         SlurmdPidFile=%1$s/slurmd-%%n.pid
         SlurmctldLogFile=%1$s/log/slurmctld.log
         SlurmdLogFile=%1$s/log/slurmd-%%n.log
+        AccountingStorageType=accounting_storage/slurmdbd
+        AccountingStorageHost=127.0.0.1
+        AccountingStoragePort=%9$d
+        JobAcctGatherType=jobacct_gather/linux
         ProctrackType=proctrack/linuxproc
         SchedulerType=sched/backfill
         PriorityType=priority/multifactor
@@ -69,7 +73,7 @@ final class LocalConfigWriter {
         NodeName=%5$s NodeHostname=%2$s NodeAddr=127.0.0.1 Port=%6$s CPUs=%7$d RealMemory=%8$d State=UNKNOWN
         PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
         """.formatted(d, host, o.controllerPort(), o.controllerPort() + 1, nodes, ports, o.cpus(),
-        o.memoryMb());
+        o.memoryMb(), o.dbdPort());
   }
 
   /** The given slurm.conf, completed for this host; gres.conf and cgroup.conf are copied too. */
@@ -116,6 +120,9 @@ final class LocalConfigWriter {
     addIfMissing(given, out, "SlurmdPidFile", d + "/slurmd-%n.pid");
     addIfMissing(given, out, "SlurmctldLogFile", d + "/log/slurmctld.log");
     addIfMissing(given, out, "SlurmdLogFile", d + "/log/slurmd-%n.log");
+    addIfMissing(given, out, "AccountingStorageType", "accounting_storage/slurmdbd");
+    addIfMissing(given, out, "AccountingStorageHost", "127.0.0.1");
+    addIfMissing(given, out, "AccountingStoragePort", String.valueOf(o.dbdPort()));
     for (String extra : List.of("gres.conf", "cgroup.conf")) {
       Path f = src.resolveSibling(extra);
       if (Files.isRegularFile(f)) {
@@ -123,6 +130,31 @@ final class LocalConfigWriter {
       }
     }
     return String.join("\n", out) + "\n";
+  }
+
+  /**
+   * DIR/slurmdbd.conf for the local cluster's slurmdbd: an embedded SQLite database under DIR,
+   * no server needed. Mode 0600, as slurmdbd requires (it may hold a database password).
+   */
+  static void writeDbdConfig(Path file, ClusterOptions o) throws IOException {
+    Path d = o.dir();
+    String text = """
+        # slurmdbd of the local Corral cluster, written by `corral up`. For MariaDB/MySQL or
+        # PostgreSQL: StorageType=accounting_storage/mysql (or /pgsql), StorageHost, StoragePort,
+        # StorageUser, StoragePass, StorageLoc=database name.
+        DbdHost=localhost
+        DbdAddr=127.0.0.1
+        DbdPort=%2$d
+        SlurmUser=root
+        StorageType=accounting_storage/sqlite
+        StorageLoc=%1$s/dbd/slurm_acct_db.sqlite
+        PidFile=%1$s/slurmdbd.pid
+        LogFile=%1$s/log/slurmdbd.log
+        """.formatted(d, o.dbdPort());
+    Files.deleteIfExists(file);
+    Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(file, text);
   }
 
   private static void addIfMissing(SlurmConfig given, List<String> out, String key, String value) {

@@ -47,6 +47,7 @@ public final class SlurmConfig {
   private final boolean jobRequeue;
   private final int returnToService;
   private final SchedulingConfig scheduling;
+  private final AccountingConfig accounting;
 
   private SlurmConfig(Path path, List<ConfLine> lines) throws ConfigException {
     this.path = path;
@@ -101,6 +102,7 @@ public final class SlurmConfig {
       throw byKey.get("returntoservice").invalid("ReturnToService", get("ReturnToService").get());
     }
     scheduling = SchedulingConfig.read(byKey::get);
+    accounting = AccountingConfig.of(this);
     String preemptMode = byKey.containsKey("preemptmode")
         ? PartitionLines.preemptMode(byKey.get("preemptmode"), get("PreemptMode").get()) : "OFF";
 
@@ -389,6 +391,11 @@ public final class SlurmConfig {
   /** Priority plugin, weights and scheduler parameters. */
   public SchedulingConfig scheduling() {
     return scheduling;
+  }
+
+  /** Where slurmdbd is and what the controller enforces. */
+  public AccountingConfig accounting() {
+    return accounting;
   }
 
   public int returnToService() {

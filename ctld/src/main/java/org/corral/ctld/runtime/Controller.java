@@ -37,11 +37,13 @@ public final class Controller implements AutoCloseable {
   private final SchedulerLoop scheduler;
   private final Housekeeper housekeeper;
   private final RpcServer server;
+  private final AccountingShipper shipper;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
 
   private Controller(Journal journal, StateWriter writer, SchedulerLoop scheduler,
-      Housekeeper housekeeper, RpcServer server) {
+      Housekeeper housekeeper, RpcServer server, AccountingShipper shipper) {
+    this.shipper = shipper;
     this.journal = journal;
     this.writer = writer;
     this.scheduler = scheduler;
@@ -71,11 +73,16 @@ public final class Controller implements AutoCloseable {
         + recovered.nextJobId());
 
     SchedulerLoop[] sched = new SchedulerLoop[1];
+    AccountingShipper[] shipper = new AccountingShipper[1];
     StateWriter writer = new StateWriter(recovered, journal, () -> {
       if (sched[0] != null) {
         sched[0].trigger();
       }
+      if (shipper[0] != null) {
+        shipper[0].trigger();
+      }
     });
+    shipper[0] = new AccountingShipper(writer, cfg.clusterName(), cfg.accounting(), creds);
     long now = clock.instant().getEpochSecond();
     await(writer.submit(s -> Decision.of(null, new Command.LoadConfig(
         ConfiguredCluster.nodes(cfg), ConfiguredCluster.partitions(cfg), now))));
@@ -104,7 +111,7 @@ public final class Controller implements AutoCloseable {
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
         64 << 20, Duration.ofMinutes(5), 4096), creds, service);
-    self[0] = new Controller(journal, writer, sched[0], housekeeper, server);
+    self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0]);
     sched[0].trigger();
     return self[0];
   }
@@ -153,6 +160,7 @@ public final class Controller implements AutoCloseable {
     server.close();
     scheduler.close();
     housekeeper.close();
+    shipper.close();
     writer.close();
     try {
       journal.close();

@@ -28,7 +28,7 @@ public final class StateRecovery {
       }
     }
     if (s.nextJobId() < firstJobId) {
-      s = new ClusterState(s.jobs(), s.nodes(), s.nodeOrder(), s.partitions(), firstJobId, s.lastUpdate());
+      s = s.withNextJobIdAtLeast(firstJobId);
     }
     return s;
   }

@@ -21,6 +21,7 @@ import org.pcollections.TreePMap;
  * @param partitions partitions from slurm.conf, in configuration order
  * @param nextJobId the id the next submission gets; never reused, journaled with each submit
  * @param lastUpdate when anything last changed (epoch seconds)
+ * @param outbox accounting events slurmdbd has not stored yet
  */
 public record ClusterState(
     TreePMap<Integer, JobRecord> jobs,
@@ -28,11 +29,12 @@ public record ClusterState(
     List<String> nodeOrder,
     List<PartitionInfo> partitions,
     int nextJobId,
-    long lastUpdate) {
+    long lastUpdate,
+    AcctOutbox outbox) {
 
   public static ClusterState empty(int firstJobId) {
     return new ClusterState(TreePMap.empty(), HashTreePMap.empty(), List.of(), List.of(),
-        firstJobId, 0);
+        firstJobId, 0, AcctOutbox.EMPTY);
   }
 
   public Optional<JobRecord> job(int id) {
@@ -64,10 +66,19 @@ public record ClusterState(
   }
 
   ClusterState withJobs(TreePMap<Integer, JobRecord> j, long time) {
-    return new ClusterState(j, nodes, nodeOrder, partitions, nextJobId, Math.max(lastUpdate, time));
+    return new ClusterState(j, nodes, nodeOrder, partitions, nextJobId, Math.max(lastUpdate, time), outbox);
   }
 
   ClusterState withNodes(PMap<String, NodeInfo> n, long time) {
-    return new ClusterState(jobs, n, nodeOrder, partitions, nextJobId, Math.max(lastUpdate, time));
+    return new ClusterState(jobs, n, nodeOrder, partitions, nextJobId, Math.max(lastUpdate, time), outbox);
+  }
+
+  /** The same state with the next job id raised to at least {@code id}. */
+  public ClusterState withNextJobIdAtLeast(int id) {
+    return new ClusterState(jobs, nodes, nodeOrder, partitions, Math.max(nextJobId, id), lastUpdate, outbox);
+  }
+
+  ClusterState withOutbox(AcctOutbox o) {
+    return new ClusterState(jobs, nodes, nodeOrder, partitions, nextJobId, lastUpdate, o);
   }
 }

@@ -73,6 +73,14 @@ public sealed interface Command {
   /** A pending task of an array is cancelled: it leaves the array's pending tasks. */
   record CancelArrayTask(int arrayJobId, int taskId, long time, int byUid) implements Command {}
 
+  /** slurmdbd stored every accounting event up to {@code through}: they leave the outbox. */
+  record AcctShipped(long through) implements Command {
+    @Override
+    public boolean changesSchedulingInput() {
+      return false;
+    }
+  }
+
   /** A job id spent without a job (sbatch --test-only takes one, as Slurm's does). */
   record JobIdUsed(int jobId) implements Command {
     @Override

@@ -16,6 +16,7 @@ import org.corral.protocol.msg.NodeDownCmd;
 import org.corral.protocol.msg.NodeRegisteredCmd;
 import org.corral.protocol.msg.CancelArrayTaskCmd;
 import org.corral.protocol.msg.DeadlineJobCmd;
+import org.corral.protocol.msg.AcctShippedCmd;
 import org.corral.protocol.msg.JobIdUsedCmd;
 import org.corral.protocol.msg.UpdateJobCmd;
 import org.corral.protocol.msg.StartArrayTaskCmd;
@@ -52,6 +53,7 @@ public final class CommandCodec {
           .setJobId(x.jobId()).setTime(x.time()).setMessage(x.message()));
       case Command.PurgeJob x -> e.setPurgeJob(PurgeJobCmd.newBuilder().setJobId(x.jobId()));
       case Command.JobIdUsed x -> e.setJobIdUsed(JobIdUsedCmd.newBuilder().setJobId(x.jobId()));
+      case Command.AcctShipped x -> e.setAcctShipped(AcctShippedCmd.newBuilder().setThrough(x.through()));
       case Command.DeadlineJob x -> e.setDeadlineJob(DeadlineJobCmd.newBuilder().setJobId(x.jobId()).setTime(x.time()));
       case Command.UpdateJob x -> e.setUpdateJob(UpdateJobCmd.newBuilder().setJobId(x.jobId()).setTime(x.time())
           .putAllChanges(x.changes()));
@@ -114,6 +116,7 @@ public final class CommandCodec {
           e.getLaunchFailed().getTime(), e.getLaunchFailed().getMessage());
       case PURGE_JOB -> new Command.PurgeJob(e.getPurgeJob().getJobId());
       case JOB_ID_USED -> new Command.JobIdUsed(e.getJobIdUsed().getJobId());
+      case ACCT_SHIPPED -> new Command.AcctShipped(e.getAcctShipped().getThrough());
       case DEADLINE_JOB -> new Command.DeadlineJob(e.getDeadlineJob().getJobId(), e.getDeadlineJob().getTime());
       case UPDATE_JOB -> new Command.UpdateJob(e.getUpdateJob().getJobId(), e.getUpdateJob().getTime(),
           java.util.Map.copyOf(e.getUpdateJob().getChangesMap()));

@@ -23,6 +23,8 @@ public final class SnapshotCodec {
         .setNextJobId(s.nextJobId())
         .addAllJobs(s.jobs().values())
         .addAllNodes(s.nodesInOrder())
+        .addAllAcctOutbox(s.outbox().events().values())
+        .setNextAcctEvent(s.outbox().nextEventId())
         .build()
         .toByteArray();
   }
@@ -40,6 +42,6 @@ public final class SnapshotCodec {
       nodes.put(n.getName(), n);
     }
     return new ClusterState(jobs, HashTreePMap.from(nodes), List.copyOf(order), List.of(),
-        snap.getNextJobId(), 0);
+        snap.getNextJobId(), 0, AcctOutbox.of(snap.getAcctOutboxList(), snap.getNextAcctEvent()));
   }
 }

@@ -43,12 +43,21 @@ public final class StateMachine {
 
   private StateMachine() {}
 
+  /**
+   * The state after {@code c}. A durable command that changes what accounting records of a job
+   * also puts the job's new record in the accounting outbox ({@link AccountingRecords}).
+   */
   public static ClusterState apply(ClusterState s, Command c) {
+    ClusterState next = change(s, c);
+    return c.durable() && next != s ? AccountingRecords.record(s, next, c) : next;
+  }
+
+  private static ClusterState change(ClusterState s, Command c) {
     return switch (c) {
       case Command.SubmitJob cmd -> submit(s, cmd);
       case Command.StartJob cmd -> start(s, cmd);
       case Command.JobEnded cmd -> ended(s, cmd);
-      case Command.CancelJob cmd -> endEarly(s, cmd.jobId(), cmd.time(), JobState.CANCELLED);
+      case Command.CancelJob cmd -> cancel(s, cmd);
       case Command.TimeoutJob cmd -> endEarly(s, cmd.jobId(), cmd.time(), JobState.TIMEOUT);
       case Command.LaunchFailed cmd -> launchFailed(s, cmd);
       case Command.HoldJob cmd -> hold(s, cmd);
@@ -67,8 +76,8 @@ public final class StateMachine {
       case Command.CancelArrayTask cmd -> cancelArrayTask(s, cmd);
       case Command.UpdateJob cmd -> updateJob(s, cmd);
       case Command.DeadlineJob cmd -> deadline(s, cmd);
-      case Command.JobIdUsed cmd -> new ClusterState(s.jobs(), s.nodes(), s.nodeOrder(), s.partitions(),
-          Math.max(s.nextJobId(), cmd.jobId() + 1), s.lastUpdate());
+      case Command.JobIdUsed cmd -> s.withNextJobIdAtLeast(cmd.jobId() + 1);
+      case Command.AcctShipped cmd -> s.withOutbox(s.outbox().shipped(cmd.through()));
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
       case Command.StepCreated cmd -> StepTransitions.created(s, cmd);
       case Command.StepNodeDone cmd -> StepTransitions.nodeDone(s, cmd);
@@ -134,8 +143,7 @@ public final class StateMachine {
     }
     JobRecord rec = JobRecord.newBuilder().setInfo(info).setSpec(spec).build();
     ClusterState next = s.withJobs(s.jobs().plus(c.jobId(), rec), c.time());
-    return new ClusterState(next.jobs(), next.nodes(), next.nodeOrder(), next.partitions(),
-        Math.max(s.nextJobId(), c.jobId() + 1), next.lastUpdate());
+    return next.withNextJobIdAtLeast(c.jobId() + 1);
   }
 
   private static ClusterState start(ClusterState s, Command.StartJob c) {
@@ -250,6 +258,16 @@ public final class StateMachine {
     }
     ClusterState out = running && !waitsForNode ? release(s, j, time) : s;
     return out.withJobs(out.jobs().plus(jobId, with(rec, b.build())), time);
+  }
+
+  private static ClusterState cancel(ClusterState s, Command.CancelJob c) {
+    ClusterState next = endEarly(s, c.jobId(), c.time(), JobState.CANCELLED);
+    if (next == s) {
+      return s;
+    }
+    JobRecord rec = next.jobs().get(c.jobId());
+    JobInfo info = rec.getInfo().toBuilder().setCancelled(true).setCancelledBy(c.byUid()).build();
+    return next.withJobs(next.jobs().plus(c.jobId(), with(rec, info)), next.lastUpdate());
   }
 
   private static ClusterState launchFailed(ClusterState s, Command.LaunchFailed c) {
@@ -457,7 +475,7 @@ public final class StateMachine {
     }
     PMap<String, NodeInfo> pnodes = HashTreePMap.from(nodes);
     ClusterState out = new ClusterState(s.jobs(), pnodes, List.copyOf(order),
-        List.copyOf(c.partitions()), s.nextJobId(), Math.max(s.lastUpdate(), c.time()));
+        List.copyOf(c.partitions()), s.nextJobId(), Math.max(s.lastUpdate(), c.time()), s.outbox());
     // Allocations are derived from the jobs holding resources, so they survive a restart.
     for (JobRecord rec : s.jobs().values()) {
       if (JobStates.holdsResources(rec.getInfo())) {
@@ -507,8 +525,7 @@ public final class StateMachine {
     JobRecord metaLeft = with(meta, meta.getInfo().toBuilder().setArrayTasks(rest.toString()).build());
     JobRecord split = meta.toBuilder().setInfo(task).build();
     next = s.withJobs(s.jobs().plus(c.arrayJobId(), metaLeft).plus(c.jobId(), split), c.time());
-    next = new ClusterState(next.jobs(), next.nodes(), next.nodeOrder(), next.partitions(),
-        Math.max(next.nextJobId(), c.jobId() + 1), next.lastUpdate());
+    next = next.withNextJobIdAtLeast(c.jobId() + 1);
     return start(next, new Command.StartJob(c.jobId(), c.time(), c.allocation()));
   }
 

@@ -83,7 +83,7 @@ class SubmitPolicyTest {
     ClusterState limited = TestStates.cluster(2, 8, 4000);
     limited = new ClusterState(limited.jobs(), limited.nodes(), limited.nodeOrder(), java.util.List.of(
         limited.partitions().get(0).toBuilder().setMaxTimeMin(10).setMaxNodes(1).build()),
-        limited.nextJobId(), limited.lastUpdate());
+        limited.nextJobId(), limited.lastUpdate(), limited.outbox());
     ClusterState st = limited;
     assertThatThrownBy(() -> p.normalize(bare().setTimeLimitMin(20).build(), st))
         .isInstanceOfSatisfying(SlurmException.class, e -> assertThat(e.error()).isEqualTo(SlurmError.INVALID_TIME_LIMIT));

@@ -1,0 +1,213 @@
+package org.corral.ctld.state;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.corral.protocol.StepIds;
+import org.corral.protocol.msg.AcctJob;
+import org.corral.protocol.msg.AcctStep;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.StepInfo;
+import org.corral.protocol.msg.StepRecord;
+
+/**
+ * What accounting keeps of a job ({@link AcctJob}), derived from the controller's record, and
+ * the rule for when a change is worth an event: a durable command that changes a job's
+ * accounting record puts the new record in the outbox. Only durable commands count, so replaying
+ * the journal yields the same events with the same ids; fields that non-durable commands move
+ * (priority, a pending job's reason) travel with events but never cause one.
+ */
+public final class AccountingRecords {
+  private AccountingRecords() {}
+
+  static ClusterState record(ClusterState before, ClusterState after, Command c) {
+    AcctOutbox outbox = after.outbox();
+    for (int id : touched(before, c)) {
+      JobRecord now = after.jobs().get(id);
+      if (now == null) {
+        continue;
+      }
+      AcctJob record = of(now);
+      JobRecord was = before.jobs().get(id);
+      if (was == null || !comparable(of(was)).equals(comparable(record))) {
+        outbox = outbox.add(record);
+      }
+    }
+    return outbox == after.outbox() ? after : after.withOutbox(outbox);
+  }
+
+  /** The jobs a command may change. */
+  private static Set<Integer> touched(ClusterState before, Command c) {
+    Set<Integer> ids = new LinkedHashSet<>();
+    switch (c) {
+      case Command.SubmitJob x -> ids.add(x.jobId());
+      case Command.StartJob x -> ids.add(x.jobId());
+      case Command.StartArrayTask x -> {
+        ids.add(x.arrayJobId());
+        ids.add(x.jobId());
+      }
+      case Command.JobEnded x -> ids.add(x.jobId());
+      case Command.CancelJob x -> ids.add(x.jobId());
+      case Command.HoldJob x -> ids.add(x.jobId());
+      case Command.TimeoutJob x -> ids.add(x.jobId());
+      case Command.LaunchFailed x -> ids.add(x.jobId());
+      case Command.UpdateJob x -> ids.add(x.jobId());
+      case Command.DeadlineJob x -> ids.add(x.jobId());
+      case Command.CancelArrayTask x -> ids.add(x.arrayJobId());
+      case Command.RequeueJob x -> ids.add(x.jobId());
+      case Command.JobEnding x -> ids.add(x.jobId());
+      case Command.EpilogNodes x -> ids.add(x.jobId());
+      case Command.StepCreated x -> ids.add(x.step().getInfo().getJobId());
+      case Command.StepNodeDone x -> ids.add(x.jobId());
+      case Command.StepCancelled x -> ids.add(x.jobId());
+      case Command.NodeDown x -> jobsOn(before, x.node(), ids);
+      case Command.UpdateNode x -> jobsOn(before, x.node(), ids);
+      case Command.NodeRegistered x -> jobsOn(before, x.node(), ids);
+      default -> { }
+    }
+    return ids;
+  }
+
+  private static void jobsOn(ClusterState s, String node, Set<Integer> ids) {
+    for (JobRecord r : s.jobs().values()) {
+      if (JobStates.holdsResources(r.getInfo()) && StateMachine.runsOn(r.getInfo(), node)) {
+        ids.add(r.getInfo().getJobId());
+      }
+    }
+  }
+
+  private static AcctJob comparable(AcctJob j) {
+    return j.toBuilder().clearPriority().clearReason().build();
+  }
+
+  /** The job's accounting record. */
+  public static AcctJob of(JobRecord rec) {
+    JobInfo j = rec.getInfo();
+    boolean finished = JobStates.isFinished(j);
+    long allocMem = 0;
+    for (NodeAllocation a : j.getAllocationList()) {
+      allocMem += a.getMemMb();
+    }
+    AcctJob.Builder b = AcctJob.newBuilder()
+        .setJobId(j.getJobId())
+        .setArrayJobId(j.getArrayJobId())
+        .setArrayTaskId(j.getArrayTaskId())
+        .setArrayTasks(j.getArrayTasks())
+        .setName(j.getName())
+        .setUserId(j.getUserId())
+        .setUserName(j.getUserName())
+        .setGroupId(j.getGroupId())
+        .setGroupName(j.getGroupName())
+        .setAccount(j.getAccount())
+        .setPartition(j.getPartition())
+        .setState(j.getState())
+        .setCancelled(j.getCancelled())
+        .setCancelledBy(j.getCancelledBy())
+        .setReason(finished ? j.getStateReason() : "")
+        .setExitStatus(j.getExitStatus())
+        .setSubmitTime(j.getSubmitTime())
+        .setEligibleTime(j.getEligibleTime())
+        .setStartTime(j.getState() == JobState.PENDING ? 0 : j.getStartTime())
+        .setEndTime(finished ? j.getEndTime() : 0)
+        .setTimeLimitMin(j.getTimeLimitMin())
+        .setNodes(j.getNodes())
+        .setNumNodes(j.getNumNodes())
+        .setNumCpus(j.getNumCpus())
+        .setReqCpus(j.getNumTasks() * Math.max(1, j.getCpusPerTask()))
+        .setReqNodes(j.getMinNodes())
+        .setNumTasks(j.getNumTasks())
+        .setReqMemMb(j.getMemPerCpuMb() > 0 ? j.getMemPerCpuMb() : j.getMemPerNodeMb())
+        .setMemPerCpu(j.getMemPerCpuMb() > 0)
+        .setAllocMemMb(allocMem)
+        .setPriority(j.getPriority())
+        .setWorkDir(j.getWorkDir())
+        .setSubmitLine(rec.getSpec().getCommand())
+        .setComment(j.getComment())
+        .setConstraints(j.getFeatures())
+        .setReqNodeList(j.getReqNodes())
+        .setExcNodeList(j.getExcNodes())
+        .setRestartCount(j.getRestartCount())
+        .setBatchHost(j.getBatchHost())
+        .setInteractive(j.getInteractive())
+        .setStdOut(j.getStdOut())
+        .setStdErr(j.getStdErr())
+        .setStdIn(j.getStdIn())
+        .setDependency(j.getDependency())
+        .setCpusPerTask(j.getCpusPerTask())
+        .setNtasksPerNode(j.getNtasksPerNode())
+        .setSubmitHost(j.getSubmitHost());
+    List<AcctStep> steps = new ArrayList<>();
+    if (!j.getInteractive() && j.getStartTime() > 0 && !j.getBatchHost().isEmpty()
+        && j.getState() != JobState.PENDING) {
+      steps.add(batchStep(rec));
+    }
+    int derived = 0;
+    for (StepRecord s : rec.getStepsList()) {
+      AcctStep st = step(s.getInfo());
+      steps.add(st);
+      derived = Math.max(derived, st.getExitStatus());
+    }
+    return b.addAllSteps(steps).setDerivedExitStatus(derived).build();
+  }
+
+  private static AcctStep batchStep(JobRecord rec) {
+    JobInfo j = rec.getInfo();
+    int cpus = 0;
+    long mem = 0;
+    for (NodeAllocation a : j.getAllocationList()) {
+      if (a.getNode().equals(j.getBatchHost())) {
+        cpus = a.getCpus();
+        mem = a.getMemMb();
+      }
+    }
+    if (cpus == 0) { // the allocation is released once the job is over
+      cpus = j.getNumNodes() <= 1 ? j.getNumCpus() : Math.max(1, j.getNumCpus() / j.getNumNodes());
+    }
+    AcctStep.Builder b = AcctStep.newBuilder()
+        .setStepId(StepIds.BATCH)
+        .setName("batch")
+        .setStartTime(j.getStartTime())
+        .setNodes(j.getBatchHost())
+        .setNumNodes(1)
+        .setNumTasks(1)
+        .setNumCpus(cpus)
+        .setReqMemMb(mem)
+        .setTimeLimitMin(j.getTimeLimitMin());
+    if (rec.hasBatchUsage()) {
+      b.setUsage(rec.getBatchUsage());
+    }
+    if (!JobStates.isFinished(j)) {
+      return b.setState(JobState.RUNNING).build();
+    }
+    JobState state = switch (j.getState()) {
+      case CANCELLED, TIMEOUT, DEADLINE, PREEMPTED -> JobState.CANCELLED;
+      case OUT_OF_MEMORY -> JobState.OUT_OF_MEMORY;
+      case NODE_FAIL -> JobState.NODE_FAIL;
+      default -> j.getExitStatus() == 0 ? JobState.COMPLETED : JobState.FAILED;
+    };
+    return b.setState(state).setExitStatus(j.getExitStatus()).setEndTime(j.getEndTime())
+        .setCancelled(state == JobState.CANCELLED).build();
+  }
+
+  private static AcctStep step(StepInfo s) {
+    AcctStep.Builder b = AcctStep.newBuilder()
+        .setStepId(s.getStepId())
+        .setName(s.getName())
+        .setState(s.getState())
+        .setCancelled(s.getCancelled())
+        .setExitStatus(s.getExitStatus())
+        .setStartTime(s.getStartTime())
+        .setEndTime(s.getState() == JobState.RUNNING ? 0 : s.getEndTime())
+        .setNodes(s.getNodes())
+        .setNumNodes(s.getNodeNamesCount())
+        .setNumTasks(s.getNumTasks())
+        .setNumCpus(s.getNumCpus())
+        .setReqMemMb(s.getMemPerNodeMb())
+        .setTimeLimitMin(s.getTimeLimitMin());
+    return b.build();
+  }
+}

@@ -1,0 +1,83 @@
+package org.corral.dbd;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import org.corral.common.config.ConfigException;
+import org.corral.dbd.config.DbdConfig;
+import org.corral.dbd.storage.Database;
+import org.corral.dbd.storage.JobStore;
+import org.corral.protocol.ClusterKey;
+import org.corral.protocol.Credentials;
+import org.corral.protocol.DbdAddress;
+import org.corral.protocol.RpcServer;
+import org.corral.protocol.RpcServerConfig;
+import org.corral.protocol.UserDirectory;
+
+/**
+ * The running slurmdbd: the database (migrated when opened; retried until it answers, so a
+ * database that starts later is waited for) and the RPC server, TCP for the controller and a
+ * Unix socket beside the pid file for local commands.
+ */
+public final class Dbd implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("slurmdbd");
+
+  private final Database db;
+  private final RpcServer server;
+
+  private Dbd(Database db, RpcServer server) {
+    this.db = db;
+    this.server = server;
+  }
+
+  /**
+   * @param tcpPort the port to listen on (0: any free one; tests)
+   * @param cluster the cluster sacct reports on when not told (ClusterName of slurm.conf)
+   */
+  public static Dbd start(DbdConfig cfg, int tcpPort, String cluster, Clock clock)
+      throws IOException, ConfigException {
+    int slurmUid = UserDirectory.system().uid(cfg.slurmUser()).orElse(0);
+    ClusterKey key = ClusterKey.load(cfg.keyFile(), slurmUid);
+    Database db = openWithRetry(cfg);
+    JobStore jobs = new JobStore(db);
+    Path socket = DbdAddress.unixSocket(cfg.pidFile(), cfg.port());
+    Files.createDirectories(socket.getParent());
+    RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
+            64 << 20, Duration.ofMinutes(5), 1024),
+        new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock));
+    return new Dbd(db, server);
+  }
+
+  private static Database openWithRetry(DbdConfig cfg) throws ConfigException, IOException {
+    long delayMs = 1000;
+    while (true) {
+      try {
+        return Database.open(cfg.storage(), cfg.jdbcUrl(), cfg.storageUser(), cfg.storagePass());
+      } catch (SQLException e) {
+        LOG.log(Level.ERROR, "accounting database not available, retrying in " + delayMs / 1000 + " s: "
+            + e.getMessage());
+        try {
+          Thread.sleep(delayMs);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while waiting for the database");
+        }
+        delayMs = Math.min(delayMs * 2, 30_000);
+      }
+    }
+  }
+
+  public int tcpPort() {
+    return server.tcpPort();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    db.close();
+  }
+}

@@ -1,0 +1,76 @@
+package org.corral.dbd;
+
+import java.lang.System.Logger.Level;
+import java.sql.SQLException;
+import java.time.Clock;
+import org.corral.common.SlurmError;
+import org.corral.dbd.storage.JobStore;
+import org.corral.protocol.Peer;
+import org.corral.protocol.RequestHandler;
+import org.corral.protocol.Responses;
+import org.corral.protocol.msg.AcctEventsReply;
+import org.corral.protocol.msg.AcctEventsRequest;
+import org.corral.protocol.msg.JobQueryReply;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+
+/**
+ * slurmdbd's RPC surface: the controller's accounting events (only from the controller: a
+ * signed credential with sender slurmctld) and the commands' queries (local users, identified
+ * by the kernel). A database error is answered as such and loses nothing: the controller keeps
+ * what it could not store and sends it again.
+ */
+final class DbdService implements RequestHandler {
+  private static final System.Logger LOG = System.getLogger("slurmdbd");
+
+  private final JobStore jobs;
+  private final JobQuery query;
+  private final int slurmUid;
+  private final Clock clock;
+
+  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock) {
+    this.jobs = jobs;
+    this.query = new JobQuery(jobs, cluster);
+    this.slurmUid = slurmUid;
+    this.clock = clock;
+  }
+
+  @Override
+  public Response handle(Peer peer, Request req) {
+    try {
+      return switch (req.getBodyCase()) {
+        case ACCT_EVENTS -> events(peer, req.getAcctEvents());
+        case JOB_QUERY -> {
+          if (peer.isDaemon()) {
+            yield Responses.error(SlurmError.ACCESS_DENIED, "queries come from local users");
+          }
+          long now = clock.instant().getEpochSecond();
+          boolean privileged = peer.uid() == 0 || peer.uid() == slurmUid;
+          yield Response.newBuilder().setJobQuery(JobQueryReply.newBuilder()
+              .addAllJobs(query.run(req.getJobQuery(), peer.uid(), privileged, now))).build();
+        }
+        case PING -> Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.newBuilder()
+            .setPrimary(true)).build();
+        default -> Responses.error(SlurmError.PROTOCOL_VERSION_ERROR,
+            "slurmdbd does not serve " + req.getBodyCase());
+      };
+    } catch (SQLException e) {
+      LOG.log(Level.ERROR, "database error: " + e.getMessage());
+      return Responses.error(SlurmError.DB_CONNECTION, "Unable to connect to database: " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      return Responses.error(SlurmError.INVALID_JOB_ID, e.getMessage());
+    }
+  }
+
+  private Response events(Peer peer, AcctEventsRequest r) throws SQLException {
+    if (!"slurmctld".equals(peer.daemon())) {
+      LOG.log(Level.WARNING, "refused accounting events from " + (peer.isDaemon() ? peer.daemon() : "uid " + peer.uid()));
+      return Responses.error(SlurmError.ACCESS_DENIED, "only the controller sends job records");
+    }
+    if (r.getCluster().isEmpty()) {
+      return Responses.error(SlurmError.PROTOCOL_VERSION_ERROR, "job records without a cluster name");
+    }
+    long through = r.getEventsCount() == 0 ? 0 : jobs.store(r.getCluster(), r.getEventsList());
+    return Response.newBuilder().setAcctEvents(AcctEventsReply.newBuilder().setStoredThrough(through)).build();
+  }
+}
