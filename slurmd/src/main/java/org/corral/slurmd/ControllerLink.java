@@ -139,13 +139,23 @@ final class ControllerLink implements JobListener, StepListener, AutoCloseable {
   @Override
   public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message,
       boolean outOfMemory, NodeTrouble trouble) {
-    JobFinishedRequest req = JobFinishedRequest.newBuilder().setJobId(jobId)
+    finished(jobId, exitStatus, endTime, launchFailed, message, outOfMemory, trouble, null);
+  }
+
+  @Override
+  public void finished(int jobId, int exitStatus, long endTime, boolean launchFailed, String message,
+      boolean outOfMemory, NodeTrouble trouble, org.corral.protocol.msg.StepUsage usage) {
+    JobFinishedRequest.Builder b = JobFinishedRequest.newBuilder().setJobId(jobId)
         .setNodeName(node.name()).setExitStatus(exitStatus).setEndTime(endTime)
         .setLaunchFailed(launchFailed && trouble != NodeTrouble.PROLOG_FAILED)
         .setMessage(message == null ? "" : message).setOutOfMemory(outOfMemory)
         .setPrologFailed(trouble == NodeTrouble.PROLOG_FAILED)
         .setEpilogFailed(trouble == NodeTrouble.EPILOG_FAILED)
-        .setKillFailed(trouble == NodeTrouble.KILL_FAILED).build();
+        .setKillFailed(trouble == NodeTrouble.KILL_FAILED);
+    if (usage != null) {
+      b.setUsage(usage);
+    }
+    JobFinishedRequest req = b.build();
     if (unacknowledged.putIfAbsent(jobId, req) == null) {
       Thread.ofVirtual().name("report-" + jobId).start(() ->
           report("job " + jobId, Request.newBuilder().setJobFinished(req).build(), () -> {

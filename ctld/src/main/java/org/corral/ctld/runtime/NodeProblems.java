@@ -37,7 +37,8 @@ final class NodeProblems {
     }
     out.add(req.getLaunchFailed()
         ? new Command.LaunchFailed(req.getJobId(), t, req.getMessage())
-        : new Command.JobEnded(req.getJobId(), t, req.getExitStatus(), node, req.getOutOfMemory()));
+        : new Command.JobEnded(req.getJobId(), t, req.getExitStatus(), node, req.getOutOfMemory(),
+            req.hasUsage() ? req.getUsage() : null));
     return out;
   }
 

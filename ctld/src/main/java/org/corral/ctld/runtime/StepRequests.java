@@ -115,7 +115,7 @@ final class StepRequests {
     NodeRequests.checkSender(peer, req.getNodeName());
     int status = req.getLaunchFailed() && req.getExitStatus() == 0 ? 1 << 8 : req.getExitStatus();
     return Decision.of(null, new Command.StepNodeDone(req.getJobId(), req.getStepId(), req.getNodeName(),
-        status, req.getEndTime()));
+        status, req.getEndTime(), req.hasUsage() ? req.getUsage() : null));
   }
 
   /** srun or salloc is done with its allocation: the job ends with the command's status. */

@@ -147,7 +147,7 @@ public final class AccountingRecords {
     }
     int derived = 0;
     for (StepRecord s : rec.getStepsList()) {
-      AcctStep st = step(s.getInfo());
+      AcctStep st = step(s);
       steps.add(st);
       derived = Math.max(derived, st.getExitStatus());
     }
@@ -193,7 +193,8 @@ public final class AccountingRecords {
         .setCancelled(state == JobState.CANCELLED).build();
   }
 
-  private static AcctStep step(StepInfo s) {
+  private static AcctStep step(StepRecord r) {
+    StepInfo s = r.getInfo();
     AcctStep.Builder b = AcctStep.newBuilder()
         .setStepId(s.getStepId())
         .setName(s.getName())
@@ -208,6 +209,9 @@ public final class AccountingRecords {
         .setNumCpus(s.getNumCpus())
         .setReqMemMb(s.getMemPerNodeMb())
         .setTimeLimitMin(s.getTimeLimitMin());
+    if (r.hasUsage()) {
+      b.setUsage(r.getUsage());
+    }
     return b.build();
   }
 }

@@ -6,6 +6,7 @@ import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
+import org.corral.protocol.msg.StepUsage;
 
 /**
  * Every change to the controller's state is one of these. Each carries everything
@@ -44,10 +45,18 @@ public sealed interface Command {
   record StartArrayTask(int arrayJobId, int taskId, int jobId, long time, List<NodeAllocation> allocation)
       implements Command {}
 
-  /** @param outOfMemory the node saw the kernel's OOM killer strike in the job's cgroup */
-  record JobEnded(int jobId, long time, int exitStatus, String node, boolean outOfMemory) implements Command {
+  /**
+   * @param outOfMemory the node saw the kernel's OOM killer strike in the job's cgroup
+   * @param usage the batch step's usage as the node measured it, or null
+   */
+  record JobEnded(int jobId, long time, int exitStatus, String node, boolean outOfMemory, StepUsage usage)
+      implements Command {
+    public JobEnded(int jobId, long time, int exitStatus, String node, boolean outOfMemory) {
+      this(jobId, time, exitStatus, node, outOfMemory, null);
+    }
+
     public JobEnded(int jobId, long time, int exitStatus, String node) {
-      this(jobId, time, exitStatus, node, false);
+      this(jobId, time, exitStatus, node, false, null);
     }
   }
 
@@ -134,8 +143,13 @@ public sealed interface Command {
   /** srun created a step; its placement and I/O key were chosen before it was logged. */
   record StepCreated(org.corral.protocol.msg.StepRecord step, long time) implements Command {}
 
-  /** One node of a step reports its tasks there have ended. */
-  record StepNodeDone(int jobId, int stepId, String node, int exitStatus, long time) implements Command {}
+  /** One node of a step reports its tasks there have ended, with their usage there (or null). */
+  record StepNodeDone(int jobId, int stepId, String node, int exitStatus, long time, StepUsage usage)
+      implements Command {
+    public StepNodeDone(int jobId, int stepId, String node, int exitStatus, long time) {
+      this(jobId, stepId, node, exitStatus, time, null);
+    }
+  }
 
   record StepCancelled(int jobId, int stepId, long time) implements Command {}
 

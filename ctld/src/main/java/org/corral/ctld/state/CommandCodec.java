@@ -40,9 +40,15 @@ public final class CommandCodec {
           .setGroupId(x.groupId()).setGroupName(x.groupName()).setSpec(x.spec()));
       case Command.StartJob x -> e.setStartJob(StartJobCmd.newBuilder().setJobId(x.jobId())
           .setTime(x.time()).addAllAllocation(x.allocation()));
-      case Command.JobEnded x -> e.setJobEnded(JobEndedCmd.newBuilder().setJobId(x.jobId())
-          .setTime(x.time()).setExitStatus(x.exitStatus()).setNode(x.node())
-          .setOutOfMemory(x.outOfMemory()));
+      case Command.JobEnded x -> {
+        JobEndedCmd.Builder b = JobEndedCmd.newBuilder().setJobId(x.jobId())
+            .setTime(x.time()).setExitStatus(x.exitStatus()).setNode(x.node())
+            .setOutOfMemory(x.outOfMemory());
+        if (x.usage() != null) {
+          b.setUsage(x.usage());
+        }
+        e.setJobEnded(b);
+      }
       case Command.CancelJob x -> e.setCancelJob(CancelJobCmd.newBuilder().setJobId(x.jobId())
           .setTime(x.time()).setByUid(x.byUid()));
       case Command.HoldJob x -> e.setHoldJob(HoldJobCmd.newBuilder().setJobId(x.jobId())
@@ -82,8 +88,14 @@ public final class CommandCodec {
           .setTime(x.time()).setExitStatus(x.exitStatus()).setNode(x.node()));
       case Command.StepCreated x -> e.setStepCreated(StepCreatedCmd.newBuilder().setStep(x.step())
           .setTime(x.time()));
-      case Command.StepNodeDone x -> e.setStepNodeDone(StepNodeDoneCmd.newBuilder().setJobId(x.jobId())
-          .setStepId(x.stepId()).setNode(x.node()).setExitStatus(x.exitStatus()).setTime(x.time()));
+      case Command.StepNodeDone x -> {
+        StepNodeDoneCmd.Builder b = StepNodeDoneCmd.newBuilder().setJobId(x.jobId())
+            .setStepId(x.stepId()).setNode(x.node()).setExitStatus(x.exitStatus()).setTime(x.time());
+        if (x.usage() != null) {
+          b.setUsage(x.usage());
+        }
+        e.setStepNodeDone(b);
+      }
       case Command.StepCancelled x -> e.setStepCancelled(StepCancelledCmd.newBuilder()
           .setJobId(x.jobId()).setStepId(x.stepId()).setTime(x.time()));
       case Command.NodeHeard x -> throw transientCommand(x);
@@ -104,8 +116,11 @@ public final class CommandCodec {
       }
       case START_JOB -> new Command.StartJob(e.getStartJob().getJobId(), e.getStartJob().getTime(),
           e.getStartJob().getAllocationList());
-      case JOB_ENDED -> new Command.JobEnded(e.getJobEnded().getJobId(), e.getJobEnded().getTime(),
-          e.getJobEnded().getExitStatus(), e.getJobEnded().getNode(), e.getJobEnded().getOutOfMemory());
+      case JOB_ENDED -> {
+        JobEndedCmd x = e.getJobEnded();
+        yield new Command.JobEnded(x.getJobId(), x.getTime(), x.getExitStatus(), x.getNode(), x.getOutOfMemory(),
+            x.hasUsage() ? x.getUsage() : null);
+      }
       case CANCEL_JOB -> new Command.CancelJob(e.getCancelJob().getJobId(),
           e.getCancelJob().getTime(), e.getCancelJob().getByUid());
       case HOLD_JOB -> new Command.HoldJob(e.getHoldJob().getJobId(), e.getHoldJob().getRelease(),
@@ -152,7 +167,7 @@ public final class CommandCodec {
       case STEP_NODE_DONE -> {
         StepNodeDoneCmd x = e.getStepNodeDone();
         yield new Command.StepNodeDone(x.getJobId(), x.getStepId(), x.getNode(), x.getExitStatus(),
-            x.getTime());
+            x.getTime(), x.hasUsage() ? x.getUsage() : null);
       }
       case STEP_CANCELLED -> new Command.StepCancelled(e.getStepCancelled().getJobId(),
           e.getStepCancelled().getStepId(), e.getStepCancelled().getTime());

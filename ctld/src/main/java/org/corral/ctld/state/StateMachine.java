@@ -182,6 +182,9 @@ public final class StateMachine {
       ClusterState freed = release(s, j, c.time());
       return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, backInQueue(j, c.time()))), c.time());
     }
+    if (c.usage() != null) {
+      rec = rec.toBuilder().setBatchUsage(c.usage()).build();
+    }
     JobInfo.Builder b = j.toBuilder().setCompleting(false).setExitStatus(c.exitStatus());
     if (c.outOfMemory() && (j.getState() == JobState.RUNNING || j.getState() == JobState.SUSPENDED)) {
       // Slurm 22.05 records an OOM-killed job with the raw status SIG_OOM: ExitCode 0:125.

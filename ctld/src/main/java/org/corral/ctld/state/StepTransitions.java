@@ -7,6 +7,7 @@ import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.StepInfo;
 import org.corral.protocol.msg.StepRecord;
+import org.corral.protocol.msg.StepUsage;
 
 /**
  * The state machine's part for job steps: created by srun, ended once every node of the step
@@ -42,6 +43,11 @@ final class StepTransitions {
     }
     StepInfo.Builder b = step.toBuilder().addNodesDone(c.node())
         .setExitStatus(Math.max(step.getExitStatus(), c.exitStatus()));
+    if (c.usage() != null) {
+      StepRecord r = rec.getSteps(i);
+      StepUsage usage = r.hasUsage() ? StepUsages.combine(List.of(r.getUsage(), c.usage())) : c.usage();
+      rec = rec.toBuilder().setSteps(i, r.toBuilder().setUsage(usage)).build();
+    }
     if (b.getNodesDoneCount() == step.getNodeNamesCount()) {
       b.setEndTime(c.time()).setState(step.getCancelled() ? JobState.CANCELLED
           : b.getExitStatus() == 0 ? JobState.COMPLETED : JobState.FAILED);

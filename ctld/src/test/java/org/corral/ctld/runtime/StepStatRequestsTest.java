@@ -54,7 +54,7 @@ class StepStatRequestsTest {
     StepUsage b = StepUsage.newBuilder().setJobId(1).setStep("0").setNodes("n2").setNtasks(3).setMaxRssKb(300)
         .setMaxRssNode("n2").setMaxRssTask(3).setAveRssKb(200).setMinCpuMs(10).setMinCpuNode("n2")
         .setMinCpuTask(2).setAveCpuMs(30).addPids(20).setUserCpuMs(60).setOutOfMemory(true).build();
-    StepUsage u = StepStatRequests.combine(List.of(a, b));
+    StepUsage u = org.corral.ctld.state.StepUsages.combine(List.of(a, b));
     assertThat(u.getNodes()).isEqualTo("n[1-2]");
     assertThat(u.getNtasks()).isEqualTo(4);
     assertThat(u.getMaxRssKb()).isEqualTo(300);

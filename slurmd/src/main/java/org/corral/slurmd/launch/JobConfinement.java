@@ -206,6 +206,19 @@ public final class JobConfinement {
     }
   }
 
+  /**
+   * The batch step's usage over its life, once it has ended (for accounting): what the samples
+   * saw, with the cgroup's exact CPU times where it counts them.
+   */
+  Optional<StepUsage> finalUsage(JobDirectory dir) {
+    StepUsageTracker tracker = batchUsage.get(dir.jobId());
+    if (tracker == null) {
+      return Optional.empty();
+    }
+    CgroupUsage counted = step(dir.jobId()).map(StepScope::usage).orElse(CgroupUsage.UNKNOWN);
+    return Optional.of(tracker.report(nodeName, counted, proc.cpuFrequencyKhz(), List.of()));
+  }
+
   /** The batch step's usage now (a fresh sample first), if the job runs here. */
   Optional<StepUsage> usage(JobDirectory dir) {
     StepUsageTracker tracker = batchUsage.get(dir.jobId());

@@ -31,6 +31,12 @@ public interface JobListener {
     finished(jobId, exitStatus, endTimeEpochSec, launchFailed, message, outOfMemory);
   }
 
+  /** As the others, also with the batch step's usage over its life (for accounting), or null. */
+  default void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed,
+      String message, boolean outOfMemory, NodeTrouble trouble, org.corral.protocol.msg.StepUsage usage) {
+    finished(jobId, exitStatus, endTimeEpochSec, launchFailed, message, outOfMemory, trouble);
+  }
+
   /**
    * The job's script ended and its Epilog starts; {@link #finished} follows once the Epilog is
    * done. Only shown (the job is COMPLETING meanwhile): nothing is lost if it never arrives.

@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.SignalScope;
+import org.corral.protocol.msg.StepUsage;
 
 /**
  * Runs batch jobs on this node as their users, without a JVM or an exec chain per job: the
@@ -153,7 +154,7 @@ public final class JobSupervisor implements AutoCloseable {
     try {
       plan = LaunchPlan.of(request, nodeName, hostName);
     } catch (IllegalArgumentException e) {
-      report(jobId, JobEnd.failed(0, now(), e.getMessage()));
+      report(jobId, JobEnd.failed(0, now(), e.getMessage()), NodeTrouble.NONE, null);
       return;
     }
     JobDirectory dir = JobDirectory.in(spoolDir, jobId);
@@ -180,7 +181,7 @@ public final class JobSupervisor implements AutoCloseable {
       if (hooks.prolog(request, dir.path())) {
         start(job, request, plan, dir);
       } else if (job.markEnded()) {
-        report(jobId, JobEnd.failed(0, now(), "prolog failed"), NodeTrouble.PROLOG_FAILED);
+        report(jobId, JobEnd.failed(0, now(), "prolog failed"), NodeTrouble.PROLOG_FAILED, null);
       }
     });
   }
@@ -270,7 +271,7 @@ public final class JobSupervisor implements AutoCloseable {
           + hooks.unkillableTimeoutSeconds() + " s; the node is drained (Kill task failed)");
       if (job.markEnded()) {
         report(job.dir().jobId(), new JobEnd(ProcessGroupSignaller.SIGKILL, now(), false,
-            "Kill task failed"), NodeTrouble.KILL_FAILED);
+            "Kill task failed"), NodeTrouble.KILL_FAILED, null);
       }
     }
   }
@@ -444,6 +445,7 @@ public final class JobSupervisor implements AutoCloseable {
       return;
     }
     int jobId = job.dir().jobId();
+    StepUsage usage = confinement.finalUsage(job.dir()).orElse(null);
     boolean oom;
     try {
       oom = confinement.release(job.dir());
@@ -453,7 +455,7 @@ public final class JobSupervisor implements AutoCloseable {
     }
     JobEnd ended = end.withOutOfMemory(oom);
     if (!hooks.hasEpilog() || ended.launchFailed()) {
-      report(jobId, ended);
+      report(jobId, ended, NodeTrouble.NONE, usage);
       return;
     }
     inEpilog.add(jobId);
@@ -463,24 +465,20 @@ public final class JobSupervisor implements AutoCloseable {
           listener.ending(jobId, ended.exitStatus(), ended.endTimeEpochSec());
         }
         boolean ok = hooks.epilog(jobId, job.dir().path(), ended.exitStatus());
-        report(jobId, ended, ok ? NodeTrouble.NONE : NodeTrouble.EPILOG_FAILED);
+        report(jobId, ended, ok ? NodeTrouble.NONE : NodeTrouble.EPILOG_FAILED, usage);
       } finally {
         inEpilog.remove(jobId);
       }
     });
   }
 
-  private void report(int jobId, JobEnd end) {
-    report(jobId, end, NodeTrouble.NONE);
-  }
-
-  private void report(int jobId, JobEnd end, NodeTrouble trouble) {
+  private void report(int jobId, JobEnd end, NodeTrouble trouble, StepUsage usage) {
     if (closed) {
       return;
     }
     try {
       listener.finished(jobId, end.exitStatus(), end.endTimeEpochSec(), end.launchFailed(),
-          end.message(), end.outOfMemory(), trouble);
+          end.message(), end.outOfMemory(), trouble, usage);
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "job listener failed for job " + jobId, e);
     }

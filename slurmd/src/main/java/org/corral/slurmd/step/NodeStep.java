@@ -327,9 +327,12 @@ final class NodeStep {
       return;
     }
     StepSpool.delete(dir); // every task here has ended: nothing left to signal
+    var counted = scope != null ? scope.usage() : CgroupUsage.UNKNOWN;
     StepFinishedRequest report = StepFinishedRequest.newBuilder().setJobId(key.jobId()).setStepId(key.stepId())
         .setNodeName(context.nodeName()).setExitStatus(status).setEndTime(context.clock().instant().getEpochSecond())
-        .setLaunchFailed(launchFailed).setMessage(message).build();
+        .setLaunchFailed(launchFailed).setMessage(message)
+        .setUsage(usage.report(context.nodeName(), counted, context.confinement().proc().cpuFrequencyKhz(), List.of()))
+        .build();
     try {
       context.listener().finished(report);
     } catch (RuntimeException e) {

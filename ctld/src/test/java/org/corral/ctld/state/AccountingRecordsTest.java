@@ -1,0 +1,142 @@
+package org.corral.ctld.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.corral.protocol.StepIds;
+import org.corral.protocol.msg.AcctEvent;
+import org.corral.protocol.msg.AcctJob;
+import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.StepUsage;
+import org.junit.jupiter.api.Test;
+
+/** The accounting outbox: which changes become events, their order, replay and acknowledgement. */
+class AccountingRecordsTest {
+  private static final List<NodeAllocation> ON_N1 =
+      List.of(NodeAllocation.newBuilder().setNode("n1").setCpus(2).setMemMb(200).build());
+
+  private static List<AcctJob> jobs(ClusterState s) {
+    return s.outbox().events().values().stream().map(AcctEvent::getJob).toList();
+  }
+
+  @Test
+  void submitStartAndEndEachLeaveOneEventInOrder() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    assertThat(s.outbox().events()).isEmpty();
+    s = TestStates.submit(s, 1, TestStates.spec().build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1010, ON_N1));
+    StepUsage usage = StepUsage.newBuilder().setMaxRssKb(5120).setUserCpuMs(700).build();
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1020, 3 << 8, "n1", false, usage));
+
+    List<AcctJob> jobs = jobs(s);
+    assertThat(jobs).extracting(AcctJob::getState)
+        .containsExactly(JobState.PENDING, JobState.RUNNING, JobState.FAILED);
+    assertThat(s.outbox().events().keySet()).containsExactly(1L, 2L, 3L);
+    AcctJob done = jobs.get(2);
+    assertThat(done.getUserName()).isEqualTo("alice");
+    assertThat(done.getStartTime()).isEqualTo(1010);
+    assertThat(done.getEndTime()).isEqualTo(1020);
+    assertThat(done.getNodes()).isEqualTo("n1");
+    assertThat(done.getAllocMemMb()).isEqualTo(200); // what it held, for AllocTRES
+    assertThat(done.getStepsList()).hasSize(1);
+    assertThat(done.getSteps(0).getStepId()).isEqualTo(StepIds.BATCH);
+    assertThat(done.getSteps(0).getState()).isEqualTo(JobState.FAILED);
+    assertThat(done.getSteps(0).getExitStatus()).isEqualTo(3 << 8);
+    assertThat(done.getSteps(0).getNumCpus()).isEqualTo(2);
+    assertThat(done.getSteps(0).getUsage().getMaxRssKb()).isEqualTo(5120);
+  }
+
+  @Test
+  void changesNoRecordCaresAboutLeaveNoEvent() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1, TestStates.spec().build(), 1000);
+    int before = s.outbox().events().size();
+    // Transient (not journaled) changes must never make events: a replay would not repeat them.
+    s = StateMachine.apply(s, new Command.SetPendingStatus(Map.of(1, new Waiting("Resources", 0, "")), 1001));
+    s = StateMachine.apply(s, new Command.SetPriorities(Map.of(1, new Command.JobPriority(500,
+        org.corral.protocol.msg.PriorityFactors.getDefaultInstance()))));
+    s = StateMachine.apply(s, new Command.NodeHeard("n1", 1002, 10, 100));
+    // A durable change that only moves the priority is not worth a record either.
+    s = StateMachine.apply(s, new Command.WarnSignalSent(1));
+    assertThat(s.outbox().events()).hasSize(before);
+  }
+
+  @Test
+  void cancelRecordsWhoCancelled() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1, TestStates.spec().build(), 1000);
+    s = StateMachine.apply(s, new Command.CancelJob(1, 1005, 1234));
+    AcctJob last = s.outbox().events().lastEntry().getValue().getJob();
+    assertThat(last.getState()).isEqualTo(JobState.CANCELLED);
+    assertThat(last.getCancelled()).isTrue();
+    assertThat(last.getCancelledBy()).isEqualTo(1234);
+    assertThat(last.getStepsList()).isEmpty(); // it never ran
+  }
+
+  @Test
+  void shippedEventsLeaveAndIdsAreNeverReused() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    for (int i = 1; i <= 3; i++) {
+      s = TestStates.submit(s, i, TestStates.spec().build(), 1000 + i);
+    }
+    s = StateMachine.apply(s, new Command.AcctShipped(2));
+    assertThat(s.outbox().events().keySet()).containsExactly(3L);
+    s = TestStates.submit(s, 4, TestStates.spec().build(), 1010);
+    assertThat(s.outbox().events().keySet()).containsExactly(3L, 4L);
+    s = StateMachine.apply(s, new Command.AcctShipped(4));
+    assertThat(s.outbox().events()).isEmpty();
+    assertThat(s.outbox().nextEventId()).isEqualTo(5);
+  }
+
+  @Test
+  void replayingTheJournalYieldsTheSameEventsAndSnapshotsKeepThem() throws Exception {
+    ClusterState base = TestStates.cluster(1, 8, 4000);
+    List<Command> log = new ArrayList<>();
+    log.add(new Command.SubmitJob(1, 1000, 1000, "alice", 1000, "alice", TestStates.spec().build()));
+    log.add(new Command.SubmitJob(2, 1001, 1000, "alice", 1000, "alice", TestStates.spec().build()));
+    log.add(new Command.StartJob(1, 1002, ON_N1));
+    log.add(new Command.AcctShipped(1));
+    log.add(new Command.CancelJob(2, 1003, 0));
+    ClusterState live = base;
+    for (Command c : log) {
+      live = StateMachine.apply(live, c);
+      // transient changes in between, as the live controller makes them
+      live = StateMachine.apply(live, new Command.SetPendingStatus(Map.of(2, new Waiting("Priority", 0, "")), 1003));
+    }
+    ClusterState replayed = base;
+    for (Command c : log) {
+      replayed = StateMachine.apply(replayed, CommandCodec.decode(CommandCodec.encode(c)));
+    }
+    assertThat(replayed.outbox().events().keySet()).isEqualTo(live.outbox().events().keySet());
+    assertThat(jobs(replayed)).extracting(AcctJob::getState).isEqualTo(jobs(live).stream().map(AcctJob::getState).toList());
+
+    ClusterState restored = SnapshotCodec.decode(SnapshotCodec.encode(live, 9));
+    assertThat(restored.outbox().events()).isEqualTo(live.outbox().events());
+    assertThat(restored.outbox().nextEventId()).isEqualTo(live.outbox().nextEventId());
+  }
+
+  @Test
+  void aStepsEndCarriesItsUsageCombinedOverItsNodes() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = TestStates.submit(s, 1, TestStates.spec().setInteractive(true).build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1001, List.of(
+        NodeAllocation.newBuilder().setNode("n1").setCpus(1).setMemMb(100).build(),
+        NodeAllocation.newBuilder().setNode("n2").setCpus(1).setMemMb(100).build())));
+    org.corral.protocol.msg.StepRecord step = org.corral.protocol.msg.StepRecord.newBuilder()
+        .setInfo(org.corral.protocol.msg.StepInfo.newBuilder().setJobId(1).setStepId(0).setName("hostname")
+            .setNodes("n[1-2]").addNodeNames("n1").addNodeNames("n2").setNumTasks(2).setNumCpus(2))
+        .build();
+    s = StateMachine.apply(s, new Command.StepCreated(step, 1002));
+    s = StateMachine.apply(s, new Command.StepNodeDone(1, 0, "n1", 0, 1003,
+        StepUsage.newBuilder().setNodes("n1").setNtasks(1).setMaxRssKb(100).setMaxRssNode("n1").setUserCpuMs(10).build()));
+    s = StateMachine.apply(s, new Command.StepNodeDone(1, 0, "n2", 0, 1004,
+        StepUsage.newBuilder().setNodes("n2").setNtasks(1).setMaxRssKb(300).setMaxRssNode("n2").setUserCpuMs(20).build()));
+    AcctJob last = s.outbox().events().lastEntry().getValue().getJob();
+    assertThat(last.getStepsList()).hasSize(1); // an allocation has no batch step
+    assertThat(last.getSteps(0).getState()).isEqualTo(JobState.COMPLETED);
+    assertThat(last.getSteps(0).getUsage().getMaxRssKb()).isEqualTo(300);
+    assertThat(last.getSteps(0).getUsage().getMaxRssNode()).isEqualTo("n2");
+    assertThat(last.getSteps(0).getUsage().getUserCpuMs()).isEqualTo(30);
+  }
+}
