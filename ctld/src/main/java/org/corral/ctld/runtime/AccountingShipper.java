@@ -26,7 +26,7 @@ import org.corral.protocol.msg.Response;
 final class AccountingShipper implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmctld");
   private static final int BATCH = 1000;
-  private static final long MAX_BACKOFF_MS = 30_000;
+  private static final long MAX_BACKOFF_MS = 10_000;
 
   private final StateWriter writer;
   private final String cluster;
