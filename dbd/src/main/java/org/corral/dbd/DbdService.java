@@ -10,7 +10,6 @@ import org.corral.protocol.RequestHandler;
 import org.corral.protocol.Responses;
 import org.corral.protocol.msg.AcctEventsReply;
 import org.corral.protocol.msg.AcctEventsRequest;
-import org.corral.protocol.msg.JobQueryReply;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 
@@ -46,8 +45,7 @@ final class DbdService implements RequestHandler {
           }
           long now = clock.instant().getEpochSecond();
           boolean privileged = peer.uid() == 0 || peer.uid() == slurmUid;
-          yield Response.newBuilder().setJobQuery(JobQueryReply.newBuilder()
-              .addAllJobs(query.run(req.getJobQuery(), peer.uid(), privileged, now))).build();
+          yield Response.newBuilder().setJobQuery(query.run(req.getJobQuery(), peer.uid(), privileged, now)).build();
         }
         case PING -> Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.newBuilder()
             .setPrimary(true)).build();

@@ -8,6 +8,7 @@ import java.util.Set;
 import org.corral.dbd.storage.JobSelection;
 import org.corral.dbd.storage.JobStore;
 import org.corral.protocol.msg.AcctJob;
+import org.corral.protocol.msg.JobQueryReply;
 import org.corral.protocol.msg.JobQueryRequest;
 import org.corral.protocol.msg.JobState;
 
@@ -29,7 +30,7 @@ final class JobQuery {
    * @param callerUid the asking user (kernel-vouched); without -a and -u a user sees their own
    *     jobs, root and SlurmUser see everyone's
    */
-  List<AcctJob> run(JobQueryRequest q, int callerUid, boolean privileged, long now) throws SQLException {
+  JobQueryReply run(JobQueryRequest q, int callerUid, boolean privileged, long now) throws SQLException {
     JobSelection sel = new JobSelection();
     if (!q.getAllClusters()) {
       sel.in("cluster", q.getClustersCount() > 0 ? q.getClustersList() : List.of(defaultCluster));
@@ -64,23 +65,39 @@ final class JobQuery {
       // Active at some time in the window: submitted before its end, not ended before its start.
       sel.where("(end_time = 0 OR end_time >= ?)", start);
     }
-    List<AcctJob> out = new ArrayList<>();
-    for (AcctJob j : store.find(sel)) {
-      if (!ids.isEmpty() && ids.stream().noneMatch(id -> id.matches(j))) {
-        continue;
+    int pageSize = q.getPageSize();
+    JobQueryReply.Builder out = JobQueryReply.newBuilder();
+    JobStore.Cursor cursor = q.getAfterJobId() == 0 && q.getAfterSubmitTime() == 0 ? null
+        : new JobStore.Cursor(Integer.toUnsignedLong(q.getAfterJobId()), q.getAfterSubmitTime());
+    while (true) {
+      List<AcctJob> rows = store.find(sel, cursor, pageSize);
+      for (AcctJob j : rows) {
+        if (selected(q, ids, j, start, end)) {
+          out.addJobs(j);
+        }
       }
-      if (j.getSubmitTime() > end) {
-        continue;
+      if (pageSize == 0 || rows.size() < pageSize) {
+        return out.build(); // everything scanned
       }
-      if (q.getStatesCount() > 0 && q.getStatesList().stream().noneMatch(s -> wasIn(j, s, start, end))) {
-        continue;
+      AcctJob last = rows.get(rows.size() - 1);
+      cursor = new JobStore.Cursor(Integer.toUnsignedLong(last.getJobId()), last.getSubmitTime());
+      if (out.getJobsCount() > 0) {
+        return out.setMore(true).setNextJobId(last.getJobId()).setNextSubmitTime(last.getSubmitTime()).build();
       }
-      if (q.getNodeListCount() > 0 && !onNodes(j, q.getNodeListList())) {
-        continue;
-      }
-      out.add(j);
     }
-    return out;
+  }
+
+  private static boolean selected(JobQueryRequest q, List<JobId> ids, AcctJob j, long start, long end) {
+    if (!ids.isEmpty() && ids.stream().noneMatch(id -> id.matches(j))) {
+      return false;
+    }
+    if (j.getSubmitTime() > end) {
+      return false;
+    }
+    if (q.getStatesCount() > 0 && q.getStatesList().stream().noneMatch(s -> wasIn(j, s, start, end))) {
+      return false;
+    }
+    return q.getNodeListCount() == 0 || onNodes(j, q.getNodeListList());
   }
 
   /** Whether the job was in {@code state} at some time in [start, end], as sacct -s asks. */

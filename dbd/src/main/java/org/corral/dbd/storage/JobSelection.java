@@ -30,6 +30,14 @@ public final class JobSelection {
     return this;
   }
 
+  /** An independent copy, to add conditions to. */
+  public JobSelection copy() {
+    JobSelection c = new JobSelection();
+    c.conditions.addAll(conditions);
+    c.values.addAll(values);
+    return c;
+  }
+
   String where() {
     return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
   }

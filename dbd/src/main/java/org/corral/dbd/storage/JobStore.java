@@ -119,11 +119,24 @@ public final class JobStore {
    * order (then submit time).
    */
   public List<AcctJob> find(JobSelection sel) throws SQLException {
+    return find(sel, null, 0);
+  }
+
+  /** Where a page of job records ended: the last row's key. */
+  public record Cursor(long jobId, long submitTime) {}
+
+  /**
+   * As {@link #find(JobSelection)}, but at most {@code limit} rows (0: all) after {@code after}
+   * (null: from the start): keyset paging over the primary key, so each page costs the same.
+   */
+  public List<AcctJob> find(JobSelection sel, Cursor after, int limit) throws SQLException {
+    JobSelection s = after == null ? sel : sel.copy().where("(job_id > ? OR (job_id = ? AND submit_time > ?))",
+        after.jobId(), after.jobId(), after.submitTime());
     List<AcctJob> out = new ArrayList<>();
     try (Connection c = db.connection();
-        PreparedStatement st = c.prepareStatement("SELECT record FROM corral_job" + sel.where()
-            + " ORDER BY job_id, submit_time")) {
-      sel.bind(st);
+        PreparedStatement st = c.prepareStatement("SELECT record FROM corral_job" + s.where()
+            + " ORDER BY job_id, submit_time" + (limit > 0 ? " LIMIT " + limit : ""))) {
+      s.bind(st);
       st.setFetchSize(1000);
       try (ResultSet rs = st.executeQuery()) {
         while (rs.next()) {
