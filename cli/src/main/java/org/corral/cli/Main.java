@@ -56,6 +56,7 @@ public final class Main {
       case "sdiag" -> new org.corral.cli.sdiag.SdiagCommand();
       case "srun" -> new org.corral.cli.srun.SrunCommand();
       case "salloc" -> new org.corral.cli.salloc.SallocCommand();
+      case "sacctmgr" -> new org.corral.cli.sacctmgr.SacctmgrCommand();
       default -> (args, cli) -> {
         cli.error("this command is not part of Corral yet");
         return 1;

@@ -44,11 +44,19 @@ public final class Dbd implements AutoCloseable {
     ClusterKey key = ClusterKey.load(cfg.keyFile(), slurmUid);
     Database db = openWithRetry(cfg);
     JobStore jobs = new JobStore(db);
+    org.corral.dbd.assoc.AssocStore assocs = new org.corral.dbd.assoc.AssocStore(db);
+    try {
+      assocs.bootstrap(cluster);
+    } catch (SQLException e) {
+      db.close();
+      throw new IOException(e.getMessage(), e);
+    }
     Path socket = DbdAddress.unixSocket(cfg.pidFile(), cfg.port());
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
             64 << 20, Duration.ofMinutes(5), 1024),
-        new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock));
+        new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock,
+            new org.corral.dbd.assoc.AssocService(assocs, slurmUid, UserDirectory.system())));
     return new Dbd(db, server);
   }
 

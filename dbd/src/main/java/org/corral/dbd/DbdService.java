@@ -10,6 +10,7 @@ import org.corral.protocol.RequestHandler;
 import org.corral.protocol.Responses;
 import org.corral.protocol.msg.AcctEventsReply;
 import org.corral.protocol.msg.AcctEventsRequest;
+import org.corral.protocol.msg.JobQueryReply;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 
@@ -26,8 +27,10 @@ final class DbdService implements RequestHandler {
   private final JobQuery query;
   private final int slurmUid;
   private final Clock clock;
+  private final org.corral.dbd.assoc.AssocService assoc;
 
-  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock) {
+  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, org.corral.dbd.assoc.AssocService assoc) {
+    this.assoc = assoc;
     this.jobs = jobs;
     this.query = new JobQuery(jobs, cluster);
     this.slurmUid = slurmUid;
@@ -47,6 +50,8 @@ final class DbdService implements RequestHandler {
           boolean privileged = peer.uid() == 0 || peer.uid() == slurmUid;
           yield Response.newBuilder().setJobQuery(query.run(req.getJobQuery(), peer.uid(), privileged, now)).build();
         }
+        case ASSOC_SNAPSHOT -> assoc.snapshot(peer, req.getAssocSnapshot());
+        case ACCT_UPDATE -> assoc.update(peer, req.getAcctUpdate());
         case PING -> Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.newBuilder()
             .setPrimary(true)).build();
         default -> Responses.error(SlurmError.PROTOCOL_VERSION_ERROR,
