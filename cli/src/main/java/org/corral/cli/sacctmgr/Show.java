@@ -29,7 +29,8 @@ final class Show {
       case "account" -> {
         List<String> names = lower(a.cond("names"));
         names.addAll(lower(a.cond("account")));
-        for (AcctAccount acct : v.snap.getAccountsList()) {
+        for (AcctAccount acct : v.snap.getAccountsList().stream()
+            .sorted(java.util.Comparator.comparing(AcctAccount::getName)).toList()) {
           if (!names.isEmpty() && !names.contains(acct.getName())) {
             continue;
           }
@@ -48,7 +49,8 @@ final class Show {
       case "user" -> {
         List<String> names = lower(a.cond("names"));
         names.addAll(lower(a.cond("user")));
-        for (AcctUser u : v.snap.getUsersList()) {
+        for (AcctUser u : v.snap.getUsersList().stream()
+            .sorted(java.util.Comparator.comparing(AcctUser::getName)).toList()) {
           if (!names.isEmpty() && !names.contains(u.getName())) {
             continue;
           }

@@ -1,0 +1,184 @@
+package org.corral.cli.sacctmgr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.corral.cli.Cli;
+import org.corral.common.SlurmError;
+import org.corral.protocol.RpcChannel;
+import org.corral.protocol.msg.AcctAccount;
+import org.corral.protocol.msg.AcctAssoc;
+import org.corral.protocol.msg.AcctCluster;
+import org.corral.protocol.msg.AcctLimits;
+import org.corral.protocol.msg.AcctQos;
+import org.corral.protocol.msg.AcctUpdateReply;
+import org.corral.protocol.msg.AcctUser;
+import org.corral.protocol.msg.AssocSnapshot;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * sacctmgr against a fake slurmdbd holding the state the reference Slurm 22.05 had when each
+ * recording in golden/ was made (CASE.cmd, .out, .err, .rc from /work/acct-ref): stdout, stderr
+ * and the exit code must match byte for byte.
+ */
+class SacctmgrGoldenTest {
+  static final Path GOLDEN = Path.of("src/test/java/org/corral/cli/sacctmgr/golden");
+
+  static AcctAssoc acct(int id, String name, String parent) {
+    return AcctAssoc.newBuilder().setId(id).setCluster("reference").setAccount(name).setParentAccount(parent).build();
+  }
+
+  static AcctAssoc user(int id, String account, String user) {
+    return AcctAssoc.newBuilder().setId(id).setCluster("reference").setAccount(account).setUser(user).build();
+  }
+
+  static AssocSnapshot.Builder empty() {
+    return AssocSnapshot.newBuilder().addClusters(AcctCluster.newBuilder().setName("reference")
+            .setControlHost("127.0.0.1").setControlPort(6817).setRpcVersion(9728))
+        .addAccounts(AcctAccount.newBuilder().setName("root").setDescription("default root account").setOrganization("root"))
+        .addUsers(AcctUser.newBuilder().setName("root").setDefaultAccount("root").setAdminLevel(3))
+        .addAssocs(acct(1, "root", "").toBuilder().setQosSet(true).addQos("normal"))
+        .addAssocs(user(2, "root", "root"))
+        .addQos(AcctQos.newBuilder().setId(1).setName("normal").setDescription("Normal QOS default"));
+  }
+
+  static AssocSnapshot.Builder physics() {
+    return empty().addAccounts(AcctAccount.newBuilder().setName("physics").setDescription("physics dept")
+        .setOrganization("sci")).addAssocs(acct(3, "physics", "root"));
+  }
+
+  static AssocSnapshot.Builder theory() {
+    return physics().addAccounts(AcctAccount.newBuilder().setName("theory").setDescription("theory")
+        .setOrganization("physics")).addAssocs(acct(4, "theory", "physics"));
+  }
+
+  /** The reference after mgr_41: what every show_ case saw. */
+  static AssocSnapshot.Builder full() {
+    AssocSnapshot.Builder b = empty();
+    b.addAccounts(AcctAccount.newBuilder().setName("chem").setDescription("chem dept").setOrganization("sci"))
+        .addAccounts(AcctAccount.newBuilder().setName("physics").setDescription("physics dept").setOrganization("sci"))
+        .addAccounts(AcctAccount.newBuilder().setName("theory").setDescription("theory").setOrganization("physics"))
+        .addUsers(AcctUser.newBuilder().setName("alice").setDefaultAccount("physics").setAdminLevel(2))
+        .addUsers(AcctUser.newBuilder().setName("bob").setDefaultAccount("theory").setAdminLevel(1))
+        .addAssocs(acct(3, "chem", "root").toBuilder().setLimits(AcctLimits.newBuilder().setShares(20)))
+        .addAssocs(acct(10, "physics", "root").toBuilder().setLimits(AcctLimits.newBuilder().setShares(50)))
+        .addAssocs(acct(11, "theory", "physics"))
+        .addAssocs(user(12, "theory", "alice"))
+        .addAssocs(user(13, "physics", "alice"))
+        .addAssocs(user(14, "theory", "bob").toBuilder().setQosSet(true).addQos("high").addQos("normal")
+            .setLimits(AcctLimits.newBuilder().setMaxJobs(10)))
+        .addQos(AcctQos.newBuilder().setId(2).setName("high").setDescription("high").setPriority(100)
+            .setMaxWallMinutes(60));
+    return b;
+  }
+
+  static final Map<String, AssocSnapshot.Builder> STATES = Map.of("empty", empty(), "physics", physics(),
+      "theory", theory(), "full", full(), "bobchem", full().addAssocs(user(15, "chem", "bob")));
+
+  /** Splits a recorded command line as the shell did (double quotes only). */
+  static List<String> words(String line) {
+    List<String> out = new ArrayList<>();
+    StringBuilder w = new StringBuilder();
+    boolean quoted = false;
+    boolean any = false;
+    for (char c : line.toCharArray()) {
+      if (c == '"') {
+        quoted = !quoted;
+        any = true;
+      } else if (c == ' ' && !quoted) {
+        if (any) {
+          out.add(w.toString());
+        }
+        w.setLength(0);
+        any = false;
+      } else {
+        w.append(c);
+        any = true;
+      }
+    }
+    if (any) {
+      out.add(w.toString());
+    }
+    return out;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+      "show_01_account, full, ok", "show_02_account_s, full, ok", "show_03_account_withassoc, full, ok",
+      "show_04_list_users, full, ok", "show_05_user_withassoc, full, ok", "show_06_assoc, full, ok",
+      "show_07_assoc_fmt_P, full, ok", "show_08_qos, full, ok", "show_09_qos_fmt_p, full, ok",
+      "show_10_cluster, full, ok", "show_11_tres, full, ok", "show_12_account_n, full, ok",
+      "show_13_account_P, full, ok", "show_14_account_p, full, ok", "show_15_user_alice, full, ok",
+      "show_16_user_where_name_alice, full, ok", "show_17_user_alice_withassoc_defacct_nP, full, ok",
+      "show_21_user_s, full, ok", "show_22_user_nonexistent, full, ok", "show_23_assoc_tree, full, ok",
+      "show_24_assoc_where_user_alice, full, ok", "show_25_assoc_where_account_physics, full, ok",
+      "show_26_assoc_where_account_physics_s, full, ok", "show_30_user_fmt_admin, full, ok",
+      "show_31_qos_high_all, full, ok", "show_32_assoc_fmt_width, full, ok",
+      "show_36_user_parsable2_noheader_all, full, ok", "show_43_qos_normal_fmt, full, ok", "show_33_help, full, ok",
+      "mgr_00_show_account_empty, empty, ok", "mgr_00_show_user_empty, empty, ok",
+      "mgr_01_add_account_physics, empty, ok", "mgr_02_add_account_theory, physics, ok",
+      "mgr_03_add_user_alice, theory, ok", "mgr_04_add_user_bob, theory, ok", "mgr_06_add_qos_high, empty, ok",
+      "mgr_08_add_account_chem_noi_yes, empty, ok", "mgr_09_add_account_bio_noi_no, empty, ok",
+      "mgr_15_add_existing_account, full, ok", "mgr_19_unknown_entity, full, ok", "mgr_20_unknown_command, full, ok",
+      "mgr_22_nobody_add_account, full, denied", "mgr_30_add_user_nonexistent_account, full, ok",
+      "mgr_31_add_account_bad_parent, full, ok", "mgr_34_show_bad_format, full, ok", "mgr_35_modify_no_set, full, ok",
+      "mgr_12_modify_account_physics_fairshare, full, ok", "mgr_13_modify_account_where, full, ok",
+      "mgr_40_modify_bob_maxjobs, full, ok", "mgr_17_delete_nonexistent_account, full, ok",
+      "mgr_26_delete_user_bob_chem_assoc, bobchem, ok", "mgr_29_delete_account_with_children, full, ok",
+  })
+  void matchesTheReference(String name, String state, String dbd) throws Exception {
+    String cmd = Files.readString(GOLDEN.resolve(name + ".cmd")).strip();
+    String stdin = "";
+    if (cmd.startsWith("echo ")) {
+      stdin = cmd.substring(5, cmd.indexOf('|')).strip() + "\n";
+      cmd = cmd.substring(cmd.indexOf('|') + 1).strip();
+    }
+    if (cmd.startsWith("runuser")) {
+      cmd = cmd.substring(cmd.indexOf("-- ") + 3);
+    }
+    List<String> args = words(cmd);
+    assertThat(args.get(0)).isEqualTo("/usr/bin/sacctmgr");
+    List<Request> updates = new ArrayList<>();
+    AssocSnapshot snap = STATES.get(state).build();
+    RpcChannel fake = request -> switch (request.getBodyCase()) {
+      case ASSOC_SNAPSHOT -> Response.newBuilder().setAssocSnapshot(snap).build();
+      case ACCT_UPDATE -> {
+        updates.add(request);
+        yield dbd.equals("denied") ? Response.newBuilder().setErrorCode(SlurmError.ACCESS_DENIED.code())
+            .setErrorMessage("Access/permission denied").build()
+            : Response.newBuilder().setAcctUpdate(AcctUpdateReply.newBuilder()
+                .setApplied(request.getAcctUpdate().getChangesCount())).build();
+      }
+      default -> throw new AssertionError("unexpected " + request.getBodyCase());
+    };
+    var out = new ByteArrayOutputStream();
+    var err = new ByteArrayOutputStream();
+    Cli cli = new Cli("sacctmgr", new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), Clock.systemUTC(), () -> fake, () -> fake);
+    int rc = new SacctmgrCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), 2000)
+        .run(args.subList(1, args.size()), cli);
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(Files.readString(GOLDEN.resolve(name + ".out")));
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(Files.readString(GOLDEN.resolve(name + ".err")));
+    assertThat(rc).isEqualTo(Integer.parseInt(Files.readString(GOLDEN.resolve(name + ".rc")).strip()));
+    // what reached slurmdbd: a check then the commit after "y" or with -i; only the check after "n"
+    if (stdin.startsWith("y")) {
+      assertThat(updates).extracting(r -> r.getAcctUpdate().getCheckOnly()).containsExactly(true, false);
+    } else if (stdin.startsWith("n")) {
+      assertThat(updates).extracting(r -> r.getAcctUpdate().getCheckOnly()).containsExactly(true);
+    } else if (rc == 0 && name.startsWith("mgr_") && !name.contains("show")) {
+      assertThat(updates).hasSize(1);
+    }
+  }
+}

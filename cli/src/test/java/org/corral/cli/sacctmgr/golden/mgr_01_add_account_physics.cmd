@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i add account physics Description="physics dept" Organization=sci

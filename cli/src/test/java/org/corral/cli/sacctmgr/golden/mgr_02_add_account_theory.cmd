@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i add account theory parent=physics

@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i add user bob account=theory DefaultAccount=theory

@@ -1,0 +1,1 @@
+echo y | /usr/bin/sacctmgr add account chem Description=chemistry Organization=sci fairshare=20

@@ -1,0 +1,1 @@
+echo n | /usr/bin/sacctmgr add account bio

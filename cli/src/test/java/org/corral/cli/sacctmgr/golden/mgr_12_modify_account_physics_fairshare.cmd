@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i modify account physics set fairshare=50

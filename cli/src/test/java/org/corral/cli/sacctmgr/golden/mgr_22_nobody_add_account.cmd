@@ -1,0 +1,1 @@
+runuser -u nobody -- /usr/bin/sacctmgr -i add account evil

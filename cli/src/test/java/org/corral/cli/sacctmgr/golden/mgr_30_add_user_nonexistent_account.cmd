@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i add user carol account=nosuchacct

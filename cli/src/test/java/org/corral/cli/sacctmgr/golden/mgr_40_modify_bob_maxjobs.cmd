@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i modify user bob set MaxJobs=10

@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr show user alice withassoc format=user,defaultaccount -nP

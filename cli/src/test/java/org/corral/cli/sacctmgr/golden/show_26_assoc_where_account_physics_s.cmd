@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr show assoc where account=physics -s format=account,user

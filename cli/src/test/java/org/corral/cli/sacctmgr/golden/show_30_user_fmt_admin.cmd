@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr show user format=user,admin%20,defaultaccount
