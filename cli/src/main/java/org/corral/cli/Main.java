@@ -54,6 +54,7 @@ public final class Main {
       case "sstat" -> new org.corral.cli.sstat.SstatCommand();
       case "sprio" -> new org.corral.cli.sprio.SprioCommand();
       case "sdiag" -> new org.corral.cli.sdiag.SdiagCommand();
+      case "sacct" -> new org.corral.cli.sacct.SacctCommand();
       case "srun" -> new org.corral.cli.srun.SrunCommand();
       case "salloc" -> new org.corral.cli.salloc.SallocCommand();
       case "sacctmgr" -> new org.corral.cli.sacctmgr.SacctmgrCommand();

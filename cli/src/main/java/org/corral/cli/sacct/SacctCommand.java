@@ -1,0 +1,235 @@
+package org.corral.cli.sacct;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import org.corral.cli.Cli;
+import org.corral.cli.CliCommand;
+import org.corral.cli.format.UserDirectory;
+import org.corral.cli.submit.CommandFailure;
+import org.corral.cli.submit.HelpText;
+import org.corral.common.Hostlist;
+import org.corral.protocol.msg.AcctJob;
+import org.corral.protocol.msg.AcctStep;
+import org.corral.protocol.msg.JobQueryRequest;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+
+/**
+ * sacct: jobs and steps as slurmdbd keeps them, printed as Slurm 22.05's sacct prints them. The
+ * selection goes to slurmdbd (users, accounts, partitions, names, job ids, states in the time
+ * window, nodes); the time window's defaults, which lines print (steps, -X, -j 12.batch), their
+ * order and every value's form are decided here.
+ */
+public final class SacctCommand implements CliCommand {
+  static final String VERSION = "slurm-wlm 22.05.8";
+
+  private final UserDirectory users;
+  private final int callerUid;
+
+  public SacctCommand() {
+    this(UserDirectory.system(), currentUid());
+  }
+
+  SacctCommand(UserDirectory users, int callerUid) {
+    this.users = users;
+    this.callerUid = callerUid;
+  }
+
+  private static int currentUid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException | UnsupportedOperationException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public int run(List<String> args, Cli cli) {
+    long now = cli.clock().instant().getEpochSecond();
+    ZoneId zone = cli.clock().getZone();
+    SacctOptions o;
+    try {
+      o = SacctOptions.parse(args, cli.env(), now, zone, callerUid, users);
+    } catch (SacctOptions.Refused r) {
+      r.lines.forEach(cli.err()::println);
+      return 1;
+    }
+    switch (o.help()) {
+      case HELP -> {
+        return resource(cli, "help.txt");
+      }
+      case USAGE -> {
+        return resource(cli, "usage.txt");
+      }
+      case FIELDS -> {
+        cli.out().print(helpFormat());
+        return 0;
+      }
+      case VERSION -> {
+        cli.out().println(VERSION);
+        return 0;
+      }
+      default -> { }
+    }
+    if (o.json()) {
+      cli.error("error: --json and --yaml are not supported by Corral's sacct yet");
+      return 1;
+    }
+    if (o.verbose() > 0) {
+      cli.err().println("sacct: Jobs " + (o.stateNames().isEmpty() ? "Eligible" : String.join(",", o.stateNames()))
+          + " in the time window from " + ctime(o.start(), zone) + " to " + ctime(o.end(), zone));
+    }
+    Printer printer = new Printer(o.fields(), o.delimiter(), o.trailingDelimiter());
+    List<AcctJob> jobs;
+    try {
+      jobs = query(o, cli);
+    } catch (IOException | UncheckedIOException e) {
+      cli.error("error: Problem talking to the database: " + e.getMessage());
+      return 1;
+    } catch (QueryFailed e) {
+      cli.error("error: " + e.getMessage());
+      return 1;
+    }
+    StringBuilder out = new StringBuilder();
+    if (o.header()) {
+      out.append(printer.header());
+    }
+    Row.Context ctx = new Row.Context(now, zone, o.units());
+    for (Row r : lines(jobs, o, ctx)) {
+      out.append(printer.row(r));
+    }
+    cli.out().print(out);
+    return 0;
+  }
+
+  private static final class QueryFailed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    QueryFailed(String message) {
+      super(message);
+    }
+  }
+
+  private List<AcctJob> query(SacctOptions o, Cli cli) throws IOException, QueryFailed {
+    if (!o.stateNames().isEmpty() && o.states().isEmpty()) {
+      return List.of(); // only states Corral never records (REQUEUED, RESIZING, REVOKED)
+    }
+    JobQueryRequest.Builder q = JobQueryRequest.newBuilder()
+        .addAllJobIds(o.jobs().stream().map(JobSelector::text).toList())
+        .addAllUserIds(o.users())
+        .setAllUsers(o.allUsers())
+        .addAllAccounts(o.accounts())
+        .addAllPartitions(o.partitions())
+        .addAllStates(o.states())
+        .addAllNames(o.names())
+        .setStart(o.start())
+        .setEnd(o.end())
+        .addAllClusters(o.clusters())
+        .setAllClusters(o.allClusters())
+        .addAllNodeList(o.nodes())
+        .setDuplicates(o.duplicates());
+    List<AcctJob> jobs = new ArrayList<>();
+    var channel = cli.accounting().get();
+    q.setPageSize(PAGE);
+    while (true) {
+      Response r = channel.call(Request.newBuilder().setJobQuery(q).build());
+      if (r.getErrorCode() != 0) {
+        throw new QueryFailed(r.getErrorMessage());
+      }
+      jobs.addAll(r.getJobQuery().getJobsList());
+      if (!r.getJobQuery().getMore()) {
+        return jobs;
+      }
+      q.setAfterJobId(r.getJobQuery().getNextJobId()).setAfterSubmitTime(r.getJobQuery().getNextSubmitTime());
+    }
+  }
+
+  /** Jobs asked of slurmdbd at a time. */
+  private static final int PAGE = 1000;
+
+  /**
+   * The lines to print, in Slurm's order (by submit time; an array's tasks after the other jobs
+   * submitted in the same second). Without -j only jobs that became eligible show; a job prints
+   * whole unless -j named only some of its steps; its steps follow unless -X, or unless it has a
+   * single step named as the job (an srun allocation's only step).
+   */
+  static List<Row> lines(List<AcctJob> jobs, SacctOptions o, Row.Context ctx) {
+    List<AcctJob> sorted = new ArrayList<>(jobs);
+    sorted.sort(Comparator.comparingLong(AcctJob::getSubmitTime)
+        .thenComparingLong(j -> Integer.toUnsignedLong(j.getArrayJobId()))
+        .thenComparingInt(AcctJob::getArrayTaskId)
+        .thenComparingLong(j -> Integer.toUnsignedLong(j.getJobId())));
+    List<Row> out = new ArrayList<>();
+    for (AcctJob j : sorted) {
+      List<JobSelector> naming = o.jobs().stream().filter(s -> s.matches(j)).toList();
+      if (o.jobs().isEmpty() ? j.getEligibleTime() <= 0 : naming.isEmpty()) {
+        continue;
+      }
+      if (!o.qos().isEmpty() && !o.qos().contains(SacctField.qos(j).toLowerCase(Locale.ROOT))) {
+        continue;
+      }
+      boolean whole = o.jobs().isEmpty() || naming.stream().anyMatch(s -> s.step() == null);
+      if (whole) {
+        out.add(new Row(j, null, ctx));
+      }
+      if (o.noSteps()) {
+        continue;
+      }
+      boolean trackSteps = j.getStepsCount() > 1
+          || (j.getStepsCount() == 1 && !j.getSteps(0).getName().equals(j.getName()));
+      if (whole && !trackSteps) {
+        continue;
+      }
+      for (AcctStep s : j.getStepsList()) {
+        boolean named = whole || naming.stream().anyMatch(sel -> sel.step() != null && sel.matches(s));
+        boolean onNodes = o.nodes().isEmpty()
+            || (!s.getNodes().isEmpty() && Hostlist.expand(s.getNodes()).stream().anyMatch(o.nodes()::contains));
+        if (named && onNodes) {
+          AcctStep shown = s.getEndTime() == 0 && j.getEndTime() > 0
+              ? s.toBuilder().setEndTime(j.getEndTime()).build() : s;
+          out.add(new Row(j, shown, ctx));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** --helpformat: the field names in columns of 20, four to a line. */
+  static String helpFormat() {
+    StringBuilder sb = new StringBuilder();
+    List<SacctField> all = SacctField.ALL;
+    for (int i = 0; i < all.size(); i++) {
+      if ((i & 3) != 0) {
+        sb.append(' ');
+      } else if (i > 0) {
+        sb.append('\n');
+      }
+      sb.append(String.format(Locale.ROOT, "%-19s", all.get(i).name()));
+    }
+    return sb.append('\n').toString();
+  }
+
+  private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM dd HH:mm:ss yyyy", Locale.ROOT);
+
+  private static String ctime(long epoch, ZoneId zone) {
+    return epoch == 0 ? "Epoch 0" : CTIME.format(ZonedDateTime.ofInstant(java.time.Instant.ofEpochSecond(epoch), zone));
+  }
+
+  private static int resource(Cli cli, String name) {
+    try {
+      return HelpText.print(cli, SacctCommand.class, name, "sacct");
+    } catch (CommandFailure e) {
+      e.lines().forEach(cli.err()::println);
+      return 1;
+    }
+  }
+}
