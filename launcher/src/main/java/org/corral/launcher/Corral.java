@@ -19,6 +19,7 @@ import org.corral.protocol.ClusterKey;
  * slurm.conf, the key, state, spools, logs and pid files.
  */
 public final class Corral {
+  private static final String RESTD = "slurmrestd";
   private final Path home;
   private final PrintStream out;
 
@@ -78,12 +79,13 @@ public final class Corral {
     if (!Files.exists(dbdConf) || written) {
       LocalConfigWriter.writeDbdConfig(dbdConf, o);
     }
+    SlurmConfig cfg = SlurmConfig.load(conf);
     Files.writeString(dir.resolve("env"), """
         # source this file to use the Corral cluster in %s
         export PATH="%s/bin:$PATH"
         export SLURM_CONF="%s"
-        """.formatted(dir, home, conf));
-    SlurmConfig cfg = SlurmConfig.load(conf);
+        export SLURM_RESTD_URL="http://127.0.0.1:%d"
+        """.formatted(dir, home, conf, restdPort(cfg)));
     List<Daemon> daemons = daemons(cfg);
     int started = 0;
     Daemon ctld = controller(daemons);
@@ -107,7 +109,10 @@ public final class Corral {
     }
     for (Daemon d : daemons.subList(daemons.indexOf(ctld) + 1, daemons.size())) {
       if (d.running().isEmpty()) {
-        d.start();
+        Process p = d.start();
+        if (d.label().equals(RESTD)) { // slurmrestd writes no pid file of its own, as in Slurm
+          Files.writeString(d.pidFile(), p.pid() + "\n");
+        }
         started++;
       }
     }
@@ -202,8 +207,8 @@ public final class Corral {
   }
 
   /**
-   * slurmdbd first when accounting is on and DIR has a slurmdbd.conf, then the controller, then
-   * one slurmd per node.
+   * slurmdbd first when accounting is on and DIR has a slurmdbd.conf, then the controller,
+   * slurmrestd, then one slurmd per node.
    */
   private List<Daemon> daemons(SlurmConfig cfg) throws ConfigException {
     String bin = home.resolve("bin").toString();
@@ -222,6 +227,11 @@ public final class Corral {
     out.add(new Daemon("slurmctld", List.of(bin + "/slurmctld", "-D", "-f", conf),
         Path.of(cfg.slurmctldPidFile()), ctldOut, "org.corral.ctld.Slurmctld", cfg.slurmctldPort(),
         cfg.slurmctldLogFile().orElse(ctldOut.toString())));
+    Path dir = cfg.path().getParent();
+    Path restdOut = log.resolve("slurmrestd.out");
+    out.add(new Daemon(RESTD, List.of(bin + "/slurmrestd", "-f", conf, "-a", "rest_auth/jwt,rest_auth/local",
+        "127.0.0.1:" + restdPort(cfg), "unix:" + dir.resolve("slurmrestd.socket")), dir.resolve("slurmrestd.pid"),
+        restdOut, "org.corral.restd.Slurmrestd", restdPort(cfg), restdOut.toString()));
     String host = LocalConfigWriter.hostName();
     for (NodeConfig n : cfg.nodes()) {
       Path nodeOut = log.resolve("slurmd-" + n.name() + ".out");
@@ -233,6 +243,11 @@ public final class Corral {
               .orElse(nodeOut.toString())));
     }
     return out;
+  }
+
+  /** slurmrestd listens on the port three above the controller's (6820 for 6817). */
+  private static int restdPort(SlurmConfig cfg) {
+    return cfg.slurmctldPort() + 3;
   }
 
   private static String readable(Path file) throws ConfigException {

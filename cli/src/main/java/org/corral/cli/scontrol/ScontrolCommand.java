@@ -128,6 +128,9 @@ public final class ScontrolCommand implements CliCommand {
           "slurm_shutdown");
       return 0;
     }
+    if (is(keyword, "token", 5)) {
+      return TokenCommand.run(rest, cli);
+    }
     if (is(keyword, "version", 3)) {
       cli.out().println(VERSION);
       return 0;

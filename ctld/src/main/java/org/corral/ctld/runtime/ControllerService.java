@@ -187,6 +187,10 @@ public final class ControllerService implements RequestHandler {
           }
           yield Response.newBuilder().setStats(stats.snapshot(writer.current(), now)).build();
         }
+        case ON_BEHALF -> handle(RestIdentity.of(peer, req.getOnBehalf(), org.corral.protocol.UserDirectory.system()),
+            req.getOnBehalf().getRequest());
+        case TOKEN -> Response.newBuilder().setToken(JwtTokens.of(configEntries, java.time.Clock.systemUTC())
+            .mint(peer, req.getToken(), auth)).build();
         default -> error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
       };
     } catch (SlurmException e) {

@@ -1,0 +1,149 @@
+package org.corral.restd;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobState;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** A job as v0.0.42_job_info: the controller's JobInfo with Slurm's field names and shapes. */
+final class JobJson {
+  private JobJson() {}
+
+  static ObjectNode of(JobInfo j, String cluster) {
+    ObjectNode o = Json.object();
+    o.put("account", j.getAccount());
+    o.set("accrue_time", Json.number(j.getEligibleTime()));
+    o.put("admin_comment", "");
+    o.put("allocating_node", j.getSubmitHost());
+    boolean inArray = j.getArrayJobId() != 0;
+    o.set("array_job_id", Json.number(j.getArrayJobId()));
+    o.set("array_task_id", inArray && j.getArrayTasks().isEmpty() ? Json.number(j.getArrayTaskId()) : Json.unset());
+    o.set("array_max_tasks", Json.number(j.getArrayThrottle()));
+    o.put("array_task_string", j.getArrayTasks());
+    o.put("association_id", 0);
+    o.put("batch_flag", !j.getInteractive());
+    o.put("batch_host", j.getBatchHost());
+    o.set("flags", Json.array());
+    o.put("burst_buffer", "");
+    o.put("burst_buffer_state", "");
+    o.put("cluster", cluster);
+    o.put("cluster_features", "");
+    o.put("command", j.getCommand());
+    o.put("comment", j.getComment());
+    o.put("container", "");
+    o.put("container_id", "");
+    o.put("contiguous", false);
+    o.set("cores_per_socket", Json.unset());
+    o.set("cpus_per_task", Json.number(Math.max(1, j.getCpusPerTask())));
+    o.put("cpus_per_tres", "");
+    o.put("cron", "");
+    o.set("deadline", Json.number(j.getDeadline()));
+    o.put("dependency", j.getDependency());
+    o.set("derived_exit_code", exitCode(j, 0));
+    o.set("eligible_time", Json.number(j.getEligibleTime()));
+    o.set("end_time", Json.number(j.getEndTime()));
+    o.put("excluded_nodes", j.getExcNodes());
+    o.set("exit_code", exitCode(j, j.getExitStatus()));
+    o.put("extra", "");
+    o.put("failed_node", "");
+    o.put("features", j.getFeatures());
+    o.put("group_id", j.getGroupId());
+    o.put("group_name", j.getGroupName());
+    o.set("het_job_id", Json.number(0));
+    o.put("het_job_id_set", "");
+    o.set("het_job_offset", Json.unset());
+    o.put("job_id", j.getJobId());
+    o.set("job_state", state(j));
+    o.set("last_sched_evaluation", Json.number(j.getLastSchedEval()));
+    o.put("licenses", "");
+    o.set("mail_type", Json.array());
+    o.put("mail_user", j.getUserName());
+    o.set("max_cpus", Json.number(0));
+    o.set("max_nodes", Json.number(j.getMaxNodes()));
+    o.put("mcs_label", "");
+    o.put("memory_per_tres", "");
+    o.put("name", j.getName());
+    o.put("network", "");
+    o.put("nodes", j.getNodes());
+    o.put("nice", j.getNice());
+    o.set("tasks_per_node", Json.number(j.getNtasksPerNode()));
+    o.set("cpus", Json.number(j.getNumCpus()));
+    o.set("node_count", Json.number(j.getNumNodes()));
+    o.set("tasks", Json.number(j.getNumTasks()));
+    o.put("partition", j.getPartition());
+    o.put("prefer", "");
+    o.set("memory_per_cpu", j.getMemPerCpuMb() > 0 ? Json.number(j.getMemPerCpuMb()) : Json.unset());
+    o.set("memory_per_node", j.getMemPerNodeMb() > 0 ? Json.number(j.getMemPerNodeMb()) : Json.unset());
+    o.set("minimum_cpus_per_node", Json.number(Math.max(1, j.getCpusPerTask())));
+    o.set("minimum_tmp_disk_per_node", Json.number(0));
+    o.set("preempt_time", Json.number(0));
+    o.set("pre_sus_time", Json.number(0));
+    o.put("hold", j.getPriority() == 0 && j.getState() == JobState.PENDING);
+    o.set("priority", Json.number(j.getPriority()));
+    o.put("qos", "normal");
+    o.put("reboot", false);
+    o.put("required_nodes", j.getReqNodes());
+    o.put("requeue", j.getRequeue());
+    o.set("resize_time", Json.number(0));
+    o.put("restart_cnt", j.getRestartCount());
+    o.put("resv_name", "");
+    o.put("scheduled_nodes", j.getSchedNodes());
+    o.set("shared", j.getExclusive() ? Json.strings(List.of("none")) : Json.array());
+    o.set("start_time", Json.number(j.getStartTime()));
+    o.put("state_description", "");
+    o.put("state_reason", j.getStateReason().isEmpty() ? "None" : j.getStateReason());
+    o.put("standard_error", j.getStdErr());
+    o.put("standard_input", j.getStdIn());
+    o.put("standard_output", j.getStdOut());
+    o.set("submit_time", Json.number(j.getSubmitTime()));
+    o.set("suspend_time", Json.number(j.getSuspendTime()));
+    o.put("system_comment", "");
+    o.set("time_limit", Json.limit32(j.getTimeLimitMin()));
+    o.set("time_minimum", Json.number(0));
+    o.set("threads_per_core", Json.unset());
+    o.put("tres_req_str", tres(j.getNumCpus(), memoryMb(j), Math.max(j.getNumNodes(), j.getMinNodes())));
+    o.put("tres_alloc_str", j.getNodes().isEmpty() ? "" : tres(j.getNumCpus(), memoryMb(j), j.getNumNodes()));
+    o.put("user_id", j.getUserId());
+    o.put("user_name", j.getUserName());
+    o.put("wckey", "");
+    o.put("current_working_directory", j.getWorkDir());
+    return o;
+  }
+
+  /** job_state as Slurm lists it: the base state, then flags (COMPLETING, REQUEUED, ...). */
+  static ArrayNode state(JobInfo j) {
+    List<String> s = new ArrayList<>();
+    s.add(j.getState() == JobState.SPECIAL_EXIT ? "SPECIAL_EXIT" : j.getState().name());
+    if (j.getCompleting()) {
+      s.add("COMPLETING");
+    }
+    return Json.strings(s);
+  }
+
+  /** v0.0.42_process_exit_code_verbose from a wait(2) status. */
+  private static ObjectNode exitCode(JobInfo j, int status) {
+    ObjectNode o = Json.object();
+    boolean ended = j.getEndTime() > 0 && j.getState() != JobState.PENDING && j.getState() != JobState.RUNNING;
+    int code = (status >> 8) & 0xff;
+    int signal = status & 0x7f;
+    String word = !ended ? "PENDING" : signal != 0 ? "SIGNALED" : code != 0 ? "ERROR" : "SUCCESS";
+    o.set("status", Json.strings(List.of(word)));
+    o.set("return_code", ended ? Json.number(code) : Json.unset());
+    ObjectNode sig = Json.object();
+    sig.set("id", signal != 0 ? Json.number(signal) : Json.unset());
+    sig.put("name", signal != 0 ? Signals.name(signal) : "");
+    o.set("signal", sig);
+    return o;
+  }
+
+  private static long memoryMb(JobInfo j) {
+    return j.getMemPerNodeMb() > 0 ? j.getMemPerNodeMb() * Math.max(1, j.getNumNodes())
+        : j.getMemPerCpuMb() * j.getNumCpus();
+  }
+
+  private static String tres(long cpus, long memMb, long nodes) {
+    return "cpu=" + cpus + ",mem=" + memMb + "M,node=" + nodes + ",billing=" + cpus;
+  }
+}

@@ -1,0 +1,162 @@
+package org.corral.restd;
+
+import java.util.List;
+import java.util.Set;
+import org.corral.common.SlurmError;
+import org.corral.protocol.msg.JobSpec;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A v0.0.42_job_submit_req body ({@code {"job":{...}}}, or the older {@code "script"} beside
+ * it) as the JobSpec sbatch would have sent. Numbers are accepted plain or as Slurm's
+ * {set,infinite,number}. Fields Corral does not implement are named in a warning, not ignored
+ * silently.
+ */
+final class JobSubmission {
+  private static final Set<String> KNOWN = Set.of("script", "name", "partition", "account", "comment",
+      "dependency", "current_working_directory", "environment", "standard_output", "standard_error",
+      "standard_input", "time_limit", "minimum_nodes", "maximum_nodes", "nodes", "tasks", "cpus_per_task",
+      "tasks_per_node", "memory_per_node", "memory_per_cpu", "hold", "nice", "requeue", "argv", "array",
+      "begin_time", "deadline", "required_nodes", "excluded_nodes", "constraints", "open_mode",
+      "kill_warning_signal", "kill_warning_delay", "user_id", "group_id");
+
+  record Parsed(JobSpec spec, List<String> ignored) {}
+
+  private JobSubmission() {}
+
+  static Parsed parse(JsonNode body, String submitHost) {
+    if (body == null || !body.isObject()) {
+      throw new RestError(400, SlurmError.REST_INVALID_JOBS_DESC, "request body must be a JSON object");
+    }
+    JsonNode job = body.get("job");
+    if (job == null || !job.isObject()) {
+      throw new RestError(400, SlurmError.REST_INVALID_JOBS_DESC,
+          body.has("jobs") ? "heterogeneous jobs (\"jobs\") are not supported" : "\"job\" must be given as an object");
+    }
+    String script = text(job, "script", text(body, "script", ""));
+    if (script.isEmpty()) {
+      throw new RestError(500, SlurmError.JOB_SCRIPT_MISSING, "job.script is required for a batch job");
+    }
+    JobSpec.Builder b = JobSpec.newBuilder().setScript(script).setSubmitHost(submitHost)
+        .setName(text(job, "name", "")).setPartition(text(job, "partition", ""))
+        .setAccount(text(job, "account", "")).setComment(text(job, "comment", ""))
+        .setDependency(text(job, "dependency", ""))
+        .setWorkDir(text(job, "current_working_directory", "/tmp"))
+        .setStdOut(text(job, "standard_output", "")).setStdErr(text(job, "standard_error", ""))
+        .setStdIn(text(job, "standard_input", "")).setOpenMode(text(job, "open_mode", ""))
+        .setArray(text(job, "array", "")).setConstraint(text(job, "constraints", ""))
+        .setReqNodes(csv(job, "required_nodes")).setExcNodes(csv(job, "excluded_nodes"))
+        .setHold(job.path("hold").asBoolean(false)).setNice((int) number(job, "nice", 0))
+        .setBeginTime(number(job, "begin_time", 0)).setDeadline(number(job, "deadline", 0))
+        .setExportEnv("ALL");
+    if (b.getName().isEmpty()) {
+      b.setName("sbatch"); // what Slurm names a job submitted without one through the API
+    }
+    if (job.has("environment")) {
+      for (JsonNode e : job.get("environment")) {
+        b.addEnvironment(e.asString());
+      }
+    }
+    if (job.has("argv")) {
+      for (JsonNode a : job.get("argv")) {
+        b.addArgv(a.asString());
+      }
+    }
+    if (job.has("time_limit")) {
+      b.setTimeLimitMin(infiniteOr(job.get("time_limit")));
+    }
+    if (job.has("nodes")) {
+      String[] range = text(job, "nodes", "").split("-", 2);
+      b.setMinNodes(positive("nodes", range[0]));
+      if (range.length > 1) {
+        b.setMaxNodes(positive("nodes", range[1]));
+      }
+    }
+    if (job.has("minimum_nodes")) {
+      b.setMinNodes((int) number(job, "minimum_nodes", 1));
+    }
+    if (job.has("maximum_nodes")) {
+      b.setMaxNodes((int) number(job, "maximum_nodes", 1));
+    }
+    if (job.has("tasks")) {
+      b.setNumTasks((int) number(job, "tasks", 1));
+    }
+    if (job.has("cpus_per_task")) {
+      b.setCpusPerTask((int) number(job, "cpus_per_task", 1));
+    }
+    if (job.has("tasks_per_node")) {
+      b.setNtasksPerNode((int) number(job, "tasks_per_node", 1));
+    }
+    if (job.has("memory_per_node")) {
+      b.setMemPerNodeMb(number(job, "memory_per_node", 0));
+    }
+    if (job.has("memory_per_cpu")) {
+      b.setMemPerCpuMb(number(job, "memory_per_cpu", 0));
+    }
+    if (job.has("requeue")) {
+      b.setRequeue(job.get("requeue").asBoolean());
+    }
+    if (job.has("kill_warning_signal")) {
+      int sig = Signals.parse(text(job, "kill_warning_signal", ""));
+      if (sig < 0) {
+        throw new RestError(400, SlurmError.REST_FAIL_PARSING, "unknown kill_warning_signal");
+      }
+      b.setWarnSignal(sig).setWarnTimeS((int) number(job, "kill_warning_delay", 60));
+    }
+    List<String> ignored = job.propertyNames().stream().filter(n -> !KNOWN.contains(n)).sorted().toList();
+    return new Parsed(b.build(), ignored);
+  }
+
+  private static String text(JsonNode o, String field, String otherwise) {
+    JsonNode v = o.get(field);
+    return v == null || v.isNull() ? otherwise : v.asString();
+  }
+
+  private static String csv(JsonNode o, String field) {
+    JsonNode v = o.get(field);
+    if (v == null || v.isNull()) {
+      return "";
+    }
+    if (v.isArray()) {
+      StringBuilder sb = new StringBuilder();
+      v.forEach(x -> sb.append(sb.isEmpty() ? "" : ",").append(x.asString()));
+      return sb.toString();
+    }
+    return v.asString();
+  }
+
+  /** A plain number or {set,infinite,number}; a struct not set gives {@code otherwise}. */
+  static long number(JsonNode o, String field, long otherwise) {
+    JsonNode v = o.get(field);
+    if (v == null || v.isNull()) {
+      return otherwise;
+    }
+    if (v.isObject()) {
+      if (!v.path("set").asBoolean(true)) {
+        return otherwise;
+      }
+      v = v.get("number");
+    }
+    if (v == null || !(v.isNumber() || (v.isString() && v.asString().matches("-?[0-9]+")))) {
+      throw new RestError(400, SlurmError.REST_FAIL_PARSING, "field " + field + " must be a number");
+    }
+    return v.asLong();
+  }
+
+  private static int infiniteOr(JsonNode v) {
+    if (v.isObject() && v.path("infinite").asBoolean(false)) {
+      return (int) Json.INFINITE32;
+    }
+    ObjectNode holder = Json.object();
+    holder.set("time_limit", v);
+    return (int) number(holder, "time_limit", Json.INFINITE32);
+  }
+
+  private static int positive(String field, String s) {
+    if (!s.trim().matches("[0-9]{1,9}") || Integer.parseInt(s.trim()) < 1) {
+      throw new RestError(400, SlurmError.REST_FAIL_PARSING, "field " + field + " must be a count or a range N-M");
+    }
+    return Integer.parseInt(s.trim());
+  }
+}

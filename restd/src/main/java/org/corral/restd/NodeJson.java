@@ -1,0 +1,151 @@
+package org.corral.restd;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.corral.protocol.msg.NodeBaseState;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.PartitionInfo;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Nodes as v0.0.42_node and partitions as v0.0.42_partition_info. */
+final class NodeJson {
+  private NodeJson() {}
+
+  static ObjectNode node(NodeInfo n, String cluster) {
+    ObjectNode o = Json.object();
+    o.put("architecture", n.getArch());
+    o.put("burstbuffer_network_address", "");
+    o.put("boards", 1);
+    o.set("boot_time", Json.number(n.getBootTime()));
+    o.put("cluster_name", cluster);
+    o.put("cores", n.getCoresPerSocket());
+    o.put("specialized_cores", 0);
+    o.put("cpu_binding", 0);
+    o.put("cpu_load", n.getCpuLoad());
+    o.set("free_mem", Json.number(n.getFreeMemMb()));
+    o.put("cpus", n.getCpus());
+    o.put("effective_cpus", n.getCpus());
+    o.put("specialized_cpus", "");
+    o.put("extra", "");
+    o.set("features", Json.strings(n.getFeaturesList()));
+    o.set("active_features", Json.strings(n.getFeaturesList()));
+    o.put("gpu_spec", "");
+    o.put("gres", n.getGres());
+    o.put("gres_drained", "N/A");
+    o.put("gres_used", "");
+    o.put("instance_id", "");
+    o.put("instance_type", "");
+    o.set("last_busy", Json.number(n.getLastBusy()));
+    o.put("mcs_label", "");
+    o.put("specialized_memory", 0);
+    o.put("name", n.getName());
+    o.set("next_state_after_reboot", Json.strings(List.of("INVALID")));
+    o.put("address", n.getAddr());
+    o.put("hostname", n.getHostname());
+    o.set("state", state(n));
+    o.put("operating_system", n.getOs());
+    o.put("owner", "");
+    o.set("partitions", Json.strings(n.getPartitionsList()));
+    o.put("port", n.getPort());
+    o.put("real_memory", n.getRealMemoryMb());
+    o.put("res_cores_per_gpu", 0);
+    o.put("comment", "");
+    o.put("reason", n.getReason());
+    o.set("reason_changed_at", Json.number(n.getReasonTime()));
+    o.put("reason_set_by_user", n.getReason().isEmpty() ? "" : String.valueOf(n.getReasonUid()));
+    o.set("resume_after", Json.number(0));
+    o.put("reservation", "");
+    o.put("alloc_memory", n.getAllocMemMb());
+    o.put("alloc_cpus", n.getAllocCpus());
+    o.put("alloc_idle_cpus", Math.max(0, n.getCpus() - n.getAllocCpus()));
+    o.put("tres_used", n.getAllocCpus() == 0 ? "" : "cpu=" + n.getAllocCpus() + ",mem=" + n.getAllocMemMb() + "M");
+    o.put("tres_weighted", 0.0);
+    o.set("slurmd_start_time", Json.number(n.getSlurmdStartTime()));
+    o.put("sockets", n.getSockets());
+    o.put("threads", n.getThreadsPerCore());
+    o.put("temporary_disk", n.getTmpDiskMb());
+    o.put("weight", n.getWeight());
+    o.put("tres", "cpu=" + n.getCpus() + ",mem=" + n.getRealMemoryMb() + "M,billing=" + n.getCpus());
+    o.put("version", n.getVersion());
+    return o;
+  }
+
+  /** The base state (IDLE, MIXED, ALLOCATED, DOWN, UNKNOWN, FUTURE) and its flags. */
+  static ArrayNode state(NodeInfo n) {
+    List<String> s = new ArrayList<>();
+    s.add(switch (n.getBaseState()) {
+      case NODE_DOWN -> "DOWN";
+      case NODE_FUTURE -> "FUTURE";
+      case NODE_UNKNOWN -> "UNKNOWN";
+      default -> n.getAllocCpus() == 0 ? (n.getRunningJobs() > 0 ? "MIXED" : "IDLE")
+          : n.getAllocCpus() >= n.getCpus() ? "ALLOCATED" : "MIXED";
+    });
+    if (n.getDrain()) {
+      s.add("DRAIN");
+    }
+    if (n.getNotResponding() && n.getBaseState() != NodeBaseState.NODE_UNKNOWN) {
+      s.add("NOT_RESPONDING");
+    }
+    return Json.strings(s);
+  }
+
+  static ObjectNode partition(PartitionInfo p, String cluster) {
+    ObjectNode o = Json.object();
+    ObjectNode nodes = o.putObject("nodes");
+    nodes.put("allowed_allocation", "");
+    nodes.put("configured", p.getNodes());
+    nodes.put("total", p.getTotalNodes());
+    ObjectNode accounts = o.putObject("accounts");
+    accounts.put("allowed", p.getAllowAccounts());
+    accounts.put("deny", p.getDenyAccounts());
+    o.putObject("groups").put("allowed", p.getAllowGroups());
+    ObjectNode qos = o.putObject("qos");
+    qos.put("allowed", p.getAllowQos());
+    qos.put("deny", "");
+    qos.put("assigned", "");
+    o.put("alternate", "");
+    ObjectNode tres = o.putObject("tres");
+    tres.put("billing_weights", "");
+    tres.put("configured", "cpu=" + p.getTotalCpus() + ",node=" + p.getTotalNodes() + ",billing=" + p.getTotalCpus());
+    o.put("cluster", cluster);
+    o.set("select_type", Json.strings(List.of("CORE", "MEMORY")));
+    ObjectNode cpus = o.putObject("cpus");
+    cpus.put("task_binding", 0);
+    cpus.put("total", p.getTotalCpus());
+    ObjectNode defaults = o.putObject("defaults");
+    defaults.put("memory_per_cpu", p.getDefMemPerCpuMb() > 0 ? p.getDefMemPerCpuMb() : p.getDefMemPerNodeMb());
+    defaults.set("partition_memory_per_cpu", p.getDefMemPerCpuMb() > 0 ? Json.number(p.getDefMemPerCpuMb()) : Json.unset());
+    defaults.set("partition_memory_per_node", p.getDefMemPerNodeMb() > 0 ? Json.number(p.getDefMemPerNodeMb()) : Json.unset());
+    defaults.set("time", p.getDefaultTimeMin() == Json.INFINITE32 ? Json.unset() : Json.number(p.getDefaultTimeMin()));
+    defaults.put("job", "");
+    o.put("grace_time", p.getGraceTime());
+    ObjectNode max = o.putObject("maximums");
+    max.set("cpus_per_node", Json.limit32(p.getMaxCpusPerNode()));
+    max.set("cpus_per_socket", Json.infinite());
+    max.put("memory_per_cpu", p.getMaxMemPerCpuMb() > 0 ? p.getMaxMemPerCpuMb() : p.getMaxMemPerNodeMb());
+    max.set("partition_memory_per_cpu", p.getMaxMemPerCpuMb() > 0 ? Json.number(p.getMaxMemPerCpuMb()) : Json.unset());
+    max.set("partition_memory_per_node", p.getMaxMemPerNodeMb() > 0 ? Json.number(p.getMaxMemPerNodeMb()) : Json.unset());
+    max.set("nodes", Json.limit32(p.getMaxNodes()));
+    String over = p.getOversubscribe().isEmpty() ? "NO" : p.getOversubscribe();
+    int jobs = over.contains(":") ? Integer.parseInt(over.substring(over.indexOf(':') + 1)) : 1;
+    max.put("shares", jobs);
+    ObjectNode oversubscribe = max.putObject("oversubscribe");
+    oversubscribe.put("jobs", jobs);
+    oversubscribe.set("flags", over.startsWith("FORCE") ? Json.strings(List.of("force")) : Json.array());
+    max.set("time", Json.limit32(p.getMaxTimeMin()));
+    max.set("over_time_limit", Json.unset());
+    o.putObject("minimums").put("nodes", p.getMinNodes());
+    o.put("name", p.getName());
+    o.put("node_sets", "");
+    ObjectNode prio = o.putObject("priority");
+    prio.put("job_factor", p.getPriorityJobFactor());
+    prio.put("tier", p.getPriorityTier());
+    ObjectNode timeouts = o.putObject("timeouts");
+    timeouts.set("resume", Json.unset());
+    timeouts.set("suspend", Json.unset());
+    o.putObject("partition").set("state", Json.strings(List.of(p.getState().isEmpty() ? "UP" : p.getState())));
+    o.set("suspend_time", Json.unset());
+    return o;
+  }
+}

@@ -1,0 +1,205 @@
+package org.corral.restd;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.ToIntFunction;
+import java.util.regex.Matcher;
+import org.corral.common.SlurmError;
+import org.corral.common.Version;
+import org.corral.protocol.TransportException;
+import org.corral.protocol.UserDirectory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The HTTP side of slurmrestd on the JDK's server, one virtual thread per exchange: finds the
+ * operation, authenticates, answers in Slurm's envelope ({@code meta}, {@code errors},
+ * {@code warnings}) with {@code Content-Type: application/json}.
+ */
+final class RestServer implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("slurmrestd");
+  static final String NOT_FOUND = "Unable find requested URL. Please view /openapi/v3 for API reference.";
+  private static final int MAX_BODY = 64 << 20;
+
+  private final HttpServer http;
+  private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+  private final SlurmApi api;
+  private final Authenticator auth;
+  private final ToIntFunction<InetSocketAddress> localUid;
+  private final byte[] openapi;
+  private final UserDirectory users = UserDirectory.system();
+
+  /**
+   * @param localUid the kernel uid of the client behind a remote address (Unix-socket clients
+   *     reach this server through {@link UnixBridge}), or -1
+   */
+  RestServer(InetSocketAddress address, SlurmApi api, Authenticator auth,
+      ToIntFunction<InetSocketAddress> localUid, byte[] openapi) throws IOException {
+    this.api = api;
+    this.auth = auth;
+    this.localUid = localUid;
+    this.openapi = openapi;
+    this.http = HttpServer.create(address, 1024);
+    http.setExecutor(executor);
+    http.createContext("/", this::exchange);
+    http.start();
+  }
+
+  InetSocketAddress address() {
+    return http.getAddress();
+  }
+
+  private void exchange(HttpExchange x) throws IOException {
+    try (x) {
+      String path = x.getRequestURI().getRawPath();
+      String method = x.getRequestMethod().toUpperCase(Locale.ROOT);
+      byte[] body = readBody(x.getRequestBody());
+      if (path.equals("/openapi/v3") || path.equals("/openapi.json") || path.equals("/openapi")) {
+        send(x, 200, openapi);
+        return;
+      }
+      Answer out = new Answer();
+      String user = null;
+      if (!path.startsWith(SlurmApi.PREFIX)) {
+        out.error(404, SlurmError.DATA_PATH_NOT_FOUND.code(), SlurmError.DATA_PATH_NOT_FOUND.message(), NOT_FOUND,
+            "slurmrestd");
+      } else {
+        String rest = path.substring(SlurmApi.PREFIX.length());
+        rest = rest.endsWith("/") ? rest.substring(0, rest.length() - 1) : rest;
+        List<SlurmApi.Route> routes = SlurmApi.matching(rest);
+        SlurmApi.Route route = routes.stream().filter(r -> r.method().equals(method)).findFirst().orElse(null);
+        if (routes.isEmpty()) {
+          out.error(404, SlurmError.DATA_PATH_NOT_FOUND.code(), SlurmError.DATA_PATH_NOT_FOUND.message(), NOT_FOUND,
+              "slurmrestd");
+        } else if (route == null) {
+          out.error(405, SlurmError.DATA_PATH_NOT_FOUND.code(), "Method Not Allowed",
+              method + " is not supported on " + path, "slurmrestd");
+        } else {
+          Identity who;
+          try {
+            who = auth.authenticate(headers(x), localUid.applyAsInt(x.getRemoteAddress()));
+            user = who.userName() != null ? who.userName() : users.userName(who.uid()).orElse(String.valueOf(who.uid()));
+          } catch (AuthFailure e) {
+            LOG.log(Level.INFO, "authentication failure from {0}: {1}", x.getRemoteAddress(), e.getMessage());
+            out.error(401, SlurmError.AUTH_CRED_INVALID.code(), "Authentication failure", e.getMessage(), "rest_auth");
+            send(x, out, null);
+            return;
+          }
+          Matcher m = route.pattern().matcher(rest);
+          m.matches();
+          SlurmApi.Call call = new SlurmApi.Call(who, query(x.getRequestURI().getRawQuery()), body,
+              x.getLocalAddress().getHostString());
+          try {
+            route.handler().answer(api, call, m, out);
+          } catch (RestError e) {
+            out.error(e.status, e.errorNumber, e.error, e.getMessage(), route.method() + " " + route.specPath());
+          } catch (TransportException e) {
+            out.error(500, e.error().code(), e.error().message(), e.getMessage(), "slurmctld");
+          } catch (IOException e) {
+            out.error(500, SlurmError.CONTROLLER_DOWN.code(), SlurmError.CONTROLLER_DOWN.message(), e.getMessage(),
+                "slurmctld");
+          }
+        }
+      }
+      send(x, out, user);
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "request failed: " + e, e);
+      Answer out = new Answer().error(500, SlurmError.UNEXPECTED.code(), SlurmError.UNEXPECTED.message(),
+          String.valueOf(e.getMessage()), "slurmrestd");
+      send(x, out, null);
+    }
+  }
+
+  private void send(HttpExchange x, Answer out, String user) throws IOException {
+    ObjectNode doc = Json.object();
+    doc.set("meta", meta(x, user));
+    doc.setAll(out.body);
+    doc.set("errors", out.errors);
+    doc.set("warnings", out.warnings);
+    send(x, out.status, Json.MAPPER.writeValueAsBytes(doc));
+  }
+
+  private static void send(HttpExchange x, int status, byte[] bytes) throws IOException {
+    x.getResponseHeaders().set("Content-Type", "application/json");
+    x.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    try (OutputStream os = x.getResponseBody()) {
+      os.write(bytes);
+    }
+  }
+
+  /** v0.0.42_openapi_meta. */
+  private ObjectNode meta(HttpExchange x, String user) {
+    ObjectNode meta = Json.object();
+    ObjectNode plugin = meta.putObject("plugin");
+    plugin.put("type", "openapi/slurmctld");
+    plugin.put("name", "Slurm OpenAPI slurmctld");
+    plugin.put("data_parser", "data_parser/" + SlurmApi.VERSION);
+    plugin.put("accounting_storage", "");
+    ObjectNode client = meta.putObject("client");
+    InetSocketAddress remote = x.getRemoteAddress();
+    client.put("source", "[" + remote.getHostString() + "]:" + remote.getPort());
+    client.put("user", user == null ? "" : user);
+    String group = "";
+    if (user != null) {
+      group = users.primaryGid(user).stream().boxed().findFirst()
+          .flatMap(users::groupName).orElse("");
+    }
+    client.put("group", group);
+    meta.putArray("command"); // empty for slurmctld operations, as in Slurm
+    ObjectNode slurm = meta.putObject("slurm");
+    String[] v = Version.NUMBER.split("\\.");
+    ObjectNode version = slurm.putObject("version");
+    version.put("major", v[0]);
+    version.put("micro", v.length > 2 ? v[2] : "0");
+    version.put("minor", v.length > 1 ? v[1] : "0");
+    slurm.put("release", Version.NUMBER);
+    slurm.put("cluster", api.cluster());
+    return meta;
+  }
+
+  private static Map<String, List<String>> headers(HttpExchange x) {
+    Map<String, List<String>> h = new HashMap<>();
+    x.getRequestHeaders().forEach((k, v) -> h.put(k.toLowerCase(Locale.ROOT), v));
+    return h;
+  }
+
+  static Map<String, String> query(String raw) {
+    Map<String, String> q = new HashMap<>();
+    if (raw == null || raw.isEmpty()) {
+      return q;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      q.putIfAbsent(k, v);
+    }
+    return q;
+  }
+
+  private static byte[] readBody(InputStream in) throws IOException {
+    byte[] b = in.readNBytes(MAX_BODY + 1);
+    if (b.length > MAX_BODY) {
+      throw new RestError(413, SlurmError.DATA_TOO_LARGE, "request body over " + MAX_BODY + " bytes");
+    }
+    return b;
+  }
+
+  @Override
+  public void close() {
+    http.stop(0);
+    executor.shutdownNow();
+  }
+}

@@ -1,0 +1,296 @@
+package org.corral.restd;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.corral.common.SlurmError;
+import org.corral.protocol.msg.CancelJobsRequest;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobInfoReply;
+import org.corral.protocol.msg.JobInfoRequest;
+import org.corral.protocol.msg.JobResult;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.NodeInfoRequest;
+import org.corral.protocol.msg.PartitionInfo;
+import org.corral.protocol.msg.PartitionInfoRequest;
+import org.corral.protocol.msg.PingRequest;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.StatsRequest;
+import org.corral.protocol.msg.SubmitJobRequest;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The openapi/slurmctld endpoints of data_parser v0.0.42, each mapped onto the controller RPC a
+ * Slurm command would send, made for the authenticated user. {@link #ROUTES} is also what
+ * {@link OpenApiDocument} publishes, so the served spec lists exactly what is answered here.
+ */
+final class SlurmApi {
+  static final String VERSION = "v0.0.42";
+  static final String PREFIX = "/slurm/" + VERSION + "/";
+
+  /** One operation: method, the spec's path, and how it is answered. */
+  record Route(String method, String specPath, Pattern pattern, Handler handler) {}
+
+  @FunctionalInterface
+  interface Handler {
+    void answer(SlurmApi api, Call call, Matcher path, Answer out) throws IOException;
+  }
+
+  /** What a handler gets besides the path: who asks, the query, the body. */
+  record Call(Identity who, Map<String, String> query, byte[] body, String host) {}
+
+  static final List<Route> ROUTES = List.of(
+      route("GET", "ping/", "ping", SlurmApi::ping),
+      route("GET", "diag/", "diag", SlurmApi::diag),
+      route("GET", "jobs/", "jobs", SlurmApi::jobs),
+      route("GET", "jobs/state/", "jobs/state", SlurmApi::jobStates),
+      route("POST", "job/submit", "job/submit", SlurmApi::submit),
+      route("GET", "job/{job_id}", "job/([^/]+)", SlurmApi::job),
+      route("DELETE", "job/{job_id}", "job/([^/]+)", SlurmApi::cancel),
+      route("GET", "nodes/", "nodes", SlurmApi::nodes),
+      route("GET", "node/{node_name}", "node/([^/]+)", SlurmApi::node),
+      route("GET", "partitions/", "partitions", SlurmApi::partitions),
+      route("GET", "partition/{partition_name}", "partition/([^/]+)", SlurmApi::partition),
+      route("GET", "reconfigure/", "reconfigure", SlurmApi::reconfigure));
+
+  private static Route route(String method, String specPath, String regex, Handler h) {
+    return new Route(method, PREFIX + specPath, Pattern.compile(regex), h);
+  }
+
+  private final ControllerClient ctld;
+  private final String cluster;
+
+  SlurmApi(ControllerClient ctld, String cluster) {
+    this.ctld = ctld;
+    this.cluster = cluster;
+  }
+
+  String cluster() {
+    return cluster;
+  }
+
+  private Response call(Call c, Request r, Answer out, String source) throws IOException {
+    Response resp = ctld.call(c.who(), r);
+    if (resp.getErrorCode() != 0) {
+      out.error(status(resp.getErrorCode()), resp.getErrorCode(), SlurmError.messageFor(resp.getErrorCode()),
+          resp.getErrorMessage(), source);
+    }
+    return resp;
+  }
+
+  private static int status(int errorCode) {
+    return errorCode >= 9000 && errorCode < 9300 ? 400 : 500;
+  }
+
+  private void ping(Call c, Matcher m, Answer out) throws IOException {
+    ArrayNode pings = out.body.putArray("pings");
+    long t0 = System.nanoTime();
+    Response r;
+    try {
+      r = ctld.call(c.who(), Request.newBuilder().setPing(PingRequest.getDefaultInstance()).build());
+    } catch (IOException e) {
+      r = null;
+    }
+    ObjectNode p = pings.addObject();
+    boolean up = r != null && r.getErrorCode() == 0;
+    p.put("hostname", up ? r.getPing().getHost() : "");
+    p.put("pinged", up ? "UP" : "DOWN");
+    p.put("responding", up);
+    p.put("latency", (System.nanoTime() - t0) / 1000);
+    p.put("mode", "primary");
+    p.put("primary", true);
+    if (!up) {
+      out.error(500, SlurmError.CONTROLLER_DOWN.code(), SlurmError.CONTROLLER_DOWN.message(),
+          "slurmctld did not answer the ping", "slurm_ping");
+    }
+  }
+
+  private void diag(Call c, Matcher m, Answer out) throws IOException {
+    Response r = call(c, Request.newBuilder().setStats(StatsRequest.getDefaultInstance()).build(), out, "slurm_get_statistics");
+    out.body.set("statistics", r.getErrorCode() == 0 ? DiagJson.of(r.getStats()) : Json.object());
+  }
+
+  private void jobs(Call c, Matcher m, Answer out) throws IOException {
+    Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.getDefaultInstance()).build(), out, "slurm_load_jobs");
+    long since = updateTime(c);
+    JobInfoReply reply = r.getJobInfo();
+    ArrayNode jobs = out.body.putArray("jobs");
+    if (reply.getLastUpdate() > since) {
+      reply.getJobsList().forEach(j -> jobs.add(JobJson.of(j, cluster)));
+    }
+    times(out, reply.getLastUpdate());
+  }
+
+  private void job(Call c, Matcher m, Answer out) throws IOException {
+    int id = jobId(m.group(1));
+    Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.newBuilder().addJobIds(id)).build(), out,
+        "_handle_job_get");
+    ArrayNode jobs = out.body.putArray("jobs");
+    r.getJobInfo().getJobsList().forEach(j -> jobs.add(JobJson.of(j, cluster)));
+    times(out, r.getJobInfo().getLastUpdate());
+  }
+
+  private void jobStates(Call c, Matcher m, Answer out) throws IOException {
+    JobInfoRequest.Builder req = JobInfoRequest.newBuilder();
+    String ids = c.query().getOrDefault("job_id", "");
+    for (String s : ids.split(",")) {
+      if (!s.isBlank()) {
+        req.addJobIds(jobId(s.trim()));
+      }
+    }
+    Response r = call(c, Request.newBuilder().setJobInfo(req).build(), out, "_op_handler_job_states");
+    ArrayNode jobs = out.body.putArray("jobs");
+    for (JobInfo j : r.getJobInfo().getJobsList()) {
+      ObjectNode o = jobs.addObject();
+      o.put("job_id", j.getJobId());
+      o.set("job_state", JobJson.state(j));
+      o.set("array_job_id", Json.number(j.getArrayJobId()));
+      o.set("array_task_id", j.getArrayJobId() != 0 && j.getArrayTasks().isEmpty()
+          ? Json.number(j.getArrayTaskId()) : Json.unset());
+      o.put("array_task_string", j.getArrayTasks());
+    }
+    times(out, r.getJobInfo().getLastUpdate());
+  }
+
+  private void submit(Call c, Matcher m, Answer out) throws IOException {
+    JsonNode body;
+    try {
+      body = Json.MAPPER.readTree(c.body());
+    } catch (JacksonException e) {
+      throw new RestError(400, SlurmError.REST_FAIL_PARSING, "request body is not JSON: " + e.getOriginalMessage());
+    }
+    JobSubmission.Parsed parsed = JobSubmission.parse(body, c.host());
+    for (String f : parsed.ignored()) {
+      out.warning("job." + f + " is not supported by Corral and was ignored", "job_desc_msg");
+    }
+    Response r = call(c, Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(parsed.spec())).build(),
+        out, "_op_handler_submit_job_post");
+    if (r.getErrorCode() == 0) {
+      out.body.put("job_id", r.getSubmitJob().getJobId());
+      out.body.put("step_id", "batch");
+      out.body.put("job_submit_user_msg", "");
+    }
+  }
+
+  private void cancel(Call c, Matcher m, Answer out) throws IOException {
+    int id = jobId(m.group(1));
+    int signal = 0;
+    String text = c.query().get("signal");
+    if (text != null && !text.isEmpty()) {
+      signal = Signals.parse(text);
+      if (signal < 0) {
+        throw new RestError(400, SlurmError.REST_FAIL_PARSING, "unknown signal " + text);
+      }
+    }
+    Response r = call(c, Request.newBuilder().setCancelJobs(CancelJobsRequest.newBuilder().addJobIds(id)
+        .setSignal(signal).setFull(signal != 0 && "FULL_STEPS_ONLY".equals(c.query().get("flags")))).build(),
+        out, "_handle_job_delete");
+    ArrayNode status = out.body.putArray("status");
+    for (JobResult res : r.getJobResults().getResultsList()) {
+      if (res.getErrorCode() == 0) {
+        continue;
+      }
+      ObjectNode s = status.addObject();
+      ObjectNode e = s.putObject("error");
+      e.put("string", SlurmError.messageFor(res.getErrorCode()));
+      e.put("code", res.getErrorCode());
+      e.put("message", res.getErrorMessage().isEmpty() ? SlurmError.messageFor(res.getErrorCode()) : res.getErrorMessage());
+      s.put("step_id", String.valueOf(res.getJobId()));
+      s.set("job_id", Json.number(res.getJobId()));
+      s.putObject("federation").put("sibling", "");
+      out.error(500, res.getErrorCode(), SlurmError.messageFor(res.getErrorCode()),
+          "Signal " + (signal == 0 ? "KILL" : Signals.name(signal)) + " to JobId=" + res.getJobId() + " failed",
+          "_handle_job_delete");
+    }
+  }
+
+  private void nodes(Call c, Matcher m, Answer out) throws IOException {
+    nodeList(c, List.of(), out);
+  }
+
+  private void node(Call c, Matcher m, Answer out) throws IOException {
+    nodeList(c, List.of(m.group(1)), out);
+  }
+
+  private void nodeList(Call c, List<String> names, Answer out) throws IOException {
+    Response r = call(c, Request.newBuilder().setNodeInfo(NodeInfoRequest.newBuilder().addAllNames(names)).build(),
+        out, "slurm_load_node");
+    ArrayNode nodes = out.body.putArray("nodes");
+    long since = updateTime(c);
+    if (r.getNodeInfo().getLastUpdate() > since) {
+      for (NodeInfo n : r.getNodeInfo().getNodesList()) {
+        nodes.add(NodeJson.node(n, cluster));
+      }
+    }
+    out.body.set("last_update", Json.number(r.getNodeInfo().getLastUpdate()));
+  }
+
+  private void partitions(Call c, Matcher m, Answer out) throws IOException {
+    partitionList(c, List.of(), out);
+  }
+
+  private void partition(Call c, Matcher m, Answer out) throws IOException {
+    partitionList(c, List.of(m.group(1)), out);
+  }
+
+  private void partitionList(Call c, List<String> names, Answer out) throws IOException {
+    Response r = call(c, Request.newBuilder().setPartitionInfo(PartitionInfoRequest.newBuilder().addAllNames(names)
+        .setAll("ALL".equals(c.query().get("flags")))).build(), out, "slurm_load_partitions");
+    ArrayNode parts = out.body.putArray("partitions");
+    long since = updateTime(c);
+    if (r.getPartitionInfo().getLastUpdate() > since) {
+      for (PartitionInfo p : r.getPartitionInfo().getPartitionsList()) {
+        parts.add(NodeJson.partition(p, cluster));
+      }
+    }
+    out.body.set("last_update", Json.number(r.getPartitionInfo().getLastUpdate()));
+  }
+
+  private void reconfigure(Call c, Matcher m, Answer out) {
+    out.error(501, SlurmError.NOT_SUPPORTED.code(), SlurmError.NOT_SUPPORTED.message(),
+        "Corral's controller has no reconfigure RPC yet: restart slurmctld to read slurm.conf again",
+        "slurm_reconfigure");
+  }
+
+  private void times(Answer out, long lastUpdate) {
+    out.body.set("last_backfill", Json.number(0));
+    out.body.set("last_update", Json.number(lastUpdate));
+  }
+
+  /** ?update_time=EPOCH: only what changed since (Slurm's SLURM_NO_CHANGE_IN_DATA). */
+  private static long updateTime(Call c) {
+    String t = c.query().get("update_time");
+    if (t == null || t.isEmpty()) {
+      return Long.MIN_VALUE;
+    }
+    if (!t.matches("[0-9]{1,19}")) {
+      throw new RestError(400, SlurmError.REST_INVALID_QUERY, "update_time must be a UNIX timestamp");
+    }
+    return Long.parseLong(t);
+  }
+
+  private static int jobId(String text) {
+    if (!text.matches("[0-9]{1,10}") || Long.parseLong(text) > 0xFFFFFFFEL || Long.parseLong(text) == 0) {
+      throw new RestError(500, SlurmError.INVALID_JOB_ID, "Unable to parse JobId=" + text);
+    }
+    return (int) Long.parseLong(text);
+  }
+
+  /** The routes whose path matches, whatever their method (for 405 versus 404). */
+  static List<Route> matching(String rest) {
+    List<Route> found = new ArrayList<>();
+    for (Route r : ROUTES) {
+      if (r.pattern().matcher(rest).matches()) {
+        found.add(r);
+      }
+    }
+    return found;
+  }
+}
