@@ -48,9 +48,10 @@ final class Json {
     return noVal(false, true).put("number", 0);
   }
 
-  /** A 32-bit count or limit where 0xFFFFFFFF means INFINITE. */
-  static ObjectNode limit32(long n) {
-    return n == INFINITE32 ? infinite() : number(n);
+  /** A protobuf uint32 count or limit (as Java's int) where 0xFFFFFFFF means INFINITE. */
+  static ObjectNode limit32(int n) {
+    long unsigned = Integer.toUnsignedLong(n);
+    return unsigned == INFINITE32 ? infinite() : number(unsigned);
   }
 
   private static ObjectNode noVal(boolean set, boolean infinite) {

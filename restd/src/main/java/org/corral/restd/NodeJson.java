@@ -117,7 +117,7 @@ final class NodeJson {
     defaults.put("memory_per_cpu", p.getDefMemPerCpuMb() > 0 ? p.getDefMemPerCpuMb() : p.getDefMemPerNodeMb());
     defaults.set("partition_memory_per_cpu", p.getDefMemPerCpuMb() > 0 ? Json.number(p.getDefMemPerCpuMb()) : Json.unset());
     defaults.set("partition_memory_per_node", p.getDefMemPerNodeMb() > 0 ? Json.number(p.getDefMemPerNodeMb()) : Json.unset());
-    defaults.set("time", p.getDefaultTimeMin() == Json.INFINITE32 ? Json.unset() : Json.number(p.getDefaultTimeMin()));
+    defaults.set("time", Integer.toUnsignedLong(p.getDefaultTimeMin()) == Json.INFINITE32 ? Json.unset() : Json.number(p.getDefaultTimeMin()));
     defaults.put("job", "");
     o.put("grace_time", p.getGraceTime());
     ObjectNode max = o.putObject("maximums");
