@@ -133,7 +133,7 @@ public final class SacctCommand implements CliCommand {
         .addAllNames(o.names())
         .setStart(o.start())
         .setEnd(o.end())
-        .addAllClusters(o.clusters())
+        .addAllClusters(o.clusters().isEmpty() && !o.allClusters() ? localCluster(cli) : o.clusters())
         .setAllClusters(o.allClusters())
         .addAllNodeList(o.nodes())
         .setDuplicates(o.duplicates());
@@ -150,6 +150,18 @@ public final class SacctCommand implements CliCommand {
         return jobs;
       }
       q.setAfterJobId(r.getJobQuery().getNextJobId()).setAfterSubmitTime(r.getJobQuery().getNextSubmitTime());
+    }
+  }
+
+  /** The cluster sacct runs on (slurm.conf's ClusterName), as Slurm's sacct asks for by default. */
+  private static List<String> localCluster(Cli cli) {
+    try {
+      var conf = org.corral.common.config.SlurmConfig.loadShared(
+          org.corral.common.config.SlurmConfig.defaultPath(cli.env()));
+      String name = conf.clusterName();
+      return name == null || name.isEmpty() ? List.of() : List.of(name);
+    } catch (Exception e) {
+      return List.of(); // slurmdbd's own cluster then
     }
   }
 
