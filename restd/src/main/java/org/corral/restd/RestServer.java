@@ -45,6 +45,11 @@ final class RestServer implements AutoCloseable {
    * @param localUid the kernel uid of the client behind a remote address (Unix-socket clients
    *     reach this server through {@link UnixBridge}), or -1
    */
+  static {
+    // Without TCP_NODELAY small responses wait on the client's delayed ACK (tens of ms each).
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
+
   RestServer(InetSocketAddress address, SlurmApi api, Authenticator auth,
       ToIntFunction<InetSocketAddress> localUid, byte[] openapi) throws IOException {
     this.api = api;
