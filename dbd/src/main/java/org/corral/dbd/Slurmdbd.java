@@ -14,7 +14,8 @@ import org.corral.dbd.config.DbdConfig;
 /**
  * {@code slurmdbd [-D] [-v] [-f slurmdbd.conf]}: the accounting daemon, the only process that
  * talks to the database. Runs in the foreground. slurmdbd.conf comes from -f, else beside
- * $SLURM_CONF, else /etc/slurm; the cluster sacct reports by default is slurm.conf's ClusterName.
+ * $SLURM_CONF, else /etc/slurm; its own cluster is the ClusterName of the slurm.conf beside it
+ * (else $SLURM_CONF's).
  */
 public final class Slurmdbd {
   private Slurmdbd() {}
@@ -43,10 +44,13 @@ public final class Slurmdbd {
         }
       }
     }
-    Path slurmConf = SlurmConfig.defaultPath(System.getenv());
+    Path envConf = SlurmConfig.defaultPath(System.getenv());
     if (conf == null) {
-      conf = slurmConf.toAbsolutePath().resolveSibling("slurmdbd.conf");
+      conf = envConf.toAbsolutePath().resolveSibling("slurmdbd.conf");
     }
+    // The cluster sacct reports by default: slurm.conf's beside slurmdbd.conf, else $SLURM_CONF's.
+    Path beside = conf.toAbsolutePath().resolveSibling("slurm.conf");
+    Path slurmConf = java.nio.file.Files.exists(beside) ? beside : envConf;
     try {
       DbdConfig cfg = DbdConfig.load(conf);
       DaemonLogging.setup(cfg.logFile().orElse(null), verbose);

@@ -80,6 +80,23 @@ public final class AccountingRecords {
     }
   }
 
+  /** The QOS every job has until QOS come from accounting (Slurm's default QOS). */
+  static final String DEFAULT_QOS = "normal";
+
+  /**
+   * A job the controller ended (cancel, time limit, deadline) records ExitCode 0:0, as Slurm's
+   * does; the signal its script died of stays with the batch step.
+   */
+  private static boolean endedByController(JobState s) {
+    return s == JobState.CANCELLED || s == JobState.TIMEOUT || s == JobState.DEADLINE
+        || s == JobState.PREEMPTED;
+  }
+
+  /** Held and pending: never eligible yet (Slurm keeps no eligible time for it). */
+  private static boolean heldNow(JobInfo j) {
+    return j.getState() == JobState.PENDING && j.getPriority() == 0;
+  }
+
   private static AcctJob comparable(AcctJob j) {
     return j.toBuilder().clearPriority().clearReason().build();
   }
@@ -108,9 +125,10 @@ public final class AccountingRecords {
         .setCancelled(j.getCancelled())
         .setCancelledBy(j.getCancelledBy())
         .setReason(finished ? j.getStateReason() : "")
-        .setExitStatus(j.getExitStatus())
+        .setExitStatus(endedByController(j.getState()) ? 0 : j.getExitStatus())
         .setSubmitTime(j.getSubmitTime())
-        .setEligibleTime(j.getEligibleTime())
+        .setEligibleTime(heldNow(j) ? 0 : j.getEligibleTime())
+        .setQos(DEFAULT_QOS)
         .setStartTime(j.getState() == JobState.PENDING ? 0 : j.getStartTime())
         .setEndTime(finished ? j.getEndTime() : 0)
         .setTimeLimitMin(j.getTimeLimitMin())
@@ -183,14 +201,15 @@ public final class AccountingRecords {
     if (!JobStates.isFinished(j)) {
       return b.setState(JobState.RUNNING).build();
     }
+    // The script killed by a signal is a cancelled step in Slurm's record, whoever sent it.
+    boolean signalled = (j.getExitStatus() & 0x7f) != 0;
     JobState state = switch (j.getState()) {
       case CANCELLED, TIMEOUT, DEADLINE, PREEMPTED -> JobState.CANCELLED;
       case OUT_OF_MEMORY -> JobState.OUT_OF_MEMORY;
       case NODE_FAIL -> JobState.NODE_FAIL;
-      default -> j.getExitStatus() == 0 ? JobState.COMPLETED : JobState.FAILED;
+      default -> signalled ? JobState.CANCELLED : j.getExitStatus() == 0 ? JobState.COMPLETED : JobState.FAILED;
     };
-    return b.setState(state).setExitStatus(j.getExitStatus()).setEndTime(j.getEndTime())
-        .setCancelled(state == JobState.CANCELLED).build();
+    return b.setState(state).setExitStatus(j.getExitStatus()).setEndTime(j.getEndTime()).build();
   }
 
   private static AcctStep step(StepRecord r) {

@@ -75,6 +75,39 @@ class AccountingRecordsTest {
   }
 
   @Test
+  void aRunningJobCancelledRecordsExit0AndItsScriptsSignalOnTheBatchStep() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1, TestStates.spec().build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1001, ON_N1));
+    s = StateMachine.apply(s, new Command.CancelJob(1, 1005, 0));
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1006, 15, "n1"));
+    AcctJob last = s.outbox().events().lastEntry().getValue().getJob();
+    assertThat(last.getState()).isEqualTo(JobState.CANCELLED);
+    assertThat(last.getExitStatus()).isZero();                  // sacct: 0:0
+    assertThat(last.getSteps(0).getState()).isEqualTo(JobState.CANCELLED);
+    assertThat(last.getSteps(0).getExitStatus()).isEqualTo(15); // sacct: 0:15
+    assertThat(last.getQos()).isEqualTo("normal");
+  }
+
+  @Test
+  void aScriptKilledByASignalFailsTheJobAndCancelsItsBatchStep() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1, TestStates.spec().build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1001, ON_N1));
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1006, 9, "n1"));
+    AcctJob last = s.outbox().events().lastEntry().getValue().getJob();
+    assertThat(last.getState()).isEqualTo(JobState.FAILED);
+    assertThat(last.getExitStatus()).isEqualTo(9);
+    assertThat(last.getSteps(0).getState()).isEqualTo(JobState.CANCELLED);
+  }
+
+  @Test
+  void aHeldJobWasNeverEligible() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1, TestStates.spec().setHold(true).build(), 1000);
+    assertThat(s.outbox().events().lastEntry().getValue().getJob().getEligibleTime()).isZero();
+    s = StateMachine.apply(s, new Command.HoldJob(1, true, false));
+    assertThat(s.outbox().events().lastEntry().getValue().getJob().getEligibleTime()).isEqualTo(1000);
+  }
+
+  @Test
   void shippedEventsLeaveAndIdsAreNeverReused() {
     ClusterState s = TestStates.cluster(1, 8, 4000);
     for (int i = 1; i <= 3; i++) {

@@ -148,7 +148,7 @@ public final class DbdConfig {
       case MYSQL -> "jdbc:mariadb://" + host + ":" + get("StoragePort").orElse("3306") + "/"
           + get("StorageLoc").orElse("slurm_acct_db");
       case PGSQL -> "jdbc:postgresql://" + host + ":" + get("StoragePort").orElse("5432") + "/"
-          + get("StorageLoc").orElse("slurm_acct_db");
+          + get("StorageLoc").orElse("slurm_acct_db") + "?reWriteBatchedInserts=true";
     };
   }
 

@@ -6,7 +6,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.corral.protocol.msg.AcctEvent;
 import org.corral.protocol.msg.AcctJob;
 
@@ -22,20 +26,58 @@ public final class JobStore {
     this.db = db;
   }
 
+  /** A job's row key: the same job id submitted again (state cleared) is another job. */
+  private record Key(long jobId, long submitTime) {}
+
   /**
-   * Stores a batch of events in one transaction.
+   * Stores a batch of events in one transaction. Within the batch only a job's newest event
+   * matters; the rows' last event ids are read in one query and the writes go as JDBC batches,
+   * so a batch costs a few round trips to the database, not a few per event.
    *
    * @return the highest event id now durable (the last of the batch)
    */
   public synchronized long store(String cluster, List<AcctEvent> events) throws SQLException {
+    Map<Key, AcctEvent> newest = new LinkedHashMap<>();
+    long through = 0;
+    for (AcctEvent e : events) {
+      Key k = new Key(Integer.toUnsignedLong(e.getJob().getJobId()), e.getJob().getSubmitTime());
+      AcctEvent had = newest.get(k);
+      if (had == null || had.getEventId() < e.getEventId()) {
+        newest.put(k, e);
+      }
+      through = Math.max(through, e.getEventId());
+    }
     try (Connection c = db.connection()) {
       c.setAutoCommit(false);
       try {
         ensureCluster(c, cluster);
-        long through = 0;
-        for (AcctEvent e : events) {
-          apply(c, cluster, e);
-          through = Math.max(through, e.getEventId());
+        Map<Key, Long> stored = lastEvents(c, cluster, newest.keySet());
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO corral_job (" + COLUMNS
+                + ", cluster, job_id, submit_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            PreparedStatement update = c.prepareStatement("UPDATE corral_job SET " + COLUMNS.replace(",", " = ?,")
+                + " = ? WHERE cluster = ? AND job_id = ? AND submit_time = ?")) {
+          int inserts = 0;
+          int updates = 0;
+          for (Map.Entry<Key, AcctEvent> e : newest.entrySet()) {
+            Long last = stored.get(e.getKey());
+            if (last != null && last >= e.getValue().getEventId()) {
+              continue; // already stored, or a newer state is
+            }
+            PreparedStatement st = last == null ? insert : update;
+            bind(st, cluster, e.getValue());
+            st.addBatch();
+            if (last == null) {
+              inserts++;
+            } else {
+              updates++;
+            }
+          }
+          if (inserts > 0) {
+            insert.executeBatch();
+          }
+          if (updates > 0) {
+            update.executeBatch();
+          }
         }
         try (PreparedStatement st = c.prepareStatement(
             "UPDATE corral_cluster SET stored_through = ? WHERE name = ? AND stored_through < ?")) {
@@ -51,6 +93,30 @@ public final class JobStore {
         throw e;
       }
     }
+  }
+
+  private static final String COLUMNS = "array_job_id, array_task_id, user_id, account, partition_name, job_name,"
+      + " state, start_time, end_time, alloc_cpus, last_event, record";
+  private static final int IN_CHUNK = 500;
+
+  /** The stored rows' last event ids for these keys (absent: no row yet). */
+  private static Map<Key, Long> lastEvents(Connection c, String cluster, Collection<Key> keys) throws SQLException {
+    Map<Key, Long> out = new HashMap<>();
+    List<Long> ids = keys.stream().map(Key::jobId).distinct().toList();
+    for (int i = 0; i < ids.size(); i += IN_CHUNK) {
+      List<Long> chunk = ids.subList(i, Math.min(ids.size(), i + IN_CHUNK));
+      JobSelection sel = new JobSelection().where("cluster = ?", cluster).in("job_id", chunk);
+      try (PreparedStatement st = c.prepareStatement("SELECT job_id, submit_time, last_event FROM corral_job"
+          + sel.where())) {
+        sel.bind(st);
+        try (ResultSet rs = st.executeQuery()) {
+          while (rs.next()) {
+            out.put(new Key(rs.getLong(1), rs.getLong(2)), rs.getLong(3));
+          }
+        }
+      }
+    }
+    return out;
   }
 
   private static void ensureCluster(Connection c, String cluster) throws SQLException {
@@ -70,48 +136,23 @@ public final class JobStore {
     }
   }
 
-  private static void apply(Connection c, String cluster, AcctEvent e) throws SQLException {
+  private static void bind(PreparedStatement st, String cluster, AcctEvent e) throws SQLException {
     AcctJob j = e.getJob();
-    Long last = null;
-    try (PreparedStatement st = c.prepareStatement(
-        "SELECT last_event FROM corral_job WHERE cluster = ? AND job_id = ? AND submit_time = ?")) {
-      st.setString(1, cluster);
-      st.setLong(2, j.getJobId());
-      st.setLong(3, j.getSubmitTime());
-      try (ResultSet rs = st.executeQuery()) {
-        if (rs.next()) {
-          last = rs.getLong(1);
-        }
-      }
-    }
-    if (last != null && last >= e.getEventId()) {
-      return; // already stored, or a newer state is
-    }
-    String sql = last == null
-        ? "INSERT INTO corral_job (array_job_id, array_task_id, user_id, account, partition_name, job_name,"
-            + " state, start_time, end_time, alloc_cpus, last_event, record, cluster, job_id, submit_time)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        : "UPDATE corral_job SET array_job_id = ?, array_task_id = ?, user_id = ?, account = ?,"
-            + " partition_name = ?, job_name = ?, state = ?, start_time = ?, end_time = ?, alloc_cpus = ?,"
-            + " last_event = ?, record = ? WHERE cluster = ? AND job_id = ? AND submit_time = ?";
-    try (PreparedStatement st = c.prepareStatement(sql)) {
-      st.setLong(1, j.getArrayJobId());
-      st.setLong(2, j.getArrayTaskId());
-      st.setLong(3, j.getUserId());
-      st.setString(4, j.getAccount());
-      st.setString(5, j.getPartition());
-      st.setString(6, j.getName());
-      st.setInt(7, j.getStateValue());
-      st.setLong(8, j.getStartTime());
-      st.setLong(9, j.getEndTime());
-      st.setLong(10, j.getNumCpus());
-      st.setLong(11, e.getEventId());
-      st.setBytes(12, j.toBuilder().setCluster(cluster).build().toByteArray());
-      st.setString(13, cluster);
-      st.setLong(14, j.getJobId());
-      st.setLong(15, j.getSubmitTime());
-      st.executeUpdate();
-    }
+    st.setLong(1, j.getArrayJobId());
+    st.setLong(2, j.getArrayTaskId());
+    st.setLong(3, j.getUserId());
+    st.setString(4, j.getAccount());
+    st.setString(5, j.getPartition());
+    st.setString(6, j.getName());
+    st.setInt(7, j.getStateValue());
+    st.setLong(8, j.getStartTime());
+    st.setLong(9, j.getEndTime());
+    st.setLong(10, j.getNumCpus());
+    st.setLong(11, e.getEventId());
+    st.setBytes(12, j.toBuilder().setCluster(cluster).build().toByteArray());
+    st.setString(13, cluster);
+    st.setLong(14, Integer.toUnsignedLong(j.getJobId()));
+    st.setLong(15, j.getSubmitTime());
   }
 
   /**

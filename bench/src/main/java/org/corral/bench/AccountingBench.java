@@ -1,0 +1,132 @@
+package org.corral.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.corral.dbd.Dbd;
+import org.corral.dbd.config.DbdConfig;
+import org.corral.dbd.storage.Database;
+import org.corral.dbd.storage.JobStore;
+import org.corral.protocol.ClusterKey;
+import org.corral.protocol.DbdAddress;
+import org.corral.protocol.UnixSocketChannel;
+import org.corral.protocol.msg.AcctEvent;
+import org.corral.protocol.msg.AcctJob;
+import org.corral.protocol.msg.AcctStep;
+import org.corral.protocol.msg.JobQueryReply;
+import org.corral.protocol.msg.JobQueryRequest;
+import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+
+/**
+ * {@code AccountingBench sqlite|mysql JOBS}: job records ingested per second into slurmdbd's
+ * storage (in batches of 1,000, as the controller ships them; each job arrives twice, as it
+ * starts and as it ends), then sacct's query for all of them ({@code sacct -a -S 1970-01-01})
+ * through a running slurmdbd's socket, page by page: time to the first page and to the last.
+ * mysql uses the MariaDB at 127.0.0.1:3306 (root) with a scratch database it drops afterwards.
+ */
+public final class AccountingBench {
+  private static final int BATCH = 1000;
+  private static final int PAGE = 5000;
+
+  public static void main(String[] args) throws Exception {
+    String kind = args.length > 0 ? args[0] : "sqlite";
+    int jobs = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+    Path dir = Files.createTempDirectory("acct-bench");
+    String db = "corral_bench_" + System.nanoTime();
+    String storage = kind.equals("mysql")
+        ? "StorageType=accounting_storage/mysql\nStorageHost=127.0.0.1\nStoragePort=3306\nStorageUser=root\nStorageLoc=" + db + "\n"
+        : "StorageType=accounting_storage/sqlite\nStorageLoc=" + dir.resolve("acct.sqlite") + "\n";
+    if (kind.equals("mysql")) {
+      admin("CREATE DATABASE " + db);
+    }
+    try {
+      Path conf = dir.resolve("slurmdbd.conf");
+      Files.writeString(conf, "DbdAddr=127.0.0.1\nDbdPort=" + freePort() + "\nPidFile=" + dir.resolve("dbd.pid") + "\n" + storage);
+      Files.setPosixFilePermissions(conf, PosixFilePermissions.fromString("rw-------"));
+      ClusterKey.generate(dir.resolve("slurm.key"));
+      DbdConfig cfg = DbdConfig.load(conf);
+
+      try (Database database = Database.open(cfg.storage(), cfg.jdbcUrl(), cfg.storageUser(), cfg.storagePass())) {
+        JobStore store = new JobStore(database);
+        long t0 = System.nanoTime();
+        long eventId = 1;
+        for (int first = 1; first <= jobs; first += BATCH) {
+          List<AcctEvent> started = new ArrayList<>();
+          List<AcctEvent> ended = new ArrayList<>();
+          for (int id = first; id < first + BATCH && id <= jobs; id++) {
+            started.add(AcctEvent.newBuilder().setEventId(eventId++).setJob(job(id, JobState.RUNNING)).build());
+          }
+          for (int id = first; id < first + BATCH && id <= jobs; id++) {
+            ended.add(AcctEvent.newBuilder().setEventId(eventId++).setJob(job(id, JobState.COMPLETED)).build());
+          }
+          store.store("bench", started);
+          store.store("bench", ended);
+        }
+        double s = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("%s: %d jobs, %d records in %.1f s: %.0f records/s%n", kind, jobs, 2L * jobs, s, 2 * jobs / s);
+      }
+
+      try (Dbd dbd = Dbd.start(cfg, cfg.port(), "bench", Clock.systemUTC())) {
+        UnixSocketChannel ch = new UnixSocketChannel(DbdAddress.unixSocket(cfg.pidFile(), cfg.port()));
+        for (int round = 0; round < 2; round++) { // the first warms the JIT
+          long t0 = System.nanoTime();
+          long first = 0;
+          long count = 0;
+          JobQueryRequest.Builder q = JobQueryRequest.newBuilder().setAllUsers(true).setPageSize(PAGE);
+          while (true) {
+            Response r = ch.call(Request.newBuilder().setJobQuery(q).build());
+            JobQueryReply page = r.getJobQuery();
+            if (first == 0) {
+              first = System.nanoTime() - t0;
+            }
+            count += page.getJobsCount();
+            if (!page.getMore()) {
+              break;
+            }
+            q.setAfterJobId(page.getNextJobId()).setAfterSubmitTime(page.getNextSubmitTime());
+          }
+          System.out.printf("query all (round %d): %d jobs, first page %.0f ms, all %.2f s%n", round + 1, count,
+              first / 1e6, (System.nanoTime() - t0) / 1e9);
+        }
+      }
+    } finally {
+      if (kind.equals("mysql")) {
+        admin("DROP DATABASE IF EXISTS " + db);
+      }
+    }
+  }
+
+  private static AcctJob job(int id, JobState state) {
+    AcctJob.Builder b = AcctJob.newBuilder().setJobId(id).setName("job" + id).setUserId(1000 + id % 50)
+        .setUserName("user" + id % 50).setAccount("acct" + id % 7).setPartition("debug").setState(state)
+        .setSubmitTime(1_700_000_000L + id).setStartTime(1_700_000_010L + id).setNumCpus(4).setNumNodes(1)
+        .setNodes("n" + (id % 100)).setWorkDir("/home/user/run").setReqMemMb(4000).setTimeLimitMin(60);
+    if (state != JobState.RUNNING) {
+      b.setEndTime(1_700_000_100L + id).addSteps(AcctStep.newBuilder().setStepId(0xfffffffb).setName("batch")
+          .setState(state).setStartTime(1_700_000_010L + id).setEndTime(1_700_000_100L + id).setNodes("n1")
+          .setNumNodes(1).setNumTasks(1).setNumCpus(4));
+    }
+    return b.build();
+  }
+
+  private static void admin(String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:3306/", "root", "");
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  private static int freePort() throws Exception {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
