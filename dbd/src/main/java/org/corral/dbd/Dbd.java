@@ -28,10 +28,12 @@ public final class Dbd implements AutoCloseable {
 
   private final Database db;
   private final RpcServer server;
+  private final org.corral.dbd.report.Rollups rollups;
 
-  private Dbd(Database db, RpcServer server) {
+  private Dbd(Database db, RpcServer server, org.corral.dbd.report.Rollups rollups) {
     this.db = db;
     this.server = server;
+    this.rollups = rollups;
   }
 
   /**
@@ -51,13 +53,17 @@ public final class Dbd implements AutoCloseable {
       db.close();
       throw new IOException(e.getMessage(), e);
     }
+    org.corral.dbd.report.Rollups rollups = new org.corral.dbd.report.Rollups(db, jobs, clock,
+        java.time.ZoneId.systemDefault());
+    rollups.registerFrom(cluster, cfg.path().toAbsolutePath().resolveSibling("slurm.conf"));
     Path socket = DbdAddress.unixSocket(cfg.pidFile(), cfg.port());
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
             64 << 20, Duration.ofMinutes(5), 1024),
         new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock,
-            new org.corral.dbd.assoc.AssocService(assocs, slurmUid, UserDirectory.system())));
-    return new Dbd(db, server);
+            new org.corral.dbd.assoc.AssocService(assocs, slurmUid, UserDirectory.system()),
+            new org.corral.dbd.report.ReportService(rollups, jobs, cluster, clock)));
+    return new Dbd(db, server, rollups.start());
   }
 
   private static Database openWithRetry(DbdConfig cfg) throws ConfigException, IOException {
@@ -85,6 +91,7 @@ public final class Dbd implements AutoCloseable {
 
   @Override
   public void close() {
+    rollups.close();
     server.close();
     db.close();
   }

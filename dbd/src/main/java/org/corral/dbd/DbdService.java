@@ -28,9 +28,12 @@ final class DbdService implements RequestHandler {
   private final int slurmUid;
   private final Clock clock;
   private final org.corral.dbd.assoc.AssocService assoc;
+  private final org.corral.dbd.report.ReportService report;
 
-  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, org.corral.dbd.assoc.AssocService assoc) {
+  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, org.corral.dbd.assoc.AssocService assoc,
+      org.corral.dbd.report.ReportService report) {
     this.assoc = assoc;
+    this.report = report;
     this.jobs = jobs;
     this.query = new JobQuery(jobs, cluster);
     this.slurmUid = slurmUid;
@@ -52,6 +55,7 @@ final class DbdService implements RequestHandler {
         }
         case ASSOC_SNAPSHOT -> assoc.snapshot(peer, req.getAssocSnapshot());
         case ACCT_UPDATE -> assoc.update(peer, req.getAcctUpdate());
+        case USAGE_REPORT -> Response.newBuilder().setUsageReport(report.report(req.getUsageReport())).build();
         case PING -> Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.newBuilder()
             .setPrimary(true)).build();
         default -> Responses.error(SlurmError.PROTOCOL_VERSION_ERROR,
