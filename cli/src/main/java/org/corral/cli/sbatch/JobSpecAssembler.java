@@ -59,6 +59,7 @@ final class JobSpecAssembler {
     setIfPresent(o.excludeList, b::setExcNodes);
     setIfPresent(o.constraint, b::setConstraint);
     setIfPresent(o.account, b::setAccount);
+    setIfPresent(o.qos, b::setQos);
     setIfPresent(o.openMode, b::setOpenMode);
     setIfPresent(o.comment, b::setComment);
     if (o.minNodes != null) {

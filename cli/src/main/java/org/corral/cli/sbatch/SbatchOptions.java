@@ -45,6 +45,7 @@ final class SbatchOptions {
   String excludeList;
   String constraint;
   String account;
+  String qos;
   String wrap;
   String openMode;
   String comment;
@@ -81,6 +82,7 @@ final class SbatchOptions {
       case "H" -> hold = true;
       case "d" -> dependency = value;
       case "A" -> account = value;
+      case "q" -> qos = value;
       case "wrap" -> wrap = value;
       case "open-mode" -> openMode = parseOpenMode(value);
       case "comment" -> comment = value;

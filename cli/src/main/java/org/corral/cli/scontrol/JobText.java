@@ -29,7 +29,7 @@ final class JobText {
     l.add("UserId=" + j.getUserName() + "(" + u(j.getUserId()) + ") GroupId=" + j.getGroupName()
         + "(" + u(j.getGroupId()) + ") MCS_label=N/A");
     l.add("Priority=" + u(j.getPriority()) + " Nice=" + j.getNice() + " Account="
-        + orNull(j.getAccount()) + " QOS=(null)");
+        + orNull(j.getAccount()) + " QOS=" + orNull(j.getQos()));
     l.add("JobState=" + JobStates.name(j) + " Reason=" + j.getStateReason().replace(' ', '_')
         + " Dependency=" + orNull(j.getDependency()));
     l.add("Requeue=" + (j.getRequeue() ? 1 : 0) + " Restarts=" + u(j.getRestartCount())

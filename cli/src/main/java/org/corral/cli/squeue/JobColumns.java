@@ -64,7 +64,7 @@ final class JobColumns {
       col('w', "WCKey", "WCKEY", j -> "(null)"),
       col('f', "Feature", "FEATURES", j -> "(null)"),
       col('b', "TresPerNode", "TRES_PER_NODE", j -> "N/A"),
-      col('q', "QOS", "QOS", j -> "(null)"),
+      col('q', "QOS", "QOS", j -> j.getQos().isEmpty() ? "(null)" : j.getQos()),
       col('y', "Nice", "NICE", j -> Integer.toString(j.getNice())),
       col('v', "Reservation", "RESERVATION", j -> "(null)"),
       col('X', "CoreSpec", "CORE_SPEC", j -> "N/A"),

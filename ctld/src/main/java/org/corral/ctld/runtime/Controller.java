@@ -38,12 +38,14 @@ public final class Controller implements AutoCloseable {
   private final Housekeeper housekeeper;
   private final RpcServer server;
   private final AccountingShipper shipper;
+  private final AssociationCache associations;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
 
   private Controller(Journal journal, StateWriter writer, SchedulerLoop scheduler,
-      Housekeeper housekeeper, RpcServer server, AccountingShipper shipper) {
+      Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations) {
     this.shipper = shipper;
+    this.associations = associations;
     this.journal = journal;
     this.writer = writer;
     this.scheduler = scheduler;
@@ -92,12 +94,15 @@ public final class Controller implements AutoCloseable {
         NodeHookPolicy.of(cfg));
     ControllerStats stats = new ControllerStats(now, users);
     writer.observe(stats);
-    sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats);
+    AssociationCache associations = new AssociationCache(cfg.accounting(), cfg.clusterName(), creds,
+        cfg.stateSaveLocation());
+    sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats, associations);
     Authorizer auth = new Authorizer(slurmUid);
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
     AllocationClients clients = AllocationClients.system();
-    JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), auth, users, clock, orders, stepOrders,
+    JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), new AssocPolicy(associations), auth, users, clock,
+        orders, stepOrders,
         cfg.maxJobId(), cfg.scheduling());
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
@@ -111,7 +116,7 @@ public final class Controller implements AutoCloseable {
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
         64 << 20, Duration.ofMinutes(5), 4096), creds, service);
-    self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0]);
+    self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
     sched[0].trigger();
     return self[0];
   }
@@ -161,6 +166,7 @@ public final class Controller implements AutoCloseable {
     scheduler.close();
     housekeeper.close();
     shipper.close();
+    associations.close();
     writer.close();
     try {
       journal.close();

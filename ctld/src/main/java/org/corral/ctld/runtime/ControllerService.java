@@ -93,6 +93,7 @@ public final class ControllerService implements RequestHandler {
         case SUBMIT_JOB -> {
           // The srun/salloc process an allocation names is checked here, off the writer thread.
           var spec = clients.verified(req.getSubmitJob().getSpec(), peer);
+          jobs.prepare(peer, spec);
           if (req.getSubmitJob().getTestOnly()) {
             var run = jobs.testOnly(peer, spec, writer.current()); // planned off the writer thread
             int id = await(writer.submit(jobs::spendJobId));

@@ -33,6 +33,7 @@ final class JobRequests {
   private static final System.Logger LOG = System.getLogger("slurmctld");
 
   private final SubmitPolicy policy;
+  private final AssocPolicy assocPolicy;
   private final Authorizer auth;
   private final UserDirectory users;
   private final Clock clock;
@@ -46,8 +47,9 @@ final class JobRequests {
     return partitions;
   }
 
-  JobRequests(SubmitPolicy policy, Authorizer auth, UserDirectory users, Clock clock,
+  JobRequests(SubmitPolicy policy, AssocPolicy assocPolicy, Authorizer auth, UserDirectory users, Clock clock,
       JobOrders orders, StepOrders steps, long maxJobId, SchedulingConfig scheduling) {
+    this.assocPolicy = assocPolicy;
     this.scheduling = scheduling;
     this.partitions = new PartitionAccess(auth, users);
     this.policy = policy;
@@ -61,6 +63,15 @@ final class JobRequests {
 
   private long now() {
     return clock.instant().getEpochSecond();
+  }
+
+  private static String userName(Peer peer) {
+    return peer.userName() != null ? peer.userName() : String.valueOf(peer.uid());
+  }
+
+  /** Off the writer thread, before {@link #submit}: what the submission needs fetched. */
+  void prepare(Peer peer, JobSpec spec) {
+    assocPolicy.prefetch(spec, userName(peer));
   }
 
   Decision<Integer> submit(Peer peer, JobSpec spec, ClusterState s) {
@@ -106,7 +117,8 @@ final class JobRequests {
     if (peer.uid() < 0) { // a daemon's credential names no user to run the job as
       throw new SlurmException(SlurmError.USER_ID_MISSING);
     }
-    JobSpec normalized = policy.normalize(spec, s);
+    String user = userName(peer);
+    JobSpec normalized = assocPolicy.apply(policy.normalize(spec, s), user, s);
     SlurmError denied = partitions.check(peer, s.partition(normalized.getPartition()).orElseThrow());
     if (denied != SlurmError.SUCCESS) {
       throw new SlurmException(denied);
@@ -116,7 +128,6 @@ final class JobRequests {
       throw new SlurmException(SlurmError.ERROR_ON_DESC_TO_RECORD_COPY,
           "job ids exhausted (MaxJobId)");
     }
-    String user = peer.userName() != null ? peer.userName() : String.valueOf(peer.uid());
     String group = users.groupName(peer.gid()).orElse(String.valueOf(peer.gid()));
     return new Command.SubmitJob(id, now(), peer.uid(), user, peer.gid(), group, normalized);
   }

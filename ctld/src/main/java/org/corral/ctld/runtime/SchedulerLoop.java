@@ -31,10 +31,13 @@ final class SchedulerLoop implements AutoCloseable {
   private final SchedulingConfig cfg;
   private final PriorityPass priorities;
   private final ControllerStats stats;
+  private final AssociationCache associations;
   private final Thread thread;
   private volatile boolean running = true;
 
-  SchedulerLoop(StateWriter writer, JobOrders orders, Clock clock, SchedulingConfig cfg, ControllerStats stats) {
+  SchedulerLoop(StateWriter writer, JobOrders orders, Clock clock, SchedulingConfig cfg, ControllerStats stats,
+      AssociationCache associations) {
+    this.associations = associations;
     this.stats = stats;
     this.writer = writer;
     this.orders = orders;
@@ -62,7 +65,8 @@ final class SchedulerLoop implements AutoCloseable {
         ClusterState current = writer.current();
         Command.SetPriorities prio = priorities.recalc(current, now);
         long t0 = System.nanoTime();
-        Plan plan = Planner.plan(prio == null ? current : StateMachine.apply(current, prio), now, cfg);
+        Plan plan = Planner.plan(prio == null ? current : StateMachine.apply(current, prio), now, cfg,
+            associations.current(), associations.limits());
         stats.pass((System.nanoTime() - t0) / 1000, plan.depth(), plan.starts().size() + plan.waiting().size(),
             plan.waiting().values().stream().anyMatch(w -> !w.schedNodes().isEmpty()), plan.backfilled(), now);
         writer.submit(s -> {

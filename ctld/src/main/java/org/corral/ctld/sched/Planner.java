@@ -12,6 +12,8 @@ import org.corral.common.ArrayTasks;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
 import org.corral.common.config.SchedulingConfig;
+import org.corral.ctld.sched.limits.AssocTree;
+import org.corral.ctld.sched.limits.LimitCheck;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
@@ -45,6 +47,7 @@ public final class Planner {
   private final List<Integer> cancels = new ArrayList<>();
   private final List<Integer> pastDeadline = new ArrayList<>();
   private final DependencyCheck dependencies;
+  private final LimitCheck limits;
   private Map<Integer, Integer> runningTasks;
   private final Map<Need, Boolean> usable = new HashMap<>();
   private final Map<Need, Long> lateEstimates = new HashMap<>();
@@ -58,12 +61,13 @@ public final class Planner {
   private int planned;
   private int backfilled;
 
-  private Planner(ClusterState state, long now, SchedulingConfig cfg) {
+  private Planner(ClusterState state, long now, SchedulingConfig cfg, LimitCheck limits) {
     this.state = state;
     this.now = now;
     this.cfg = cfg;
     this.profile = Availability.of(state, now);
     this.dependencies = new DependencyCheck(state, now);
+    this.limits = limits;
   }
 
   public static Plan plan(ClusterState state, long now) {
@@ -71,7 +75,13 @@ public final class Planner {
   }
 
   public static Plan plan(ClusterState state, long now, SchedulingConfig cfg) {
-    Planner p = new Planner(state, now, cfg);
+    return plan(state, now, cfg, AssocTree.NONE, LimitCheck.Enforce.NONE);
+  }
+
+  /** The plan with the accounting limits in {@code tree} enforced as {@code enforce} says. */
+  public static Plan plan(ClusterState state, long now, SchedulingConfig cfg, AssocTree tree,
+      LimitCheck.Enforce enforce) {
+    Planner p = new Planner(state, now, cfg, LimitCheck.of(state, tree, enforce));
     List<JobInfo> queue = queue(state);
     for (JobInfo j : queue) {
       p.consider(j);
@@ -88,7 +98,7 @@ public final class Planner {
    * first (sbatch --test-only); null when it never could.
    */
   public static WillRun willRun(ClusterState state, int jobId, long now, SchedulingConfig cfg) {
-    Planner p = new Planner(state, now, cfg);
+    Planner p = new Planner(state, now, cfg, LimitCheck.NONE);
     for (JobInfo j : queue(state)) {
       if (j.getJobId() == jobId) {
         return p.startOf(j);
@@ -156,6 +166,11 @@ public final class Planner {
       waiting.put(j.getJobId(), Waiting.because(reason));
       return;
     }
+    String limit = limits.blocked(j);
+    if (limit != null) {
+      waiting.put(j.getJobId(), Waiting.because(limit));
+      return;
+    }
     if (!cfg.backfill() && blocked.contains(p.getName())) {
       waiting.put(j.getJobId(), Waiting.because("Priority"));
       return;
@@ -188,6 +203,7 @@ public final class Planner {
     }
     profile.take(alloc, now, now + duration);
     starts.add(new Command.StartJob(j.getJobId(), now, alloc, arrayTask));
+    limits.started(j);
     if (planned > 0) {
       backfilled++; // started ahead of a job planned for later
     }
@@ -205,6 +221,11 @@ public final class Planner {
       for (int task = range[0]; task <= range[1]; task++) {
         if (throttle > 0 && running >= throttle) {
           waiting.put(array.getJobId(), Waiting.because("JobArrayTaskLimit"));
+          return true;
+        }
+        String limit = limits.blocked(array);
+        if (limit != null) {
+          waiting.put(array.getJobId(), Waiting.because(limit));
           return true;
         }
         if (!startNow(array, nodes, duration, need, task)) {

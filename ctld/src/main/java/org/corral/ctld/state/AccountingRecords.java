@@ -128,7 +128,7 @@ public final class AccountingRecords {
         .setExitStatus(endedByController(j.getState()) ? 0 : j.getExitStatus())
         .setSubmitTime(j.getSubmitTime())
         .setEligibleTime(heldNow(j) ? 0 : j.getEligibleTime())
-        .setQos(DEFAULT_QOS)
+        .setQos(j.getQos().isEmpty() ? DEFAULT_QOS : j.getQos())
         .setStartTime(j.getState() == JobState.PENDING ? 0 : j.getStartTime())
         .setEndTime(finished ? j.getEndTime() : 0)
         .setTimeLimitMin(j.getTimeLimitMin())

@@ -103,6 +103,7 @@ public final class StateMachine {
         .setGroupName(c.groupName())
         .setPartition(spec.getPartition())
         .setAccount(spec.getAccount())
+        .setQos(spec.getQos())
         .setState(JobState.PENDING)
         .setStateReason(held ? "JobHeldUser" : "None")
         .setPriority(held ? 0 : DEFAULT_PRIORITY)

@@ -1,0 +1,115 @@
+package org.corral.ctld.runtime;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.corral.common.SlurmError;
+import org.corral.ctld.sched.limits.AssocTree;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.JobStates;
+import org.corral.protocol.msg.AcctAssoc;
+import org.corral.protocol.msg.AcctQos;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobSpec;
+
+/**
+ * A submission against the associations (with accounting on): the account defaults to the
+ * user's DefaultAccount and the QOS to the association's default; with
+ * AccountingStorageEnforce=associations the user must have an association for the account and
+ * partition, with =qos the QOS must be one it may use, with =limits the submit limits hold
+ * (MaxSubmitJobs, GrpSubmitJobs, the QOS's MaxSubmitJobsPerUser). Refusals carry Slurm's errors.
+ */
+final class AssocPolicy {
+  private final AssociationCache cache;
+
+  AssocPolicy(AssociationCache cache) {
+    this.cache = cache;
+  }
+
+  /**
+   * Before a submission goes to the writer (never on it: this may ask slurmdbd): fetches the
+   * associations again when the job names a user, account or QOS not known yet.
+   */
+  void prefetch(JobSpec spec, String user) {
+    if (cache.enabled() && needsFetch(cache.current(), spec, user)) {
+      cache.refresh();
+    }
+  }
+
+  /** The submission with its account and QOS filled in, or Slurm's refusal (writer thread: no I/O). */
+  JobSpec apply(JobSpec spec, String user, ClusterState s) {
+    if (!cache.enabled()) {
+      return spec;
+    }
+    AssocTree tree = cache.current();
+    if (tree.isEmpty()) {
+      if (cache.enforces("associations")) {
+        throw new SlurmException(SlurmError.INVALID_ACCOUNT);
+      }
+      return spec;
+    }
+    String account = spec.getAccount();
+    if (account.isEmpty()) {
+      account = tree.user(user).map(u -> u.getDefaultAccount()).orElse("");
+    }
+    Optional<AcctAssoc> assoc = account.isEmpty() ? Optional.empty() : tree.assoc(user, account, spec.getPartition());
+    if (assoc.isEmpty()) {
+      if (cache.enforces("associations")) {
+        throw new SlurmException(SlurmError.INVALID_ACCOUNT);
+      }
+      return spec.toBuilder().setAccount(account).build();
+    }
+    String qos = spec.getQos().isEmpty() ? tree.defaultQos(assoc.get()) : spec.getQos();
+    List<String> allowed = tree.allowedQos(assoc.get());
+    if (tree.qos(qos).isEmpty() || (cache.enforces("qos") && !allowed.isEmpty() && !allowed.contains(qos))) {
+      throw new SlurmException(SlurmError.INVALID_QOS);
+    }
+    if (cache.enforces("limits")) {
+      checkSubmitLimits(tree, assoc.get(), tree.qos(qos).orElseThrow(), user, account, s);
+    }
+    return spec.toBuilder().setAccount(account).setQos(qos).build();
+  }
+
+  private static boolean needsFetch(AssocTree tree, JobSpec spec, String user) {
+    if (tree.user(user).isEmpty()) {
+      return true;
+    }
+    return !spec.getAccount().isEmpty() && tree.assoc(user, spec.getAccount(), spec.getPartition()).isEmpty()
+        || !spec.getQos().isEmpty() && tree.qos(spec.getQos()).isEmpty();
+  }
+
+  /** MaxSubmitJobs (nearest set), GrpSubmitJobs (every level), the QOS's per-user submit limit. */
+  private static void checkSubmitLimits(AssocTree tree, AcctAssoc assoc, AcctQos qos, String user, String account,
+      ClusterState s) {
+    long mine = 0;
+    long qosMine = 0;
+    java.util.Map<String, Long> perAccount = new java.util.HashMap<>();
+    for (JobRecord r : s.jobs().values()) {
+      JobInfo j = r.getInfo();
+      if (JobStates.isFinished(j)) {
+        continue;
+      }
+      perAccount.merge(j.getAccount(), 1L, Long::sum);
+      if (j.getUserName().equals(user)) {
+        if (j.getAccount().equals(account)) {
+          mine++;
+        }
+        if (qos.getName().equals(j.getQos().isEmpty() ? "normal" : j.getQos())) {
+          qosMine++;
+        }
+      }
+    }
+    OptionalLong max = tree.max(assoc, AssocTree::maxSubmitJobs);
+    if (max.isPresent() && mine >= max.getAsLong()
+        || qos.hasMaxSubmitJobsPerUser() && qosMine >= qos.getMaxSubmitJobsPerUser()) {
+      throw new SlurmException(SlurmError.ACCOUNTING_POLICY);
+    }
+    for (AcctAssoc c : tree.chain(assoc)) {
+      if (c.getUser().isEmpty() && c.getLimits().hasGrpSubmitJobs()
+          && perAccount.getOrDefault(c.getAccount(), 0L) >= c.getLimits().getGrpSubmitJobs()) {
+        throw new SlurmException(SlurmError.ACCOUNTING_POLICY);
+      }
+    }
+  }
+}

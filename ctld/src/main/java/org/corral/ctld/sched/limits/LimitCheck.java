@@ -1,0 +1,140 @@
+package org.corral.ctld.sched.limits;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.JobStates;
+import org.corral.protocol.msg.AcctAssoc;
+import org.corral.protocol.msg.AcctQos;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+
+/**
+ * The accounting limits a pending job waits on (AccountingStorageEnforce=limits for
+ * associations, =qos for QOS), with Slurm's reason words: QOS limits first, then the job's
+ * association and those above it. Counts what runs now and what this planning pass starts.
+ */
+public final class LimitCheck {
+  /** What is enforced. */
+  public record Enforce(boolean limits, boolean qos) {
+    public static final Enforce NONE = new Enforce(false, false);
+  }
+
+  public static final LimitCheck NONE = new LimitCheck(AssocTree.NONE, Enforce.NONE);
+
+  private final AssocTree tree;
+  private final Enforce enforce;
+  private final Map<Integer, Long> jobsUnder = new HashMap<>();   // association id -> jobs running at or below it
+  private final Map<Integer, Long> cpusUnder = new HashMap<>();
+  private final Map<Integer, Long> jobsOf = new HashMap<>();      // association id -> its own running jobs
+  private final Map<String, Long> qosJobs = new HashMap<>();
+  private final Map<String, Long> qosUserJobs = new HashMap<>();
+
+  private LimitCheck(AssocTree tree, Enforce enforce) {
+    this.tree = tree;
+    this.enforce = enforce;
+  }
+
+  public static LimitCheck of(ClusterState state, AssocTree tree, Enforce enforce) {
+    LimitCheck c = new LimitCheck(tree, enforce);
+    if (!tree.isEmpty() && (enforce.limits() || enforce.qos())) {
+      for (JobRecord r : state.jobs().values()) {
+        if (JobStates.holdsResources(r.getInfo()) && !JobStates.isFinished(r.getInfo())) {
+          c.started(r.getInfo());
+        }
+      }
+    }
+    return c;
+  }
+
+  /** Counts a job that runs (or starts in this pass). */
+  public void started(JobInfo j) {
+    if (tree.isEmpty()) {
+      return;
+    }
+    String q = qosOf(j);
+    qosJobs.merge(q, 1L, Long::sum);
+    qosUserJobs.merge(q + "\0" + j.getUserId(), 1L, Long::sum);
+    assocOf(j).ifPresent(a -> {
+      jobsOf.merge(a.getId(), 1L, Long::sum);
+      for (AcctAssoc c : tree.chain(a)) {
+        jobsUnder.merge(c.getId(), 1L, Long::sum);
+        cpusUnder.merge(c.getId(), (long) j.getNumCpus(), Long::sum);
+      }
+    });
+  }
+
+  /** Slurm's reason the job may not start now, or null. */
+  public String blocked(JobInfo j) {
+    if (tree.isEmpty()) {
+      return null;
+    }
+    long wall = Integer.toUnsignedLong(j.getTimeLimitMin());
+    if (enforce.qos()) {
+      Optional<AcctQos> q = tree.qos(qosOf(j));
+      if (q.isPresent()) {
+        AcctQos qos = q.get();
+        if (qos.hasMaxWallMinutes() && wall > qos.getMaxWallMinutes()) {
+          return "QOSMaxWallDurationPerJobLimit";
+        }
+        Long cpus = AssocTree.tres(qos.getMaxTresPerJob()).get("cpu");
+        if (cpus != null && j.getNumCpus() > cpus) {
+          return "QOSMaxCpuPerJobLimit";
+        }
+        if (qos.hasMaxJobsPerUser()
+            && qosUserJobs.getOrDefault(qos.getName() + "\0" + j.getUserId(), 0L) >= qos.getMaxJobsPerUser()) {
+          return "QOSMaxJobsPerUserLimit";
+        }
+        if (qos.hasGrpJobs() && qosJobs.getOrDefault(qos.getName(), 0L) >= qos.getGrpJobs()) {
+          return "QOSGrpJobsLimit";
+        }
+      }
+    }
+    if (!enforce.limits()) {
+      return null;
+    }
+    Optional<AcctAssoc> found = assocOf(j);
+    if (found.isEmpty()) {
+      return null;
+    }
+    AcctAssoc a = found.get();
+    OptionalLong maxWall = tree.max(a, AssocTree::maxWall);
+    if (maxWall.isPresent() && wall > maxWall.getAsLong()) {
+      return "AssocMaxWallDurationPerJobLimit";
+    }
+    OptionalLong maxCpus = tree.max(a, AssocTree.maxTresPerJob("cpu"));
+    if (maxCpus.isPresent() && j.getNumCpus() > maxCpus.getAsLong()) {
+      return "AssocMaxCpuPerJobLimit";
+    }
+    OptionalLong maxNodes = tree.max(a, AssocTree.maxTresPerJob("node"));
+    if (maxNodes.isPresent() && j.getNumNodes() > maxNodes.getAsLong()) {
+      return "AssocMaxNodePerJobLimit";
+    }
+    OptionalLong maxJobs = tree.max(a, AssocTree::maxJobs);
+    if (maxJobs.isPresent() && jobsOf.getOrDefault(a.getId(), 0L) >= maxJobs.getAsLong()) {
+      return "AssocMaxJobsLimit";
+    }
+    List<AcctAssoc> chain = tree.chain(a);
+    for (AcctAssoc c : chain) {
+      if (c.getLimits().hasGrpJobs() && jobsUnder.getOrDefault(c.getId(), 0L) >= c.getLimits().getGrpJobs()) {
+        return "AssocGrpJobsLimit";
+      }
+      Long grpCpus = AssocTree.tres(c.getLimits().getGrpTres()).get("cpu");
+      if (grpCpus != null && cpusUnder.getOrDefault(c.getId(), 0L) + j.getNumCpus() > grpCpus) {
+        return "AssocGrpCpuLimit";
+      }
+    }
+    return null;
+  }
+
+  private Optional<AcctAssoc> assocOf(JobInfo j) {
+    return j.getAccount().isEmpty() ? Optional.empty() : tree.assoc(j.getUserName(), j.getAccount(), j.getPartition());
+  }
+
+  private static String qosOf(JobInfo j) {
+    return j.getQos().isEmpty() ? "normal" : j.getQos();
+  }
+}
