@@ -1,4 +1,4 @@
-package org.corral.cli.sacct;
+package org.corral.cli.format;
 
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -6,17 +6,17 @@ import java.time.ZoneId;
 import java.time.ZonedDateTime;
 
 /**
- * -S/-E times as Slurm's parse_time reads them for sacct (times in the past): {@code now[{+|-}N
+ * Times as Slurm's parse_time reads them for sacct's -S/-E and sreport's start=/end= (times in the past): {@code now[{+|-}N
  * [units]]}, {@code HH:MM[:SS][AM|PM]} (today), {@code MMDD[YY]}, {@code MM/DD[/YY]},
  * {@code MM.DD[.YY]} (a month after this one is last year's), {@code YYYY-MM-DD}, each optionally
  * followed by {@code -HH:MM[:SS]} or {@code THH:MM[:SS]}, and today, tomorrow, midnight, noon, fika,
  * teatime. A bad one is reported as parse_time reports it, with the position it stopped at.
  */
-final class SacctTime {
-  private SacctTime() {}
+public final class ParseTime {
+  private ParseTime() {}
 
   /** A time that could not be read; the message is parse_time's whole line. */
-  static final class Invalid extends Exception {
+  public static final class Invalid extends Exception {
     private static final long serialVersionUID = 1L;
 
     Invalid(int pos, String text) {
@@ -41,7 +41,7 @@ final class SacctTime {
   }
 
   /** Epoch seconds; 0 when the text names no time at all. */
-  static long parse(String text, long now, ZoneId zone) throws Invalid {
+  public static long parse(String text, long now, ZoneId zone) throws Invalid {
     String s = text;
     if (s.regionMatches(true, 0, "uts", 0, 3)) {
       try {

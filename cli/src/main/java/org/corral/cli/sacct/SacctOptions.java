@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.corral.cli.format.ParseTime;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.cli.format.UserDirectory;
 import org.corral.cli.getopt.Getopt;
@@ -321,8 +322,8 @@ record SacctOptions(
 
   private static long time(String text, long now, ZoneId zone) throws Refused {
     try {
-      return SacctTime.parse(text, now, zone);
-    } catch (SacctTime.Invalid e) {
+      return ParseTime.parse(text, now, zone);
+    } catch (ParseTime.Invalid e) {
       throw new Refused(e.getMessage());
     }
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import org.corral.cli.format.ParseTime;
 import org.corral.protocol.StepIds;
 import org.corral.protocol.msg.JobState;
 import org.junit.jupiter.api.Test;
@@ -66,19 +67,19 @@ class SacctOptionsTest {
 
   @Test
   void timesAreReadAsParseTimeReadsThemForThePast() throws Exception {
-    assertThat(SacctTime.parse("now-1hour", NOW, ZoneOffset.UTC)).isEqualTo(NOW - 3600);
-    assertThat(SacctTime.parse("now+10", NOW, ZoneOffset.UTC)).isEqualTo(NOW + 10);
-    assertThat(SacctTime.parse("23:59", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT + 86340); // today, not tomorrow
-    assertThat(SacctTime.parse("1231", NOW, ZoneOffset.UTC)).isEqualTo(1_767_139_200L); // 2025-12-31: a later month is last year's
-    assertThat(SacctTime.parse("01.01", NOW, ZoneOffset.UTC)).isEqualTo(1_767_225_600L); // 2026-01-01
-    assertThat(SacctTime.parse("1124-10:00", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT + 36000);
-    assertThat(SacctTime.parse("2026-11-20T10:00", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT - 4 * 86400 + 36000);
-    assertThat(SacctTime.parse("midnight", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT);
-    assertThat(SacctTime.parse("noon", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT + 43200);
-    assertThat(SacctTime.parse("tomorrow", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT + 86400);
-    assertThatThrownBy(() -> SacctTime.parse("11202025", NOW, ZoneOffset.UTC))
+    assertThat(ParseTime.parse("now-1hour", NOW, ZoneOffset.UTC)).isEqualTo(NOW - 3600);
+    assertThat(ParseTime.parse("now+10", NOW, ZoneOffset.UTC)).isEqualTo(NOW + 10);
+    assertThat(ParseTime.parse("23:59", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT + 86340); // today, not tomorrow
+    assertThat(ParseTime.parse("1231", NOW, ZoneOffset.UTC)).isEqualTo(1_767_139_200L); // 2025-12-31: a later month is last year's
+    assertThat(ParseTime.parse("01.01", NOW, ZoneOffset.UTC)).isEqualTo(1_767_225_600L); // 2026-01-01
+    assertThat(ParseTime.parse("1124-10:00", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT + 36000);
+    assertThat(ParseTime.parse("2026-11-20T10:00", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT - 4 * 86400 + 36000);
+    assertThat(ParseTime.parse("midnight", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT);
+    assertThat(ParseTime.parse("noon", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT + 43200);
+    assertThat(ParseTime.parse("tomorrow", NOW, ZoneOffset.UTC)).isEqualTo(MIDNIGHT + 86400);
+    assertThatThrownBy(() -> ParseTime.parse("11202025", NOW, ZoneOffset.UTC))
         .hasMessage("Invalid time specification (pos=6): 11202025");
-    assertThatThrownBy(() -> SacctTime.parse("bogus", NOW, ZoneOffset.UTC))
+    assertThatThrownBy(() -> ParseTime.parse("bogus", NOW, ZoneOffset.UTC))
         .hasMessage("Invalid time specification (pos=0): bogus");
   }
 
