@@ -52,7 +52,16 @@ final class Housekeeper implements AutoCloseable {
     timer.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
   }
 
+  /** One round; an error is logged and the next round comes anyway (an escaping one would end them all). */
   private void tick() {
+    try {
+      round();
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "housekeeping round failed: " + e, e);
+    }
+  }
+
+  private void round() {
     long now = clock.instant().getEpochSecond();
     // Looking at processes is I/O (/proc): done here, once, never on the writer thread.
     Set<Integer> abandoned = abandonedAllocations(writer.current());
