@@ -85,8 +85,9 @@ class BatchJobsTest {
     Path work = cluster.workDir(alice);
     int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "--time=1", "--wrap", "sleep 600"));
     assertThat(cluster.awaitState(id, "RUNNING", 30)).isEqualTo("RUNNING");
-    assertThat(cluster.awaitState(id, "TIMEOUT", 120)).isEqualTo("TIMEOUT");
+    String end = cluster.awaitState(id, "TIMEOUT", 120);
     String show = cluster.as(null, "scontrol", "show", "job", String.valueOf(id)).out();
+    assertThat(end).as(show).isEqualTo("TIMEOUT");
     assertThat(show).contains("JobState=TIMEOUT Reason=TimeLimit").contains("ExitCode=0:15");
   }
 
