@@ -93,11 +93,11 @@ public final class Controller implements AutoCloseable {
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
         NodeHookPolicy.of(cfg));
     ControllerStats stats = new ControllerStats(now, users);
-    writer.observe(stats);
     AssociationCache associations = new AssociationCache(cfg.accounting(), cfg.clusterName(), creds,
         cfg.stateSaveLocation());
+    writer.observe(stats);
     sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats, associations);
-    Authorizer auth = new Authorizer(slurmUid);
+    Authorizer auth = new Authorizer(slurmUid, associations::current);
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
     AllocationClients clients = AllocationClients.system();

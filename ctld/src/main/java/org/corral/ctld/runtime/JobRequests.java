@@ -171,7 +171,7 @@ final class JobRequests {
 
   private SlurmError cancelOne(Peer peer, JobInfo j, int signal, SignalScope scope,
       List<Command> cmds, List<Runnable> effects) {
-    if (!auth.mayActOnJob(peer, j.getUserId())) {
+    if (!auth.mayActOnJob(peer, j)) {
       LOG.log(System.Logger.Level.WARNING, "Security violation: uid " + peer.uid()
           + " may not cancel job " + j.getJobId() + " of uid " + j.getUserId());
       return SlurmError.ACCESS_DENIED;
@@ -208,7 +208,7 @@ final class JobRequests {
     JobRecord meta = s.jobs().get(arrayJobId);
     if (meta != null && meta.getInfo().getArrayJobId() == arrayJobId && JobStates.isPending(meta.getInfo())
         && org.corral.common.ArrayTasks.fromString(meta.getInfo().getArrayTasks()).contains(taskId)) {
-      if (!auth.mayActOnJob(peer, meta.getInfo().getUserId())) {
+      if (!auth.mayActOnJob(peer, meta.getInfo())) {
         reply.addResults(result(arrayJobId, SlurmError.ACCESS_DENIED));
       } else if (req.getSignal() != 0 && req.getSignal() != 9) {
         reply.addResults(result(arrayJobId, SlurmError.JOB_PENDING));
@@ -281,7 +281,7 @@ final class JobRequests {
       SlurmError err;
       if (r == null) {
         err = SlurmError.INVALID_JOB_ID;
-      } else if (!auth.mayActOnJob(peer, r.getInfo().getUserId())) {
+      } else if (!auth.mayActOnJob(peer, r.getInfo())) {
         err = SlurmError.ACCESS_DENIED;
       } else if (!JobStates.isQueued(r.getInfo())) {
         err = SlurmError.JOB_NOT_PENDING;
@@ -330,7 +330,7 @@ final class JobRequests {
   }
 
   private SlurmError updateRefusal(Peer peer, boolean admin, JobInfo j, Map<String, String> changes) {
-    if (!auth.mayActOnJob(peer, j.getUserId())) {
+    if (!auth.mayActOnJob(peer, j)) {
       return SlurmError.ACCESS_DENIED;
     }
     if (JobStates.isFinished(j)) {
@@ -391,7 +391,7 @@ final class JobRequests {
 
   /** Why the caller may not requeue this job, in Slurm's order of checks; SUCCESS when it may. */
   private SlurmError requeueRefusal(Peer peer, JobInfo j) {
-    if (!auth.mayActOnJob(peer, j.getUserId())) {
+    if (!auth.mayActOnJob(peer, j)) {
       return SlurmError.ACCESS_DENIED;
     }
     if (JobStates.isQueued(j)) {

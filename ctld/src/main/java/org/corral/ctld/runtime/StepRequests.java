@@ -51,7 +51,7 @@ final class StepRequests {
   Decision<CreateStepReply> create(Peer peer, StepSpec spec, ClusterState s) {
     JobRecord rec = s.job(spec.getJobId()).orElseThrow(() -> new SlurmException(SlurmError.INVALID_JOB_ID));
     JobInfo job = rec.getInfo();
-    if (!auth.mayActOnJob(peer, job.getUserId())) {
+    if (!auth.mayActOnJob(peer, job)) {
       throw new SlurmException(SlurmError.ACCESS_DENIED);
     }
     if (job.getState() == JobState.PENDING) {
@@ -100,7 +100,7 @@ final class StepRequests {
 
   Decision<Void> signal(Peer peer, SignalStepRequest req, ClusterState s) {
     JobRecord rec = s.job(req.getJobId()).orElseThrow(() -> new SlurmException(SlurmError.INVALID_JOB_ID));
-    if (!auth.mayActOnJob(peer, rec.getInfo().getUserId())) {
+    if (!auth.mayActOnJob(peer, rec.getInfo())) {
       throw new SlurmException(SlurmError.ACCESS_DENIED);
     }
     StepInfo step = running(rec, req.getStepId())
@@ -122,7 +122,7 @@ final class StepRequests {
   Decision<Void> complete(Peer peer, CompleteAllocationRequest req, ClusterState s) {
     JobRecord rec = s.job(req.getJobId()).orElseThrow(() -> new SlurmException(SlurmError.INVALID_JOB_ID));
     JobInfo job = rec.getInfo();
-    if (!auth.mayActOnJob(peer, job.getUserId())) {
+    if (!auth.mayActOnJob(peer, job)) {
       throw new SlurmException(SlurmError.ACCESS_DENIED);
     }
     if (!rec.getSpec().getInteractive()) {

@@ -38,7 +38,7 @@ final class StepStatRequests {
     if (job.getState() != JobState.RUNNING || job.getCompleting()) {
       return reply.build();
     }
-    if (!auth.mayActOnJob(peer, job.getUserId())) {
+    if (!auth.mayActOnJob(peer, job)) {
       throw new SlurmException(SlurmError.USER_ID_MISSING, job.getNodes());
     }
     reply.setJobRunning(true);
