@@ -190,6 +190,7 @@ public final class ControllerService implements RequestHandler {
         }
         case ON_BEHALF -> handle(RestIdentity.of(peer, req.getOnBehalf(), org.corral.protocol.UserDirectory.system()),
             req.getOnBehalf().getRequest());
+        case SHARE_INFO -> Response.newBuilder().setShareInfo(ShareRequests.answer(req.getShareInfo(), configEntries)).build();
         case TOKEN -> Response.newBuilder().setToken(JwtTokens.of(configEntries, java.time.Clock.systemUTC())
             .mint(peer, req.getToken(), auth)).build();
         default -> error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());

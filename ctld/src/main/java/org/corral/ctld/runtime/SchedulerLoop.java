@@ -63,7 +63,7 @@ final class SchedulerLoop implements AutoCloseable {
         }
         long now = clock.instant().getEpochSecond();
         ClusterState current = writer.current();
-        Command.SetPriorities prio = priorities.recalc(current, now);
+        Command.SetPriorities prio = priorities.recalc(current, now, associations.current());
         long t0 = System.nanoTime();
         Plan plan = Planner.plan(prio == null ? current : StateMachine.apply(current, prio), now, cfg,
             associations.current(), associations.limits());

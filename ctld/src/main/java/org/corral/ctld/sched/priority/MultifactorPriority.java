@@ -21,14 +21,21 @@ public final class MultifactorPriority {
   static final long BASIC_TOP = 0xFFFF0000L;
 
   private final SchedulingConfig cfg;
-  private final Map<String, Double> fairshare;
+  private final java.util.function.ToDoubleFunction<JobInfo> fairshare;
   private final int totalNodes;
   private final long totalCpus;
   private final long maxPartitionFactor;
   private final Map<String, long[]> partitionTotals = new HashMap<>(); // cpus, nodes, mem
   private final Map<String, Long> partitionFactors = new HashMap<>();
 
+  /** Fairshare factors by user name (no association tree: every user under one account). */
   public MultifactorPriority(SchedulingConfig cfg, ClusterState s, Map<String, Double> fairshare) {
+    this(cfg, s, j -> fairshare.getOrDefault(j.getUserName(), 0.0));
+  }
+
+  /** Fairshare factors by job (the job's association in the tree). */
+  public MultifactorPriority(SchedulingConfig cfg, ClusterState s,
+      java.util.function.ToDoubleFunction<JobInfo> fairshare) {
     this.cfg = cfg;
     this.fairshare = fairshare;
     this.totalNodes = Math.max(1, s.nodes().size());
@@ -57,7 +64,7 @@ public final class MultifactorPriority {
     }
     PriorityFactors.Builder f = PriorityFactors.newBuilder()
         .setAge(age(j, now))
-        .setFairshare(fairshare.getOrDefault(j.getUserName(), 0.0))
+        .setFairshare(fairshare.applyAsDouble(j))
         .setJobSize(jobSize(j))
         .setPartition(partition(j));
     long[] totals = partitionTotals.getOrDefault(j.getPartition(), new long[3]);

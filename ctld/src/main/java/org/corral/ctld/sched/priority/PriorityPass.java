@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.corral.common.config.SchedulingConfig;
+import org.corral.ctld.sched.limits.AssocTree;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
@@ -20,14 +21,26 @@ public final class PriorityPass {
   private final SchedulingConfig cfg;
   private final UsageTracker usage;
   private long lastFull = Long.MIN_VALUE;
+  private ShareTree shares = ShareTree.EMPTY;
+  private AssocTree sharesOf = AssocTree.NONE;
 
   public PriorityPass(SchedulingConfig cfg) {
     this.cfg = cfg;
     this.usage = new UsageTracker(cfg.decayHalfLifeS());
   }
 
-  /** The priorities to set before planning at {@code now}, or null when none are due. */
+  /** As {@link #recalc(ClusterState, long, AssocTree)} without associations. */
   public Command.SetPriorities recalc(ClusterState s, long now) {
+    return recalc(s, now, AssocTree.NONE);
+  }
+
+  /**
+   * The priorities to set before planning at {@code now}, or null when none are due. With
+   * associations ({@code tree} not empty) fairshare comes from the association tree (see
+   * {@link ShareTree}), recomputed each PriorityCalcPeriod and when the tree changes, and
+   * published for sshare; without, users are ranked as if under one account.
+   */
+  public Command.SetPriorities recalc(ClusterState s, long now, AssocTree tree) {
     boolean full = lastFull == Long.MIN_VALUE || now - lastFull >= cfg.calcPeriodS();
     Set<String> users = new HashSet<>();
     boolean any = false;
@@ -36,17 +49,30 @@ public final class PriorityPass {
       users.add(j.getUserName());
       any |= JobStates.isPending(j) && !j.hasPriorityFactors();
     }
-    if (!full && !any) {
-      return null;
-    }
     if (full) {
       usage.update(s, now);
       lastFull = now;
     }
-    Map<String, Double> fairshare = cfg.multifactor() && cfg.weights().fairshare() > 0
-        ? FairShare.factors(FairShare.withUsers(users, usage.usage()), !cfg.hasFlag("NO_FAIR_TREE"))
-        : Map.of();
-    MultifactorPriority calc = new MultifactorPriority(cfg, s, fairshare);
+    if (full || tree != sharesOf) {
+      shares = ShareTree.build(tree, usage.byAssoc(), !cfg.hasFlag("NO_FAIR_TREE"), s, now);
+      sharesOf = tree;
+      if (!shares.isEmpty()) {
+        ShareBoard.publish(shares);
+      }
+    }
+    if (!full && !any) {
+      return null;
+    }
+    boolean weighted = cfg.multifactor() && cfg.weights().fairshare() > 0;
+    MultifactorPriority calc;
+    if (!shares.isEmpty()) {
+      ShareTree t = shares;
+      calc = new MultifactorPriority(cfg, s, j -> weighted ? t.factor(j) : 0);
+    } else {
+      calc = new MultifactorPriority(cfg, s, weighted
+          ? FairShare.factors(FairShare.withUsers(users, usage.usage()), !cfg.hasFlag("NO_FAIR_TREE"))
+          : Map.of());
+    }
     Map<Integer, Command.JobPriority> out = new HashMap<>();
     for (JobRecord r : s.jobs().values()) {
       JobInfo j = r.getInfo();

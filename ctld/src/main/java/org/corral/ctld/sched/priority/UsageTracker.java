@@ -8,14 +8,15 @@ import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.JobState;
 
 /**
- * Each user's decayed usage in CPU-seconds, the input of fairshare until accounting supplies
- * associations' usage. At every recalculation the usage so far decays by
+ * Decayed usage in CPU-seconds, by user (fairshare without associations) and by the account,
+ * user and partition jobs ran under (the association tree's usage, see {@link ShareTree}). At every recalculation the usage so far decays by
  * 2^(-elapsed/PriorityDecayHalfLife) and the CPU-seconds jobs ran since the last one are added
  * (running jobs, and ended ones still in memory). Kept by the scheduler thread only.
  */
 public final class UsageTracker {
   private final long halfLifeS;
   private final Map<String, Double> usage = new HashMap<>();
+  private final Map<JobAssoc, Double> byAssoc = new HashMap<>();
   private long last = -1;
 
   public UsageTracker(long halfLifeS) {
@@ -34,6 +35,7 @@ public final class UsageTracker {
     if (halfLifeS > 0) {
       double decay = Math.pow(2, -(double) (now - last) / halfLifeS);
       usage.replaceAll((u, v) -> v * decay);
+      byAssoc.replaceAll((a, v) -> v * decay);
     }
     for (JobRecord r : s.jobs().values()) {
       JobInfo j = r.getInfo();
@@ -43,7 +45,9 @@ public final class UsageTracker {
       long from = Math.max(last, j.getStartTime());
       long to = j.getEndTime() > 0 && j.getEndTime() <= now && isOver(j) ? j.getEndTime() : now;
       if (to > from) {
-        usage.merge(j.getUserName(), (double) (to - from) * j.getNumCpus(), Double::sum);
+        double cpuSecs = (double) (to - from) * j.getNumCpus();
+        usage.merge(j.getUserName(), cpuSecs, Double::sum);
+        byAssoc.merge(new JobAssoc(j.getAccount(), j.getUserName(), j.getPartition()), cpuSecs, Double::sum);
       }
     }
     last = now;
@@ -57,4 +61,12 @@ public final class UsageTracker {
   public Map<String, Double> usage() {
     return Map.copyOf(usage);
   }
+
+  /** Decayed CPU-seconds by what the jobs ran under: account, user and partition. */
+  public Map<JobAssoc, Double> byAssoc() {
+    return Map.copyOf(byAssoc);
+  }
+
+  /** The account, user and partition a job ran under (the account "" when accounting was off). */
+  public record JobAssoc(String account, String user, String partition) {}
 }
