@@ -58,6 +58,7 @@ public final class Main {
       case "srun" -> new org.corral.cli.srun.SrunCommand();
       case "salloc" -> new org.corral.cli.salloc.SallocCommand();
       case "sacctmgr" -> new org.corral.cli.sacctmgr.SacctmgrCommand();
+      case "sshare" -> new org.corral.cli.sshare.SshareCommand();
       default -> (args, cli) -> {
         cli.error("this command is not part of Corral yet");
         return 1;

@@ -1,0 +1,1 @@
+runuser -u alice -- /usr/bin/sshare

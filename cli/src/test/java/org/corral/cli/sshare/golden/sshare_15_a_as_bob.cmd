@@ -1,0 +1,1 @@
+runuser -u bob -- /usr/bin/sshare -a

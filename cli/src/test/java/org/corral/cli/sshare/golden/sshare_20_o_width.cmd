@@ -1,0 +1,1 @@
+/usr/bin/sshare -a -o Account%-30,User%5,FairShare%12
