@@ -58,6 +58,8 @@ public final class Main {
       case "srun" -> new org.corral.cli.srun.SrunCommand();
       case "salloc" -> new org.corral.cli.salloc.SallocCommand();
       case "sacctmgr" -> new org.corral.cli.sacctmgr.SacctmgrCommand();
+      case "sreport" -> new org.corral.cli.sreport.SreportCommand();
+      case "seff" -> new org.corral.cli.seff.SeffCommand();
       case "sshare" -> new org.corral.cli.sshare.SshareCommand();
       default -> (args, cli) -> {
         cli.error("this command is not part of Corral yet");

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
+import org.corral.cli.format.LocalCluster;
 import org.corral.cli.format.UserDirectory;
 import org.corral.cli.submit.CommandFailure;
 import org.corral.cli.submit.HelpText;
@@ -133,7 +134,7 @@ public final class SacctCommand implements CliCommand {
         .addAllNames(o.names())
         .setStart(o.start())
         .setEnd(o.end())
-        .addAllClusters(o.clusters().isEmpty() && !o.allClusters() ? localCluster(cli) : o.clusters())
+        .addAllClusters(o.clusters().isEmpty() && !o.allClusters() ? LocalCluster.of(cli.env()) : o.clusters())
         .setAllClusters(o.allClusters())
         .addAllNodeList(o.nodes())
         .setDuplicates(o.duplicates());
@@ -154,16 +155,6 @@ public final class SacctCommand implements CliCommand {
   }
 
   /** The cluster sacct runs on (slurm.conf's ClusterName), as Slurm's sacct asks for by default. */
-  private static List<String> localCluster(Cli cli) {
-    try {
-      var conf = org.corral.common.config.SlurmConfig.loadShared(
-          org.corral.common.config.SlurmConfig.defaultPath(cli.env()));
-      String name = conf.clusterName();
-      return name == null || name.isEmpty() ? List.of() : List.of(name);
-    } catch (Exception e) {
-      return List.of(); // slurmdbd's own cluster then
-    }
-  }
 
   /** Jobs asked of slurmdbd at a time. */
   private static final int PAGE = 1000;
