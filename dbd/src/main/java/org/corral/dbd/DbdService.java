@@ -8,6 +8,7 @@ import org.corral.dbd.storage.JobStore;
 import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
 import org.corral.protocol.Responses;
+import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.AcctEventsReply;
 import org.corral.protocol.msg.AcctEventsRequest;
 import org.corral.protocol.msg.JobQueryReply;
@@ -56,6 +57,7 @@ final class DbdService implements RequestHandler {
         case ASSOC_SNAPSHOT -> assoc.snapshot(peer, req.getAssocSnapshot());
         case ACCT_UPDATE -> assoc.update(peer, req.getAcctUpdate());
         case USAGE_REPORT -> Response.newBuilder().setUsageReport(report.report(req.getUsageReport())).build();
+        case ON_BEHALF -> onBehalf(peer, req.getOnBehalf());
         case PING -> Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.newBuilder()
             .setPrimary(true)).build();
         default -> Responses.error(SlurmError.PROTOCOL_VERSION_ERROR,
@@ -66,6 +68,16 @@ final class DbdService implements RequestHandler {
       return Responses.error(SlurmError.DB_CONNECTION, "Unable to connect to database: " + e.getMessage());
     } catch (IllegalArgumentException e) {
       return Responses.error(SlurmError.INVALID_JOB_ID, e.getMessage());
+    }
+  }
+
+  /** slurmrestd's request for a REST user: answered exactly as for that local user (ADR 0003). */
+  private Response onBehalf(Peer peer, org.corral.protocol.msg.OnBehalfRequest wrapped) {
+    try {
+      return handle(org.corral.protocol.OnBehalf.resolve(peer, wrapped, UserDirectory.system(), LOG),
+          wrapped.getRequest());
+    } catch (org.corral.protocol.OnBehalf.Refused e) {
+      return Responses.error(e.error(), e.getMessage());
     }
   }
 

@@ -122,10 +122,13 @@ final class JobJson {
     return Json.strings(s);
   }
 
-  /** v0.0.42_process_exit_code_verbose from a wait(2) status. */
   private static ObjectNode exitCode(JobInfo j, int status) {
+    return exitCode(status, j.getEndTime() > 0 && j.getState() != JobState.PENDING && j.getState() != JobState.RUNNING);
+  }
+
+  /** v0.0.42_process_exit_code_verbose from a wait(2) status. */
+  static ObjectNode exitCode(int status, boolean ended) {
     ObjectNode o = Json.object();
-    boolean ended = j.getEndTime() > 0 && j.getState() != JobState.PENDING && j.getState() != JobState.RUNNING;
     int code = (status >> 8) & 0xff;
     int signal = status & 0x7f;
     String word = !ended ? "PENDING" : signal != 0 ? "SIGNALED" : code != 0 ? "ERROR" : "SUCCESS";

@@ -54,6 +54,11 @@ final class Json {
     return unsigned == INFINITE32 ? infinite() : number(unsigned);
   }
 
+  /** A path segment as the client meant it (percent-decoded). */
+  static String pathPart(String raw) {
+    return java.net.URLDecoder.decode(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   private static ObjectNode noVal(boolean set, boolean infinite) {
     ObjectNode o = object();
     o.put("set", set);

@@ -13,7 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The OpenAPI document slurmrestd serves at /openapi/v3: Slurm's published v0.0.42 spec cut down
- * to the operations {@link SlurmApi#ROUTES} answers, with the schemas they reference, so clients
+ * to the operations {@link Routes#all()} answers, with the schemas they reference, so clients
  * generated from it call only what exists.
  */
 final class OpenApiDocument {
@@ -38,7 +38,7 @@ final class OpenApiDocument {
     ObjectNode full = published();
     ObjectNode out = full.deepCopy();
     ObjectNode paths = out.putObject("paths");
-    for (SlurmApi.Route r : SlurmApi.ROUTES) {
+    for (Routes.Route r : Routes.all()) {
       JsonNode op = full.path("paths").path(r.specPath()).get(r.method().toLowerCase(Locale.ROOT));
       if (op == null) {
         throw new IllegalStateException("the published spec has no " + r.method() + " " + r.specPath());

@@ -35,7 +35,7 @@ final class RestServer implements AutoCloseable {
 
   private final HttpServer http;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-  private final SlurmApi api;
+  private final Routes.Apis apis;
   private final Authenticator auth;
   private final ToIntFunction<InetSocketAddress> localUid;
   private final byte[] openapi;
@@ -50,9 +50,9 @@ final class RestServer implements AutoCloseable {
     System.setProperty("sun.net.httpserver.nodelay", "true");
   }
 
-  RestServer(InetSocketAddress address, SlurmApi api, Authenticator auth,
+  RestServer(InetSocketAddress address, Routes.Apis apis, Authenticator auth,
       ToIntFunction<InetSocketAddress> localUid, byte[] openapi) throws IOException {
-    this.api = api;
+    this.apis = apis;
     this.auth = auth;
     this.localUid = localUid;
     this.openapi = openapi;
@@ -77,59 +77,59 @@ final class RestServer implements AutoCloseable {
       }
       Answer out = new Answer();
       String user = null;
-      if (!path.startsWith(SlurmApi.PREFIX)) {
+      String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+      List<Routes.Route> routes = Routes.matching(path);
+      Routes.Route route = routes.stream().filter(r -> r.method().equals(method)).findFirst().orElse(null);
+      String plugin = routes.isEmpty() ? "openapi/slurmctld" : routes.get(0).plugin();
+      if (routes.isEmpty()) {
         out.error(404, SlurmError.DATA_PATH_NOT_FOUND.code(), SlurmError.DATA_PATH_NOT_FOUND.message(), NOT_FOUND,
             "slurmrestd");
+      } else if (route == null) {
+        out.error(405, SlurmError.DATA_PATH_NOT_FOUND.code(), "Method Not Allowed",
+            method + " is not supported on " + trimmed, "slurmrestd");
       } else {
-        String rest = path.substring(SlurmApi.PREFIX.length());
-        rest = rest.endsWith("/") ? rest.substring(0, rest.length() - 1) : rest;
-        List<SlurmApi.Route> routes = SlurmApi.matching(rest);
-        SlurmApi.Route route = routes.stream().filter(r -> r.method().equals(method)).findFirst().orElse(null);
-        if (routes.isEmpty()) {
-          out.error(404, SlurmError.DATA_PATH_NOT_FOUND.code(), SlurmError.DATA_PATH_NOT_FOUND.message(), NOT_FOUND,
-              "slurmrestd");
-        } else if (route == null) {
-          out.error(405, SlurmError.DATA_PATH_NOT_FOUND.code(), "Method Not Allowed",
-              method + " is not supported on " + path, "slurmrestd");
-        } else {
-          Identity who;
-          try {
-            who = auth.authenticate(headers(x), localUid.applyAsInt(x.getRemoteAddress()));
-            user = who.userName() != null ? who.userName() : users.userName(who.uid()).orElse(String.valueOf(who.uid()));
-          } catch (AuthFailure e) {
-            LOG.log(Level.INFO, "authentication failure from {0}: {1}", x.getRemoteAddress(), e.getMessage());
-            out.error(401, SlurmError.AUTH_CRED_INVALID.code(), "Authentication failure", e.getMessage(), "rest_auth");
-            send(x, out, null);
-            return;
-          }
-          Matcher m = route.pattern().matcher(rest);
-          m.matches();
-          SlurmApi.Call call = new SlurmApi.Call(who, query(x.getRequestURI().getRawQuery()), body,
-              x.getLocalAddress().getHostString());
-          try {
-            route.handler().answer(api, call, m, out);
-          } catch (RestError e) {
-            out.error(e.status, e.errorNumber, e.error, e.getMessage(), route.method() + " " + route.specPath());
-          } catch (TransportException e) {
-            out.error(500, e.error().code(), e.error().message(), e.getMessage(), "slurmctld");
-          } catch (IOException e) {
-            out.error(500, SlurmError.CONTROLLER_DOWN.code(), SlurmError.CONTROLLER_DOWN.message(), e.getMessage(),
-                "slurmctld");
-          }
+        Identity who;
+        try {
+          who = auth.authenticate(headers(x), localUid.applyAsInt(x.getRemoteAddress()));
+          user = who.userName() != null ? who.userName() : users.userName(who.uid()).orElse(String.valueOf(who.uid()));
+        } catch (AuthFailure e) {
+          LOG.log(Level.INFO, "authentication failure from {0}: {1}", x.getRemoteAddress(), e.getMessage());
+          out.error(401, SlurmError.AUTH_CRED_INVALID.code(), "Authentication failure", e.getMessage(), "rest_auth");
+          send(x, out, null, plugin);
+          return;
+        }
+        Matcher m = route.pattern().matcher(path);
+        m.matches();
+        Routes.Call call = new Routes.Call(who, query(x.getRequestURI().getRawQuery()), body,
+            x.getLocalAddress().getHostString());
+        try {
+          route.handler().answer(apis, call, m, out);
+        } catch (RestError e) {
+          out.error(e.status, e.errorNumber, e.error, e.getMessage(), route.method() + " " + route.specPath());
+        } catch (TransportException e) {
+          out.error(500, e.error().code(), e.error().message(), e.getMessage(), daemon(route));
+        } catch (IOException e) {
+          SlurmError down = route.plugin().equals("openapi/slurmdbd") ? SlurmError.DB_CONNECTION : SlurmError.CONTROLLER_DOWN;
+          out.error(500, down.code(), down.message(), e.getMessage(), daemon(route));
         }
       }
-      send(x, out, user);
+      send(x, out, user, plugin);
+      return;
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "request failed: " + e, e);
       Answer out = new Answer().error(500, SlurmError.UNEXPECTED.code(), SlurmError.UNEXPECTED.message(),
           String.valueOf(e.getMessage()), "slurmrestd");
-      send(x, out, null);
+      send(x, out, null, "openapi/slurmctld");
     }
   }
 
-  private void send(HttpExchange x, Answer out, String user) throws IOException {
+  private static String daemon(Routes.Route route) {
+    return route.plugin().equals("openapi/slurmdbd") ? "slurmdbd" : "slurmctld";
+  }
+
+  private void send(HttpExchange x, Answer out, String user, String plugin) throws IOException {
     ObjectNode doc = Json.object();
-    doc.set("meta", meta(x, user));
+    doc.set("meta", meta(x, user, plugin));
     doc.setAll(out.body);
     doc.set("errors", out.errors);
     doc.set("warnings", out.warnings);
@@ -145,13 +145,14 @@ final class RestServer implements AutoCloseable {
   }
 
   /** v0.0.42_openapi_meta. */
-  private ObjectNode meta(HttpExchange x, String user) {
+  private ObjectNode meta(HttpExchange x, String user, String pluginType) {
     ObjectNode meta = Json.object();
     ObjectNode plugin = meta.putObject("plugin");
-    plugin.put("type", "openapi/slurmctld");
-    plugin.put("name", "Slurm OpenAPI slurmctld");
+    boolean dbd = pluginType.equals("openapi/slurmdbd");
+    plugin.put("type", pluginType);
+    plugin.put("name", dbd ? "Slurm OpenAPI slurmdbd" : "Slurm OpenAPI slurmctld");
     plugin.put("data_parser", "data_parser/" + SlurmApi.VERSION);
-    plugin.put("accounting_storage", "");
+    plugin.put("accounting_storage", dbd ? "accounting_storage/slurmdbd" : "");
     ObjectNode client = meta.putObject("client");
     InetSocketAddress remote = x.getRemoteAddress();
     client.put("source", "[" + remote.getHostString() + "]:" + remote.getPort());
@@ -170,7 +171,7 @@ final class RestServer implements AutoCloseable {
     version.put("micro", v.length > 2 ? v[2] : "0");
     version.put("minor", v.length > 1 ? v[1] : "0");
     slurm.put("release", Version.NUMBER);
-    slurm.put("cluster", api.cluster());
+    slurm.put("cluster", apis.slurm().cluster());
     return meta;
   }
 

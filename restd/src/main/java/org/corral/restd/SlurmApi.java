@@ -1,11 +1,8 @@
 package org.corral.restd;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.CancelJobsRequest;
 import org.corral.protocol.msg.JobInfo;
@@ -28,25 +25,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The openapi/slurmctld endpoints of data_parser v0.0.42, each mapped onto the controller RPC a
- * Slurm command would send, made for the authenticated user. {@link #ROUTES} is also what
- * {@link OpenApiDocument} publishes, so the served spec lists exactly what is answered here.
+ * Slurm command would send, made for the authenticated user.
  */
 final class SlurmApi {
   static final String VERSION = "v0.0.42";
   static final String PREFIX = "/slurm/" + VERSION + "/";
 
-  /** One operation: method, the spec's path, and how it is answered. */
-  record Route(String method, String specPath, Pattern pattern, Handler handler) {}
-
-  @FunctionalInterface
-  interface Handler {
-    void answer(SlurmApi api, Call call, Matcher path, Answer out) throws IOException;
-  }
-
-  /** What a handler gets besides the path: who asks, the query, the body. */
-  record Call(Identity who, Map<String, String> query, byte[] body, String host) {}
-
-  static final List<Route> ROUTES = List.of(
+  static final List<Routes.Route> ROUTES = List.of(
       route("GET", "ping/", "ping", SlurmApi::ping),
       route("GET", "diag/", "diag", SlurmApi::diag),
       route("GET", "jobs/", "jobs", SlurmApi::jobs),
@@ -60,14 +45,14 @@ final class SlurmApi {
       route("GET", "partition/{partition_name}", "partition/([^/]+)", SlurmApi::partition),
       route("GET", "reconfigure/", "reconfigure", SlurmApi::reconfigure));
 
-  private static Route route(String method, String specPath, String regex, Handler h) {
-    return new Route(method, PREFIX + specPath, Pattern.compile(regex), h);
+  private static Routes.Route route(String method, String specPath, String regex, Routes.Handler<SlurmApi> h) {
+    return Routes.slurm(method, specPath, regex, h);
   }
 
-  private final ControllerClient ctld;
+  private final OnBehalfClient ctld;
   private final String cluster;
 
-  SlurmApi(ControllerClient ctld, String cluster) {
+  SlurmApi(OnBehalfClient ctld, String cluster) {
     this.ctld = ctld;
     this.cluster = cluster;
   }
@@ -76,7 +61,7 @@ final class SlurmApi {
     return cluster;
   }
 
-  private Response call(Call c, Request r, Answer out, String source) throws IOException {
+  private Response call(Routes.Call c, Request r, Answer out, String source) throws IOException {
     Response resp = ctld.call(c.who(), r);
     if (resp.getErrorCode() != 0) {
       out.error(status(resp.getErrorCode()), resp.getErrorCode(), SlurmError.messageFor(resp.getErrorCode()),
@@ -89,7 +74,7 @@ final class SlurmApi {
     return errorCode >= 9000 && errorCode < 9300 ? 400 : 500;
   }
 
-  private void ping(Call c, Matcher m, Answer out) throws IOException {
+  private void ping(Routes.Call c, Matcher m, Answer out) throws IOException {
     ArrayNode pings = out.body.putArray("pings");
     long t0 = System.nanoTime();
     Response r;
@@ -112,12 +97,12 @@ final class SlurmApi {
     }
   }
 
-  private void diag(Call c, Matcher m, Answer out) throws IOException {
+  private void diag(Routes.Call c, Matcher m, Answer out) throws IOException {
     Response r = call(c, Request.newBuilder().setStats(StatsRequest.getDefaultInstance()).build(), out, "slurm_get_statistics");
     out.body.set("statistics", r.getErrorCode() == 0 ? DiagJson.of(r.getStats()) : Json.object());
   }
 
-  private void jobs(Call c, Matcher m, Answer out) throws IOException {
+  private void jobs(Routes.Call c, Matcher m, Answer out) throws IOException {
     Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.getDefaultInstance()).build(), out, "slurm_load_jobs");
     long since = updateTime(c);
     JobInfoReply reply = r.getJobInfo();
@@ -128,7 +113,7 @@ final class SlurmApi {
     times(out, reply.getLastUpdate());
   }
 
-  private void job(Call c, Matcher m, Answer out) throws IOException {
+  private void job(Routes.Call c, Matcher m, Answer out) throws IOException {
     int id = jobId(m.group(1));
     Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.newBuilder().addJobIds(id)).build(), out,
         "_handle_job_get");
@@ -137,7 +122,7 @@ final class SlurmApi {
     times(out, r.getJobInfo().getLastUpdate());
   }
 
-  private void jobStates(Call c, Matcher m, Answer out) throws IOException {
+  private void jobStates(Routes.Call c, Matcher m, Answer out) throws IOException {
     JobInfoRequest.Builder req = JobInfoRequest.newBuilder();
     String ids = c.query().getOrDefault("job_id", "");
     for (String s : ids.split(",")) {
@@ -159,7 +144,7 @@ final class SlurmApi {
     times(out, r.getJobInfo().getLastUpdate());
   }
 
-  private void submit(Call c, Matcher m, Answer out) throws IOException {
+  private void submit(Routes.Call c, Matcher m, Answer out) throws IOException {
     JsonNode body;
     try {
       body = Json.MAPPER.readTree(c.body());
@@ -179,7 +164,7 @@ final class SlurmApi {
     }
   }
 
-  private void cancel(Call c, Matcher m, Answer out) throws IOException {
+  private void cancel(Routes.Call c, Matcher m, Answer out) throws IOException {
     int id = jobId(m.group(1));
     int signal = 0;
     String text = c.query().get("signal");
@@ -211,15 +196,15 @@ final class SlurmApi {
     }
   }
 
-  private void nodes(Call c, Matcher m, Answer out) throws IOException {
+  private void nodes(Routes.Call c, Matcher m, Answer out) throws IOException {
     nodeList(c, List.of(), out);
   }
 
-  private void node(Call c, Matcher m, Answer out) throws IOException {
+  private void node(Routes.Call c, Matcher m, Answer out) throws IOException {
     nodeList(c, List.of(m.group(1)), out);
   }
 
-  private void nodeList(Call c, List<String> names, Answer out) throws IOException {
+  private void nodeList(Routes.Call c, List<String> names, Answer out) throws IOException {
     Response r = call(c, Request.newBuilder().setNodeInfo(NodeInfoRequest.newBuilder().addAllNames(names)).build(),
         out, "slurm_load_node");
     ArrayNode nodes = out.body.putArray("nodes");
@@ -232,15 +217,15 @@ final class SlurmApi {
     out.body.set("last_update", Json.number(r.getNodeInfo().getLastUpdate()));
   }
 
-  private void partitions(Call c, Matcher m, Answer out) throws IOException {
+  private void partitions(Routes.Call c, Matcher m, Answer out) throws IOException {
     partitionList(c, List.of(), out);
   }
 
-  private void partition(Call c, Matcher m, Answer out) throws IOException {
+  private void partition(Routes.Call c, Matcher m, Answer out) throws IOException {
     partitionList(c, List.of(m.group(1)), out);
   }
 
-  private void partitionList(Call c, List<String> names, Answer out) throws IOException {
+  private void partitionList(Routes.Call c, List<String> names, Answer out) throws IOException {
     Response r = call(c, Request.newBuilder().setPartitionInfo(PartitionInfoRequest.newBuilder().addAllNames(names)
         .setAll("ALL".equals(c.query().get("flags")))).build(), out, "slurm_load_partitions");
     ArrayNode parts = out.body.putArray("partitions");
@@ -253,7 +238,7 @@ final class SlurmApi {
     out.body.set("last_update", Json.number(r.getPartitionInfo().getLastUpdate()));
   }
 
-  private void reconfigure(Call c, Matcher m, Answer out) {
+  private void reconfigure(Routes.Call c, Matcher m, Answer out) {
     out.error(501, SlurmError.NOT_SUPPORTED.code(), SlurmError.NOT_SUPPORTED.message(),
         "Corral's controller has no reconfigure RPC yet: restart slurmctld to read slurm.conf again",
         "slurm_reconfigure");
@@ -265,7 +250,7 @@ final class SlurmApi {
   }
 
   /** ?update_time=EPOCH: only what changed since (Slurm's SLURM_NO_CHANGE_IN_DATA). */
-  private static long updateTime(Call c) {
+  private static long updateTime(Routes.Call c) {
     String t = c.query().get("update_time");
     if (t == null || t.isEmpty()) {
       return Long.MIN_VALUE;
@@ -281,16 +266,5 @@ final class SlurmApi {
       throw new RestError(500, SlurmError.INVALID_JOB_ID, "Unable to parse JobId=" + text);
     }
     return (int) Long.parseLong(text);
-  }
-
-  /** The routes whose path matches, whatever their method (for 405 versus 404). */
-  static List<Route> matching(String rest) {
-    List<Route> found = new ArrayList<>();
-    for (Route r : ROUTES) {
-      if (r.pattern().matcher(rest).matches()) {
-        found.add(r);
-      }
-    }
-    return found;
   }
 }

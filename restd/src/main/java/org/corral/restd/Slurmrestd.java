@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.corral.common.Version;
+import org.corral.common.config.AccountingConfig;
 import org.corral.common.config.ConfigException;
 import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.ClusterKey;
@@ -20,14 +21,17 @@ import org.corral.protocol.TcpChannel;
 import org.corral.protocol.UserDirectory;
 
 /**
- * slurmrestd: Slurm's REST API in front of the controller. It holds the cluster key to sign its
- * RPCs as "slurmrestd" and the jwt key to check users' tokens; every request goes to the
- * controller on behalf of the user who made it (docs/adr/0003-rest-identity.md).
+ * slurmrestd: Slurm's REST API in front of the controller and slurmdbd. It holds the cluster key
+ * to sign its RPCs as "slurmrestd" and the jwt key to check users' tokens; every request goes to
+ * the controller (/slurm/) or slurmdbd (/slurmdb/) on behalf of the user who made it
+ * (docs/adr/0003-rest-identity.md).
  */
 public final class Slurmrestd implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmrestd");
   /** Channels to the controller, each keeping a couple of connections for concurrent clients. */
   static final int CHANNELS = 16;
+  /** Channels to slurmdbd (AccountingStorageHost/Port), signed the same way. */
+  static final int DBD_CHANNELS = 4;
 
   private final List<AutoCloseable> parts;
 
@@ -72,7 +76,17 @@ public final class Slurmrestd implements AutoCloseable {
     for (int i = 0; i < CHANNELS; i++) {
       channels.add(new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(60)));
     }
-    SlurmApi api = new SlurmApi(new ControllerClient(channels), cfg.clusterName());
+    SlurmApi slurm = new SlurmApi(new OnBehalfClient(channels), cfg.clusterName());
+    AccountingConfig acct = cfg.accounting();
+    OnBehalfClient dbd = null;
+    if (acct.enabled()) {
+      List<RpcChannel> dbdChannels = new ArrayList<>();
+      for (int i = 0; i < DBD_CHANNELS; i++) {
+        dbdChannels.add(new TcpChannel(acct.host(), acct.port(), creds, Duration.ofSeconds(60)));
+      }
+      dbd = new OnBehalfClient(dbdChannels);
+    }
+    Routes.Apis api = new Routes.Apis(slurm, new SlurmdbApi(dbd, acct.host(), clock));
     JwtVerifier jwt = new JwtVerifier(JwtVerifier.keyFile(cfg.get("AuthAltParameters").orElse(null),
         cfg.stateSaveLocation()), clock);
     Authenticator auth = new Authenticator(o.authTypes(), jwt, cfg.slurmUser());

@@ -51,7 +51,7 @@ class RestApiTest {
   private static SlurmConfig cfg;
   private static String base;
   private static String rootToken;
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final HttpClient HTTP = RestCalls.HTTP;
   private static final SpecValidator SPEC = new SpecValidator(OpenApiDocument.published());
 
   @BeforeAll
@@ -97,21 +97,12 @@ class RestApiTest {
     }
   }
 
-  /** A token from the controller, as `scontrol token [username=U]` run by root gets one. */
   static String token(String user) throws Exception {
-    Response r = new UnixSocketChannel(ControllerAddress.unixSocket(cfg)).call(Request.newBuilder()
-        .setToken(TokenRequest.newBuilder().setUserName(user)).build());
-    assertThat(r.getErrorCode()).as(r.getErrorMessage()).isZero();
-    return r.getToken().getToken();
+    return RestCalls.token(cfg, user);
   }
 
   static HttpResponse<String> send(String method, String path, String token, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      b.header("X-SLURM-USER-TOKEN", token);
-    }
-    return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return RestCalls.send(base, method, path, token, body);
   }
 
   static JsonNode json(HttpResponse<String> r) {
@@ -192,7 +183,7 @@ class RestApiTest {
       assertThat(doc.path("openapi").asString()).startsWith("3.");
       Set<String> served = Set.copyOf(doc.path("paths").propertyNames());
       assertThat(served).containsExactlyInAnyOrderElementsOf(
-          SlurmApi.ROUTES.stream().map(SlurmApi.Route::specPath).distinct().toList());
+          Routes.all().stream().map(Routes.Route::specPath).distinct().toList());
       // every $ref resolves within the served document
       SpecValidator own = new SpecValidator(doc);
       for (String schema : doc.path("components").path("schemas").propertyNames()) {
@@ -204,7 +195,8 @@ class RestApiTest {
 
   @Test
   void unknownPathsAndVersionsAre404AndUnknownJobsSlurms2017() throws Exception {
-    for (String path : List.of("/slurm/v0.0.40/jobs", "/slurm/v0.0.42/nothing", "/slurmdb/v0.0.42/jobs", "/")) {
+    for (String path : List.of("/slurm/v0.0.40/jobs", "/slurm/v0.0.42/nothing", "/slurmdb/v0.0.40/jobs",
+        "/slurmdb/v0.0.42/nothing", "/")) {
       HttpResponse<String> r = send("GET", path, rootToken, null);
       assertThat(r.statusCode()).as(path).isEqualTo(404);
       assertThat(json(r).path("errors").get(0).path("description").asString())

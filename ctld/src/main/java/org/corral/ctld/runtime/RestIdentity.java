@@ -1,8 +1,6 @@
 package org.corral.ctld.runtime;
 
-import java.lang.System.Logger.Level;
-import java.util.OptionalInt;
-import org.corral.common.SlurmError;
+import org.corral.protocol.OnBehalf;
 import org.corral.protocol.Peer;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.OnBehalfRequest;
@@ -13,11 +11,12 @@ import org.corral.protocol.msg.OnBehalfRequest;
  * {@link OnBehalfRequest}; the controller answers the inner request as that user, with that
  * user's rights and no more. Only a verified credential whose sender is {@value #SENDER} may
  * wrap: a local user's request (no credential) or another daemon's is refused, so nobody can
- * claim to be someone else by sending one. See docs/adr/0003-rest-identity.md.
+ * claim to be someone else by sending one. The rule itself is {@link OnBehalf}'s, shared with
+ * slurmdbd. See docs/adr/0003-rest-identity.md.
  */
 final class RestIdentity {
   private static final System.Logger LOG = System.getLogger("slurmctld");
-  static final String SENDER = "slurmrestd";
+  static final String SENDER = OnBehalf.SENDER;
 
   private RestIdentity() {}
 
@@ -28,25 +27,10 @@ final class RestIdentity {
    *     request wraps again; USER_ID_MISSING when the user is unknown
    */
   static Peer of(Peer sender, OnBehalfRequest wrapped, UserDirectory users) {
-    if (!SENDER.equals(sender.daemon())) {
-      LOG.log(Level.WARNING, "Security violation: on-behalf-of request from "
-          + (sender.isDaemon() ? "daemon " + sender.daemon() : "uid " + sender.uid()));
-      throw new SlurmException(SlurmError.ACCESS_DENIED);
+    try {
+      return OnBehalf.resolve(sender, wrapped, users, LOG);
+    } catch (OnBehalf.Refused e) {
+      throw new SlurmException(e.error(), e.getMessage());
     }
-    if (!wrapped.hasRequest() || wrapped.getRequest().hasOnBehalf()) {
-      throw new SlurmException(SlurmError.ACCESS_DENIED, "an on-behalf-of request must wrap one user request");
-    }
-    int uid;
-    String name;
-    if (wrapped.hasUid()) {
-      uid = wrapped.getUid();
-      name = users.userName(uid).orElseThrow(() -> new SlurmException(SlurmError.USER_ID_MISSING));
-    } else {
-      name = wrapped.getUserName();
-      OptionalInt found = name.isEmpty() ? OptionalInt.empty() : users.uid(name);
-      uid = found.orElseThrow(() -> new SlurmException(SlurmError.USER_ID_MISSING));
-    }
-    int gid = users.primaryGid(name).orElseThrow(() -> new SlurmException(SlurmError.USER_ID_MISSING));
-    return new Peer(uid, gid, name, null);
   }
 }

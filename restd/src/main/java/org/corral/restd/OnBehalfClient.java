@@ -9,18 +9,18 @@ import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 
 /**
- * slurmrestd's way to the controller: its RPCs over signed TCP (credential sender
- * "slurmrestd"), each wrapped in an OnBehalfRequest naming the REST user, so the controller
- * applies that user's permissions. Several channels share the load of concurrent clients
- * (each keeps a couple of connections open).
+ * slurmrestd's way to a daemon (the controller, or slurmdbd): its RPCs over signed TCP
+ * (credential sender "slurmrestd"), each wrapped in an OnBehalfRequest naming the REST user, so
+ * the daemon applies that user's permissions. Several channels share the load of concurrent
+ * clients (each keeps a couple of connections open).
  */
-final class ControllerClient {
+final class OnBehalfClient {
   private final List<RpcChannel> channels;
   private final AtomicInteger next = new AtomicInteger();
 
-  ControllerClient(List<RpcChannel> channels) {
+  OnBehalfClient(List<RpcChannel> channels) {
     if (channels.isEmpty()) {
-      throw new IllegalArgumentException("no channel to the controller");
+      throw new IllegalArgumentException("no channel to the daemon");
     }
     this.channels = List.copyOf(channels);
   }

@@ -1,0 +1,71 @@
+package org.corral.restd;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Every operation slurmrestd answers: the openapi/slurmctld ones ({@link SlurmApi}, over the
+ * controller) and the openapi/slurmdbd ones ({@link SlurmdbApi}, over slurmdbd). {@link #all()} is
+ * also what {@link OpenApiDocument} publishes, so the served spec lists exactly what is answered.
+ */
+final class Routes {
+  private Routes() {}
+
+  /** The two halves of the API a request may reach. */
+  record Apis(SlurmApi slurm, SlurmdbApi slurmdb) {}
+
+  /** What a handler gets besides the path: who asks, the query, the body. */
+  record Call(Identity who, Map<String, String> query, byte[] body, String host) {}
+
+  @FunctionalInterface
+  interface Handler<A> {
+    void answer(A api, Call call, Matcher path, Answer out) throws IOException;
+  }
+
+  /**
+   * One operation: method, the spec's path, the pattern its request path matches (a trailing
+   * slash optional), the plugin named in meta, and how it is answered.
+   */
+  record Route(String method, String specPath, Pattern pattern, String plugin, Handler<Apis> handler) {}
+
+  /** Every route (built on first use: the APIs' route tables are built through this class). */
+  static List<Route> all() {
+    return Table.ALL;
+  }
+
+  private static final class Table {
+    static final List<Route> ALL;
+
+    static {
+      List<Route> all = new ArrayList<>(SlurmApi.ROUTES);
+      all.addAll(SlurmdbApi.ROUTES);
+      ALL = List.copyOf(all);
+    }
+  }
+
+  static Route slurm(String method, String specPath, String regex, Handler<SlurmApi> h) {
+    return new Route(method, SlurmApi.PREFIX + specPath, Pattern.compile(Pattern.quote(SlurmApi.PREFIX) + regex + "/?"),
+        "openapi/slurmctld", (apis, c, m, out) -> h.answer(apis.slurm(), c, m, out));
+  }
+
+  static Route slurmdb(String method, String specPath, String regex, Handler<SlurmdbApi> h) {
+    return new Route(method, SlurmdbApi.PREFIX + specPath,
+        Pattern.compile(Pattern.quote(SlurmdbApi.PREFIX) + regex + "/?"), "openapi/slurmdbd",
+        (apis, c, m, out) -> h.answer(apis.slurmdb(), c, m, out));
+  }
+
+  /** The routes whose pattern matches the whole request path, whatever their method (404 versus 405). */
+  static List<Route> matching(String path) {
+    List<Route> found = new ArrayList<>();
+    for (Route r : all()) {
+      if (r.pattern().matcher(path).matches()) {
+        found.add(r);
+      }
+    }
+    return found;
+  }
+}
