@@ -216,7 +216,29 @@ public final class JobConfinement {
       return Optional.empty();
     }
     CgroupUsage counted = step(dir.jobId()).map(StepScope::usage).orElse(CgroupUsage.UNKNOWN);
-    return Optional.of(tracker.report(nodeName, counted, proc.cpuFrequencyKhz(), List.of()));
+    StepUsage sampled = tracker.report(nodeName, counted, proc.cpuFrequencyKhz(), List.of());
+    return Optional.of(dir.endUsage().map(end -> withEnd(sampled, end, counted.hasCpu())).orElse(sampled));
+  }
+
+  /**
+   * The samples completed by what the supervisor saw at the end: a job shorter than the
+   * sampling period still has its CPU time and largest resident set, as in Slurm.
+   */
+  static StepUsage withEnd(StepUsage sampled, JobDirectory.EndUsage end, boolean cgroupCpu) {
+    StepUsage.Builder b = sampled.toBuilder();
+    if (!cgroupCpu) {
+      b.setUserCpuMs(Math.max(sampled.getUserCpuMs(), end.userCpuMs()))
+          .setSysCpuMs(Math.max(sampled.getSysCpuMs(), end.sysCpuMs()));
+    }
+    long cpu = b.getUserCpuMs() + b.getSysCpuMs();
+    b.setMinCpuMs(Math.max(sampled.getMinCpuMs(), cpu)).setAveCpuMs(Math.max(sampled.getAveCpuMs(), cpu));
+    if (end.maxRssKb() > sampled.getMaxRssKb()) {
+      b.setMaxRssKb(end.maxRssKb()).setMaxRssTask(0).setMaxRssNode(sampled.getMaxRssNode());
+      if (sampled.getAveRssKb() == 0) {
+        b.setAveRssKb(end.maxRssKb());
+      }
+    }
+    return b.build();
   }
 
   /** The batch step's usage now (a fresh sample first), if the job runs here. */

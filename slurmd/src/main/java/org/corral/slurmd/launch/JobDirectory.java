@@ -194,6 +194,23 @@ public final class JobDirectory {
     return Optional.ofNullable(value);
   }
 
+  /** What the job used as its supervisor saw it end (getrusage), if it wrote that. */
+  public record EndUsage(long userCpuMs, long sysCpuMs, long maxRssKb) {}
+
+  public Optional<EndUsage> endUsage() {
+    Optional<String> text = recorded("usage");
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    String[] f = text.get().split(" ");
+    try {
+      return f.length == 3 ? Optional.of(new EndUsage(Long.parseLong(f[0]), Long.parseLong(f[1]),
+          Long.parseLong(f[2]))) : Optional.empty();
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
   /** How the job ended, once the wrapper has written its status. */
   public Optional<JobEnd> end() throws IOException {
     Optional<String> status = recorded("status");

@@ -23,6 +23,9 @@
 #                 wrapper PID TICKS  the supervisor: its pid and start time (clock ticks after
 #                                    boot, /proc/PID/stat), to tell it from a later holder of the pid
 #                 pid PID            the job, which also leads its process group and session
+#                 usage U S RSS      what the job and the children it waited for used, as
+#                                    getrusage(RUSAGE_CHILDREN) says: user and system CPU in
+#                                    milliseconds, largest resident set in KiB (-1: not known)
 #                 status STATUS      the job's wait(2) status: code << 8, or the signal (| 0x80: core)
 #   launch.err  only when the job could not start: why (Slurm's words where it has some)
 # One file for all the records, and launch.err only on failure: each file created costs more
@@ -133,11 +136,29 @@ sub supervise {
   close $said;
   waitpid($job, 0);
   my $status = $?;
+  record_usage($record);
   write_file("$dir/launch.err", $why) if $why ne '';
   # The job ends with its script, as in Slurm: processes it left behind in its group go too.
   kill 'KILL', -$job;
   report_oom_kills($dir, $groups, @launch);
   finish($dir, $record, $status);
+}
+
+# The reaped job's usage, as slurmstepd takes it from wait4: CPU from times(), the largest
+# resident set from getrusage(2) where this architecture's syscall number is known.
+sub record_usage {
+  my ($record) = @_;
+  my (undef, undef, $cuser, $csys) = times();
+  my $rss = -1;
+  my %getrusage = (x86_64 => 98, aarch64 => 165, riscv64 => 165, ppc64le => 77, s390x => 77);
+  my $nr = $getrusage{(POSIX::uname())[4]};
+  if (defined $nr) {
+    my $buf = "\0" x 144;    # struct rusage: 2 timevals, then 14 longs
+    if (syscall($nr, -1, $buf) == 0) {    # RUSAGE_CHILDREN
+      $rss = (unpack('l!5', $buf))[4];
+    }
+  }
+  syswrite($record, sprintf("usage %d %d %d\n", $cuser * 1000, $csys * 1000, $rss));
 }
 
 sub finish {

@@ -13,6 +13,21 @@ final class JobRecorder implements JobListener {
   private final Map<Integer, CompletableFuture<Ended>> ends = new ConcurrentHashMap<>();
   private final AtomicInteger calls = new AtomicInteger();
   private final Map<Integer, Boolean> outOfMemory = new ConcurrentHashMap<>();
+  private final Map<Integer, org.corral.protocol.msg.StepUsage> usage = new ConcurrentHashMap<>();
+
+  @Override
+  public void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message,
+      boolean oom, NodeTrouble trouble, org.corral.protocol.msg.StepUsage used) {
+    if (used != null) {
+      usage.put(jobId, used);
+    }
+    finished(jobId, exitStatus, endTimeEpochSec, launchFailed, message, oom, trouble);
+  }
+
+  /** The batch step's usage the end report carried (null: none). */
+  org.corral.protocol.msg.StepUsage usage(int jobId) {
+    return usage.get(jobId);
+  }
 
   @Override
   public void finished(int jobId, int exitStatus, long endTimeEpochSec, boolean launchFailed, String message,

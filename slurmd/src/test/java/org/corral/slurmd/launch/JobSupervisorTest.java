@@ -124,6 +124,18 @@ class JobSupervisorTest {
   }
 
   @Test
+  void theEndReportCarriesWhatAShortJobUsedBetweenSamples() throws Exception {
+    // 0.4 s of CPU and ~40 MB resident, over well before the first sample would be taken
+    supervisor.launch(request(18, alice, "#!/bin/sh\nexec perl -e '$x = \"a\" x 40000000; "
+        + "$t = times; 1 while times - $t < 0.4'\n", List.of(), spec -> { }));
+    assertThat(recorder.await(18).exitStatus()).isZero();
+    org.corral.protocol.msg.StepUsage used = recorder.usage(18);
+    assertThat(used).isNotNull();
+    assertThat(used.getUserCpuMs() + used.getSysCpuMs()).isGreaterThanOrEqualTo(350);
+    assertThat(used.getMaxRssKb()).isGreaterThan(30_000);
+  }
+
+  @Test
   void reportsExitCodesAndSignalsWaitStyleWithoutConfusingThem() throws Exception {
     supervisor.launch(request(15, alice, "#!/bin/sh\nexit 3\n", List.of(), spec -> { }));
     supervisor.launch(request(16, alice, "#!/bin/sh\nexit 138\n", List.of(), spec -> { }));
