@@ -322,17 +322,38 @@ final class NodeStep {
     return done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * The step's usage here over its life: the samples, completed by what each task's supervisor
+   * saw at its end (getrusage), so a step shorter than the sampling period is still counted.
+   */
+  private StepUsage finalUsage() {
+    long user = 0;
+    long sys = 0;
+    List<TaskSample> ends = new ArrayList<>();
+    for (RunningTask t : tasks) {
+      Optional<org.corral.slurmd.launch.JobDirectory.EndUsage> end = t.endUsage();
+      if (end.isPresent()) {
+        user += end.get().userCpuMs();
+        sys += end.get().sysCpuMs();
+        ends.add(new TaskSample(t.taskId(), Math.max(0, end.get().maxRssKb()), 0, 0,
+            end.get().userCpuMs() + end.get().sysCpuMs(), 0, 0));
+      }
+    }
+    usage.add(ends);
+    var counted = scope != null ? scope.usage() : CgroupUsage.UNKNOWN;
+    StepUsage u = usage.report(context.nodeName(), counted, context.confinement().proc().cpuFrequencyKhz(), List.of());
+    return counted.hasCpu() ? u : u.toBuilder().setUserCpuMs(Math.max(u.getUserCpuMs(), user))
+        .setSysCpuMs(Math.max(u.getSysCpuMs(), sys)).build();
+  }
+
   private void report(int status, boolean launchFailed, String message) {
     if (!reported.compareAndSet(false, true)) {
       return;
     }
     StepSpool.delete(dir); // every task here has ended: nothing left to signal
-    var counted = scope != null ? scope.usage() : CgroupUsage.UNKNOWN;
     StepFinishedRequest report = StepFinishedRequest.newBuilder().setJobId(key.jobId()).setStepId(key.stepId())
         .setNodeName(context.nodeName()).setExitStatus(status).setEndTime(context.clock().instant().getEpochSecond())
-        .setLaunchFailed(launchFailed).setMessage(message)
-        .setUsage(usage.report(context.nodeName(), counted, context.confinement().proc().cpuFrequencyKhz(), List.of()))
-        .build();
+        .setLaunchFailed(launchFailed).setMessage(message).setUsage(finalUsage()).build();
     try {
       context.listener().finished(report);
     } catch (RuntimeException e) {

@@ -53,6 +53,7 @@ final class RunningTask {
   /** Counted down when the task's supervisor reports the end. */
   private final CountDownLatch exited = new CountDownLatch(1);
   private volatile boolean ended;
+  private volatile Optional<JobDirectory.EndUsage> endUsage = Optional.empty();
   private volatile boolean stdinClosed;
   private Thread stdoutPump;
   private Thread stderrPump;
@@ -64,6 +65,11 @@ final class RunningTask {
     this.plan = plan;
     this.dirPath = dir;
     this.dir = JobDirectory.at(dir, plan.taskId());
+  }
+
+  /** What the task used, as its supervisor saw it end (empty before, or if it could not tell). */
+  Optional<JobDirectory.EndUsage> endUsage() {
+    return endUsage;
   }
 
   int taskId() {
@@ -137,6 +143,7 @@ final class RunningTask {
     } catch (IOException e) {
       end = Optional.empty();
     }
+    endUsage = dir.endUsage();
     // A supervisor that died without a status (killed): the task went with it.
     return end.map(JobEnd::exitStatus).orElse(ProcessGroupSignaller.SIGKILL);
   }

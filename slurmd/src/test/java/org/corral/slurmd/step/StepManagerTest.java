@@ -99,6 +99,17 @@ class StepManagerTest {
   }
 
   @Test
+  void theEndReportCarriesWhatTheTasksUsedEvenBetweenSamples() throws Exception {
+    steps.launch(request(alice, spec -> spec.clearArgv().addAllArgv(List.of("perl", "-e",
+        "$x = 'a' x 30000000; $t = times; 1 while times - $t < 0.3"))));
+    StepFinishedRequest end = report();
+    assertThat(end.getExitStatus()).isZero();
+    assertThat(end.getUsage().getMaxRssKb()).isGreaterThan(20_000);
+    assertThat(end.getUsage().getUserCpuMs() + end.getUsage().getSysCpuMs()).isGreaterThanOrEqualTo(2 * 250);
+    srun.awaitClosed(1);
+  }
+
+  @Test
   void tellsAnExitCodeFromADeathBySignal() throws Exception {
     steps.launch(request(ROOT, spec -> spec.clearArgv().setMultiProg("0 sh -c 'exit 137'\n1 sh -c 'kill -9 $$'\n")));
 
