@@ -60,14 +60,19 @@ public final class SreportCommand implements CliCommand {
       new LongOpt("version", Arg.NONE, "V")));
 
   private final UnaryOperator<String> properNames;
+  private final java.util.function.Supplier<java.io.InputStream> stdin;
 
   public SreportCommand() {
-    this(SreportCommand::gecos);
+    this(SreportCommand::gecos, () -> System.in);
   }
 
-  /** @param properNames a login's "Proper Name" (its passwd GECOS up to the first comma) */
-  SreportCommand(UnaryOperator<String> properNames) {
+  /**
+   * @param properNames a login's "Proper Name" (its passwd GECOS up to the first comma)
+   * @param stdin where commands come from when none is given
+   */
+  SreportCommand(UnaryOperator<String> properNames, java.util.function.Supplier<java.io.InputStream> stdin) {
     this.properNames = properNames;
+    this.stdin = stdin;
   }
 
   /** Settings the options and the interactive commands change. */
@@ -117,7 +122,7 @@ public final class SreportCommand implements CliCommand {
       return command(parsed.operands(), s, cli);
     }
     int rc = 0;
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(stdin.get(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         List<String> words = Arrays.stream(line.trim().split("\\s+")).filter(w -> !w.isEmpty()).toList();

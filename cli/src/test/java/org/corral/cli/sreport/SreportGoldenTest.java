@@ -104,13 +104,18 @@ class SreportGoldenTest {
   record Run(String out, String err, int rc) {}
 
   static Run run(long now, boolean rolledUp, String... args) {
+    return runWithInput(now, rolledUp, "", args);
+  }
+
+  static Run runWithInput(long now, boolean rolledUp, String stdin, String... args) {
     var out = new ByteArrayOutputStream();
     var err = new ByteArrayOutputStream();
     Cli cli = new Cli("sreport", new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("SLURM_CONF", "/nonexistent/slurm.conf"),
         Clock.fixed(Instant.ofEpochSecond(now), ZoneOffset.UTC),
         () -> { throw new IllegalStateException("sreport never asks the controller"); }, () -> dbd(rolledUp));
-    int rc = new SreportCommand(login -> login.equals("root") ? "root" : "").run(Arrays.asList(args), cli);
+    int rc = new SreportCommand(login -> login.equals("root") ? "root" : "",
+        () -> new java.io.ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8))).run(Arrays.asList(args), cli);
     return new Run(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), rc);
   }
 
@@ -168,5 +173,34 @@ class SreportGoldenTest {
       assertThat(q.getEnd()).isEqualTo(DAY + 3600);
       assertThat(q.getJobSizes()).isFalse();
     });
+  }
+
+  @Test
+  void anUnknownOptionIsRefusedAsGetoptRefusesIt() {
+    Run r = run(NOW, true, "-x", "cluster", "utilization");
+    assertThat(r.err()).isEqualTo("sreport: invalid option -- 'x'\nTry \"sreport --help\" for more information\n");
+    assertThat(r.out()).isEmpty();
+    assertThat(r.rc()).isEqualTo(1);
+    assertThat(run(NOW, true, "-t").err()).startsWith("sreport: option requires an argument -- 't'\n");
+  }
+
+  @Test
+  void withoutACommandCommandsAreReadFromStdin() throws IOException {
+    Run r = runWithInput(NOW, true, "parsable2\ntime hours\n\nuser topusage start=today end=now\nexit\ncluster bogus\n");
+    assertThat(r.out()).isEqualTo(resource("24_user_topusage_all_clusters_P_hours.out"));
+    assertThat(r.err()).isEmpty();
+    assertThat(r.rc()).isZero();
+  }
+
+  @Test
+  void unitsAreRoundedAsPrintfRoundsThem() {
+    assertThat(TimeFormat.MINUTES.format(90, 0)).isEqualTo("2"); // 1.5 -> 2
+    assertThat(TimeFormat.MINUTES.format(150, 0)).isEqualTo("2"); // 2.5 -> 2 (ties to even)
+    assertThat(TimeFormat.HOURS.format(5400, 0)).isEqualTo("2");
+    assertThat(TimeFormat.HOURPER.format(1800, 3600)).isEqualTo("0(50.00%)");
+    assertThat(TimeFormat.parse("h")).isEqualTo(TimeFormat.HOURS);
+    assertThat(TimeFormat.parse("hourp")).isNull(); // the Per formats need six letters
+    assertThat(TimeFormat.parse("MinPer")).isEqualTo(TimeFormat.MINPER);
+    assertThat(TimeFormat.parse("secondsx")).isNull();
   }
 }
