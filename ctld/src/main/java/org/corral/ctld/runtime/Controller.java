@@ -111,7 +111,8 @@ public final class Controller implements AutoCloseable {
     Controller[] self = new Controller[1];
     ControllerService service = new ControllerService(writer, jobs, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
-        weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth));
+        weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
+        new ShareRequests(sched[0]::shares));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,

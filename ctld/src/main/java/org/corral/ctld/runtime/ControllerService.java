@@ -54,10 +54,13 @@ public final class ControllerService implements RequestHandler {
   private final ControllerStats stats;
   private final Runnable shutdown;
   private final Confinement confinement;
+  private final ShareRequests shares;
 
   ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
-      PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement) {
+      PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
+      ShareRequests shares) {
+    this.shares = shares;
     this.weights = weights;
     this.stats = stats;
     this.confinement = confinement;
@@ -190,7 +193,7 @@ public final class ControllerService implements RequestHandler {
         }
         case ON_BEHALF -> handle(RestIdentity.of(peer, req.getOnBehalf(), org.corral.protocol.UserDirectory.system()),
             req.getOnBehalf().getRequest());
-        case SHARE_INFO -> Response.newBuilder().setShareInfo(ShareRequests.answer(req.getShareInfo(), configEntries)).build();
+        case SHARE_INFO -> Response.newBuilder().setShareInfo(shares.answer(req.getShareInfo())).build();
         case TOKEN -> Response.newBuilder().setToken(JwtTokens.of(configEntries, java.time.Clock.systemUTC())
             .mint(peer, req.getToken(), auth)).build();
         default -> error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());

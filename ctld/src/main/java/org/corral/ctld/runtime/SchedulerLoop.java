@@ -47,6 +47,11 @@ final class SchedulerLoop implements AutoCloseable {
     this.thread = Thread.ofPlatform().name("scheduler").daemon().start(this::loop);
   }
 
+  /** The shares and usage of the last priority pass (sshare). */
+  org.corral.ctld.sched.priority.ShareTree shares() {
+    return priorities.shares();
+  }
+
   void trigger() {
     if (wake.availablePermits() == 0) {
       wake.release();

@@ -1,10 +1,9 @@
 package org.corral.ctld.runtime;
 
 import java.util.Locale;
-import java.util.Map;
+import java.util.function.Supplier;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.corral.ctld.sched.priority.ShareBoard;
 import org.corral.ctld.sched.priority.ShareTree;
 import org.corral.protocol.msg.ShareInfoReply;
 import org.corral.protocol.msg.ShareInfoRequest;
@@ -16,13 +15,15 @@ import org.corral.protocol.msg.ShareRow;
  * named users only (case-insensitively), and rows of the named accounts only.
  */
 final class ShareRequests {
-  private ShareRequests() {}
+  private final Supplier<ShareTree> latest;
 
-  /** The reply for the cluster that {@code config} (slurm.conf's top-level entries) names. */
-  static ShareInfoReply answer(ShareInfoRequest req, Map<String, String> config) {
-    String cluster = config.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("ClusterName"))
-        .map(Map.Entry::getValue).findFirst().orElse("");
-    return answer(req, ShareBoard.latest(cluster));
+  /** @param latest the scheduler's latest shares (published by it, read without waiting) */
+  ShareRequests(Supplier<ShareTree> latest) {
+    this.latest = latest;
+  }
+
+  ShareInfoReply answer(ShareInfoRequest req) {
+    return answer(req, latest.get());
   }
 
   static ShareInfoReply answer(ShareInfoRequest req, ShareTree t) {

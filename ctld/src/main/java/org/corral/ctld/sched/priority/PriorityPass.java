@@ -21,7 +21,8 @@ public final class PriorityPass {
   private final SchedulingConfig cfg;
   private final UsageTracker usage;
   private long lastFull = Long.MIN_VALUE;
-  private ShareTree shares = ShareTree.EMPTY;
+  /** Written by the scheduler thread, read by sshare's requests: a reference swap, never waited for. */
+  private volatile ShareTree shares = ShareTree.EMPTY;
   private AssocTree sharesOf = AssocTree.NONE;
 
   public PriorityPass(SchedulingConfig cfg) {
@@ -40,6 +41,11 @@ public final class PriorityPass {
    * {@link ShareTree}), recomputed each PriorityCalcPeriod and when the tree changes, and
    * published for sshare; without, users are ranked as if under one account.
    */
+  /** The associations' shares and usage as the last pass computed them (empty without associations). */
+  public ShareTree shares() {
+    return shares;
+  }
+
   public Command.SetPriorities recalc(ClusterState s, long now, AssocTree tree) {
     boolean full = lastFull == Long.MIN_VALUE || now - lastFull >= cfg.calcPeriodS();
     Set<String> users = new HashSet<>();
@@ -56,9 +62,6 @@ public final class PriorityPass {
     if (full || tree != sharesOf) {
       shares = ShareTree.build(tree, usage.byAssoc(), !cfg.hasFlag("NO_FAIR_TREE"), s, now);
       sharesOf = tree;
-      if (!shares.isEmpty()) {
-        ShareBoard.publish(shares);
-      }
     }
     if (!full && !any) {
       return null;
