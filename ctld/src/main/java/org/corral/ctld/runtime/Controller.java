@@ -96,7 +96,8 @@ public final class Controller implements AutoCloseable {
     AssociationCache associations = new AssociationCache(cfg.accounting(), cfg.clusterName(), creds,
         cfg.stateSaveLocation());
     writer.observe(stats);
-    sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats, associations);
+    sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats, associations,
+        cfg.stateSaveLocation().resolve("assoc_usage"));
     Authorizer auth = new Authorizer(slurmUid, associations::current);
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);

@@ -35,15 +35,16 @@ final class SchedulerLoop implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
+  /** @param usageFile where fairshare's usage is kept across restarts */
   SchedulerLoop(StateWriter writer, JobOrders orders, Clock clock, SchedulingConfig cfg, ControllerStats stats,
-      AssociationCache associations) {
+      AssociationCache associations, java.nio.file.Path usageFile) {
     this.associations = associations;
     this.stats = stats;
     this.writer = writer;
     this.orders = orders;
     this.clock = clock;
     this.cfg = cfg;
-    this.priorities = new PriorityPass(cfg);
+    this.priorities = new PriorityPass(cfg, usageFile);
     this.thread = Thread.ofPlatform().name("scheduler").daemon().start(this::loop);
   }
 

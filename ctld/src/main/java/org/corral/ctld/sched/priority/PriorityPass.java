@@ -25,9 +25,21 @@ public final class PriorityPass {
   private volatile ShareTree shares = ShareTree.EMPTY;
   private AssocTree sharesOf = AssocTree.NONE;
 
+  private final UsageFile saved; // null: usage is not kept across restarts (tests, the simulator)
+
   public PriorityPass(SchedulingConfig cfg) {
+    this(cfg, null);
+  }
+
+  /** @param usageFile where usage is kept across controller restarts (StateSaveLocation), or null */
+  public PriorityPass(SchedulingConfig cfg, java.nio.file.Path usageFile) {
     this.cfg = cfg;
     this.usage = new UsageTracker(cfg.decayHalfLifeS());
+    this.saved = usageFile == null ? null : new UsageFile(usageFile);
+    UsageFile.Saved before = saved == null ? null : saved.load();
+    if (before != null) {
+      usage.restore(before);
+    }
   }
 
   /** As {@link #recalc(ClusterState, long, AssocTree)} without associations. */
@@ -58,6 +70,9 @@ public final class PriorityPass {
     if (full) {
       usage.update(s, now);
       lastFull = now;
+      if (saved != null) {
+        saved.save(usage.saved());
+      }
     }
     if (full || tree != sharesOf) {
       shares = ShareTree.build(tree, usage.byAssoc(), !cfg.hasFlag("NO_FAIR_TREE"), s, now);

@@ -23,6 +23,18 @@ public final class UsageTracker {
     this.halfLifeS = halfLifeS;
   }
 
+  /** Takes up usage saved earlier (a restarted controller); it decays from its time on. */
+  void restore(UsageFile.Saved saved) {
+    usage.putAll(saved.byUser());
+    byAssoc.putAll(saved.byAssoc());
+    last = saved.time();
+  }
+
+  /** The usage now held, as of the last update. */
+  UsageFile.Saved saved() {
+    return new UsageFile.Saved(last, Map.copyOf(usage), Map.copyOf(byAssoc));
+  }
+
   /** Brings usage up to {@code now}. */
   public void update(ClusterState s, long now) {
     if (last < 0) {
