@@ -22,6 +22,7 @@ public final class MultifactorPriority {
 
   private final SchedulingConfig cfg;
   private final java.util.function.ToDoubleFunction<JobInfo> fairshare;
+  private final java.util.function.ToDoubleFunction<JobInfo> qos;
   private final int totalNodes;
   private final long totalCpus;
   private final long maxPartitionFactor;
@@ -36,8 +37,15 @@ public final class MultifactorPriority {
   /** Fairshare factors by job (the job's association in the tree). */
   public MultifactorPriority(SchedulingConfig cfg, ClusterState s,
       java.util.function.ToDoubleFunction<JobInfo> fairshare) {
+    this(cfg, s, fairshare, j -> 0);
+  }
+
+  /** @param qos each job's QOS factor: its QOS's Priority over the highest any QOS has */
+  public MultifactorPriority(SchedulingConfig cfg, ClusterState s,
+      java.util.function.ToDoubleFunction<JobInfo> fairshare, java.util.function.ToDoubleFunction<JobInfo> qos) {
     this.cfg = cfg;
     this.fairshare = fairshare;
+    this.qos = qos;
     this.totalNodes = Math.max(1, s.nodes().size());
     this.totalCpus = Math.max(1, s.nodes().values().stream().mapToLong(NodeInfo::getCpus).sum());
     this.maxPartitionFactor = s.partitions().stream().mapToLong(PartitionInfo::getPriorityJobFactor)
@@ -66,7 +74,8 @@ public final class MultifactorPriority {
         .setAge(age(j, now))
         .setFairshare(fairshare.applyAsDouble(j))
         .setJobSize(jobSize(j))
-        .setPartition(partition(j));
+        .setPartition(partition(j))
+        .setQos(qos.applyAsDouble(j));
     long[] totals = partitionTotals.getOrDefault(j.getPartition(), new long[3]);
     for (String tres : cfg.weights().tres().keySet()) {
       double v = switch (tres) {

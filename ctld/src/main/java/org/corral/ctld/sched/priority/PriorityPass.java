@@ -85,7 +85,7 @@ public final class PriorityPass {
     MultifactorPriority calc;
     if (!shares.isEmpty()) {
       ShareTree t = shares;
-      calc = new MultifactorPriority(cfg, s, j -> weighted ? t.factor(j) : 0);
+      calc = new MultifactorPriority(cfg, s, j -> weighted ? t.factor(j) : 0, qosFactors(tree));
     } else {
       calc = new MultifactorPriority(cfg, s, weighted
           ? FairShare.factors(FairShare.withUsers(users, usage.usage()), !cfg.hasFlag("NO_FAIR_TREE"))
@@ -104,5 +104,16 @@ public final class PriorityPass {
       }
     }
     return out.isEmpty() ? null : new Command.SetPriorities(out);
+  }
+
+  /** A job's QOS factor: its QOS's Priority over the highest of all QOS (0 when none has one). */
+  private static java.util.function.ToDoubleFunction<JobInfo> qosFactors(AssocTree tree) {
+    long max = tree.snapshot().getQosList().stream().mapToLong(q -> Integer.toUnsignedLong(q.getPriority()))
+        .max().orElse(0);
+    if (max == 0) {
+      return j -> 0;
+    }
+    return j -> tree.qos(j.getQos().isEmpty() ? "normal" : j.getQos())
+        .map(q -> Integer.toUnsignedLong(q.getPriority()) / (double) max).orElse(0.0);
   }
 }
