@@ -68,7 +68,32 @@ final class AssocPolicy {
     if (cache.enforces("limits")) {
       checkSubmitLimits(tree, assoc.get(), tree.qos(qos).orElseThrow(), user, account, s);
     }
+    var partition = s.partition(spec.getPartition());
+    if (partition.isPresent()) {
+      checkPartition(partition.get(), account, qos);
+    }
     return spec.toBuilder().setAccount(account).setQos(qos).build();
+  }
+
+  /** The partition's AllowAccounts, DenyAccounts and AllowQos, once the account and QOS are known. */
+  private static void checkPartition(org.corral.protocol.msg.PartitionInfo p, String account, String qos) {
+    if (!listed(p.getAllowAccounts(), account, true) || listed(p.getDenyAccounts(), account, false)) {
+      throw new SlurmException(SlurmError.INVALID_ACCOUNT);
+    }
+    if (!listed(p.getAllowQos(), qos, true)) {
+      throw new SlurmException(SlurmError.INVALID_QOS);
+    }
+  }
+
+  /** Whether {@code name} is in the comma list; "ALL" (or, when {@code emptyMeansAll}, "") holds everything. */
+  private static boolean listed(String list, String name, boolean emptyMeansAll) {
+    if (list.isBlank()) {
+      return emptyMeansAll;
+    }
+    if (list.equalsIgnoreCase("ALL")) {
+      return true;
+    }
+    return java.util.Arrays.stream(list.split(",")).map(String::trim).anyMatch(name::equals);
   }
 
   private static boolean needsFetch(AssocTree tree, JobSpec spec, String user) {

@@ -28,7 +28,8 @@ final class AssociationCache implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmctld");
   static final Duration REFRESH = Duration.ofSeconds(10);
 
-  private final RpcChannel dbd; // null: accounting off
+  private final RpcChannel dbd; // null: nothing to fetch from
+  private final boolean enabled;
   private final String cluster;
   private final Path file;
   private final LimitCheck.Enforce enforce;
@@ -44,21 +45,34 @@ final class AssociationCache implements AutoCloseable {
     this.enforced = cfg.enforce();
     this.enforce = new LimitCheck.Enforce(cfg.enforce().contains("limits"), cfg.enforce().contains("qos"));
     this.dbd = cfg.enabled() ? new TcpChannel(cfg.host(), cfg.port(), creds, Duration.ofSeconds(5)) : null;
+    this.enabled = cfg.enabled();
     this.tree = load();
     this.thread = dbd == null ? null : Thread.ofPlatform().name("associations").daemon().start(this::loop);
   }
 
+  /** A cache holding {@code fixed} for good, as if slurmdbd had sent it (tests). */
+  AssociationCache(AssocTree fixed, java.util.Set<String> enforce) {
+    this.dbd = null;
+    this.enabled = true;
+    this.cluster = "";
+    this.file = null;
+    this.enforced = enforce;
+    this.enforce = new LimitCheck.Enforce(enforce.contains("limits"), enforce.contains("qos"));
+    this.tree = fixed;
+    this.thread = null;
+  }
+
   boolean enabled() {
-    return dbd != null;
+    return enabled;
   }
 
   /** AccountingStorageEnforce contains {@code what} (associations, limits, qos, safe). */
   boolean enforces(String what) {
-    return dbd != null && enforced.contains(what);
+    return enabled && enforced.contains(what);
   }
 
   LimitCheck.Enforce limits() {
-    return dbd == null ? LimitCheck.Enforce.NONE : enforce;
+    return enabled ? enforce : LimitCheck.Enforce.NONE;
   }
 
   AssocTree current() {

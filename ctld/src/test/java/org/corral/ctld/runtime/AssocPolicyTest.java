@@ -1,0 +1,87 @@
+package org.corral.ctld.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Set;
+import org.corral.common.SlurmError;
+import org.corral.ctld.sched.limits.AssocTree;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.TestStates;
+import org.corral.protocol.msg.AcctAssoc;
+import org.corral.protocol.msg.AcctLimits;
+import org.corral.protocol.msg.AcctQos;
+import org.corral.protocol.msg.AcctUser;
+import org.corral.protocol.msg.AssocSnapshot;
+import org.corral.protocol.msg.JobSpec;
+import org.junit.jupiter.api.Test;
+
+/** Submissions against the associations: defaults filled in, Slurm's refusals per enforcement. */
+class AssocPolicyTest {
+  private static final AssocTree TREE = new AssocTree(AssocSnapshot.newBuilder()
+      .addUsers(AcctUser.newBuilder().setName("alice").setDefaultAccount("physics"))
+      .addUsers(AcctUser.newBuilder().setName("bob").setDefaultAccount("theory"))
+      .addAssocs(AcctAssoc.newBuilder().setId(1).setCluster("c").setAccount("root").setQosSet(true).addQos("normal"))
+      .addAssocs(AcctAssoc.newBuilder().setId(2).setCluster("c").setAccount("physics").setParentAccount("root"))
+      .addAssocs(AcctAssoc.newBuilder().setId(3).setCluster("c").setAccount("theory").setParentAccount("root")
+          .setQosSet(true).addQos("normal").addQos("high").setDefaultQos("high"))
+      .addAssocs(AcctAssoc.newBuilder().setId(4).setCluster("c").setAccount("physics").setUser("alice")
+          .setLimits(AcctLimits.newBuilder().setMaxSubmitJobs(1)))
+      .addAssocs(AcctAssoc.newBuilder().setId(5).setCluster("c").setAccount("theory").setUser("bob"))
+      .addQos(AcctQos.newBuilder().setName("normal"))
+      .addQos(AcctQos.newBuilder().setName("high").setPriority(10))
+      .build(), "c");
+
+  private static AssocPolicy policy(String... enforce) {
+    return new AssocPolicy(new AssociationCache(TREE, Set.of(enforce)));
+  }
+
+  private static JobSpec.Builder spec() {
+    return TestStates.spec().setPartition("debug");
+  }
+
+  private static SlurmError refusal(AssocPolicy p, JobSpec s, String user, ClusterState st) {
+    try {
+      p.apply(s, user, st);
+      return SlurmError.SUCCESS;
+    } catch (SlurmException e) {
+      return e.error();
+    }
+  }
+
+  @Test
+  void accountAndQosDefaultFromTheUserAndTheAssociation() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    JobSpec alice = policy().apply(spec().build(), "alice", s);
+    assertThat(alice.getAccount()).isEqualTo("physics");
+    assertThat(alice.getQos()).isEqualTo("normal");
+    JobSpec bob = policy().apply(spec().build(), "bob", s);
+    assertThat(bob.getAccount()).isEqualTo("theory");
+    assertThat(bob.getQos()).isEqualTo("high");
+  }
+
+  @Test
+  void enforcementRefusesWithSlurmsErrors() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    assertThat(refusal(policy("associations"), spec().build(), "carol", s)).isEqualTo(SlurmError.INVALID_ACCOUNT);
+    assertThat(refusal(policy("associations"), spec().setAccount("theory").build(), "alice", s))
+        .isEqualTo(SlurmError.INVALID_ACCOUNT);
+    assertThat(refusal(policy(), spec().setAccount("theory").build(), "alice", s)).isEqualTo(SlurmError.SUCCESS);
+    assertThat(refusal(policy("qos"), spec().setQos("high").build(), "alice", s)).isEqualTo(SlurmError.INVALID_QOS);
+    assertThat(refusal(policy(), spec().setQos("nosuch").build(), "alice", s)).isEqualTo(SlurmError.INVALID_QOS);
+    ClusterState one = TestStates.submit(s, 1, spec().setAccount("physics").build(), 1000);
+    assertThat(refusal(policy("limits"), spec().build(), "alice", one)).isEqualTo(SlurmError.ACCOUNTING_POLICY);
+    assertThat(refusal(policy(), spec().build(), "alice", one)).isEqualTo(SlurmError.SUCCESS);
+  }
+
+  @Test
+  void partitionsAllowAndDenyAccountsAndQos() {
+    ClusterState base = TestStates.cluster(1, 8, 4000);
+    ClusterState s = new ClusterState(base.jobs(), base.nodes(), base.nodeOrder(), java.util.List.of(
+        base.partitions().get(0).toBuilder().setAllowAccounts("theory").setAllowQos("high").build()),
+        base.nextJobId(), base.lastUpdate(), base.outbox());
+    assertThat(refusal(policy(), spec().build(), "alice", s)).isEqualTo(SlurmError.INVALID_ACCOUNT);
+    assertThat(refusal(policy(), spec().build(), "bob", s)).isEqualTo(SlurmError.SUCCESS);
+    assertThat(refusal(policy(), spec().setQos("normal").build(), "bob", s)).isEqualTo(SlurmError.INVALID_QOS);
+  }
+}
