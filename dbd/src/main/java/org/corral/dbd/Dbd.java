@@ -30,7 +30,10 @@ public final class Dbd implements AutoCloseable {
   private final RpcServer server;
   private final org.corral.dbd.report.Rollups rollups;
 
-  private Dbd(Database db, RpcServer server, org.corral.dbd.report.Rollups rollups) {
+  private final Purger purger;
+
+  private Dbd(Database db, RpcServer server, org.corral.dbd.report.Rollups rollups, Purger purger) {
+    this.purger = purger;
     this.db = db;
     this.server = server;
     this.rollups = rollups;
@@ -63,7 +66,9 @@ public final class Dbd implements AutoCloseable {
         new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock,
             new org.corral.dbd.assoc.AssocService(assocs, slurmUid, UserDirectory.system()),
             new org.corral.dbd.report.ReportService(rollups, jobs, cluster, clock)));
-    return new Dbd(db, server, rollups.start());
+    Purger purger = new Purger(jobs, cfg.purgeAfter("PurgeJobAfter"), cfg.purgeAfter("PurgeStepAfter"),
+        cfg.archiveDir(), clock).start();
+    return new Dbd(db, server, rollups.start(), purger);
   }
 
   private static Database openWithRetry(DbdConfig cfg) throws ConfigException, IOException {
@@ -92,6 +97,7 @@ public final class Dbd implements AutoCloseable {
   @Override
   public void close() {
     rollups.close();
+    purger.close();
     server.close();
     db.close();
   }

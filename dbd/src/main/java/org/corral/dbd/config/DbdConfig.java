@@ -152,6 +152,48 @@ public final class DbdConfig {
     };
   }
 
+  /** How long records are kept (Purge*After): {@code amount} hours, days or months. */
+  public record PurgeAge(int amount, java.time.temporal.ChronoUnit unit) {
+    /** Records that ended before this are purged. */
+    public long cutoff(java.time.Instant now, java.time.ZoneId zone) {
+      return now.atZone(zone).minus(amount, unit).toEpochSecond();
+    }
+  }
+
+  /**
+   * A Purge*After value (PurgeJobAfter, PurgeStepAfter): a number of months, or of hours or
+   * days with that suffix ("12hours", "30days", "6month"), as slurmdbd.conf(5) has it.
+   */
+  public Optional<PurgeAge> purgeAfter(String key) throws ConfigException {
+    Optional<String> v = get(key);
+    if (v.isEmpty() || v.get().isBlank()) {
+      return Optional.empty();
+    }
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\s*([a-z]*)")
+        .matcher(v.get().trim().toLowerCase(Locale.ROOT));
+    if (!m.matches()) {
+      throw new ConfigException(path, 0, key, key + ": invalid value \"" + v.get() + "\" (a number of months, or NNhours, NNdays)");
+    }
+    int n = Integer.parseInt(m.group(1));
+    String unit = m.group(2);
+    if (unit.isEmpty() || "months".startsWith(unit)) {
+      return Optional.of(new PurgeAge(n, java.time.temporal.ChronoUnit.MONTHS));
+    }
+    if ("days".startsWith(unit)) {
+      return Optional.of(new PurgeAge(n, java.time.temporal.ChronoUnit.DAYS));
+    }
+    if ("hours".startsWith(unit)) {
+      return Optional.of(new PurgeAge(n, java.time.temporal.ChronoUnit.HOURS));
+    }
+    throw new ConfigException(path, 0, key, key + ": invalid unit \"" + unit + "\" in \"" + v.get() + "\"");
+  }
+
+  /** ArchiveJobs=yes with ArchiveDir: purged job records are written there first. */
+  public Optional<Path> archiveDir() {
+    boolean jobs = get("ArchiveJobs").map(v -> v.trim().equalsIgnoreCase("yes")).orElse(false);
+    return jobs ? Optional.of(Path.of(get("ArchiveDir").orElse("/tmp"))) : Optional.empty();
+  }
+
   public String storageUser() {
     return get("StorageUser").orElse("root");
   }

@@ -192,6 +192,64 @@ public final class JobStore {
     return out;
   }
 
+  /**
+   * Up to {@code limit} records of jobs (any cluster) that ended before {@code cutoff}, oldest
+   * key first: what PurgeJobAfter removes next.
+   */
+  public List<AcctJob> endedBefore(long cutoff, int limit) throws SQLException {
+    return find(new JobSelection().where("end_time > 0 AND end_time < ?", cutoff), null, limit);
+  }
+
+  /** Removes these jobs' records (their key: cluster, job id, submit time). */
+  public synchronized int delete(List<AcctJob> jobs) throws SQLException {
+    try (Connection c = db.connection();
+        PreparedStatement st = c.prepareStatement(
+            "DELETE FROM corral_job WHERE cluster = ? AND job_id = ? AND submit_time = ?")) {
+      c.setAutoCommit(false);
+      for (AcctJob j : jobs) {
+        st.setString(1, j.getCluster());
+        st.setLong(2, Integer.toUnsignedLong(j.getJobId()));
+        st.setLong(3, j.getSubmitTime());
+        st.addBatch();
+      }
+      int n = jobs.isEmpty() ? 0 : java.util.Arrays.stream(st.executeBatch()).sum();
+      c.commit();
+      return n;
+    }
+  }
+
+  /** Drops the steps of jobs that ended before {@code cutoff} (PurgeStepAfter); returns how many jobs. */
+  public synchronized int dropStepsBefore(long cutoff) throws SQLException {
+    int changed = 0;
+    List<AcctJob> page;
+    Cursor after = null;
+    do {
+      page = find(new JobSelection().where("end_time > 0 AND end_time < ?", cutoff), after, 1000);
+      try (Connection c = db.connection();
+          PreparedStatement st = c.prepareStatement(
+              "UPDATE corral_job SET record = ? WHERE cluster = ? AND job_id = ? AND submit_time = ?")) {
+        c.setAutoCommit(false);
+        for (AcctJob j : page) {
+          if (j.getStepsCount() > 0) {
+            st.setBytes(1, j.toBuilder().clearSteps().build().toByteArray());
+            st.setString(2, j.getCluster());
+            st.setLong(3, Integer.toUnsignedLong(j.getJobId()));
+            st.setLong(4, j.getSubmitTime());
+            st.addBatch();
+            changed++;
+          }
+        }
+        st.executeBatch();
+        c.commit();
+      }
+      if (!page.isEmpty()) {
+        AcctJob last = page.get(page.size() - 1);
+        after = new Cursor(Integer.toUnsignedLong(last.getJobId()), last.getSubmitTime());
+      }
+    } while (page.size() == 1000);
+    return changed;
+  }
+
   /** The highest event id stored for {@code cluster}, 0 if none. */
   public long storedThrough(String cluster) throws SQLException {
     try (Connection c = db.connection();
