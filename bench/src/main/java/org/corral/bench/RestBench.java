@@ -60,6 +60,9 @@ public final class RestBench {
     double secs = (System.nanoTime() - t0) / 1e9;
     System.out.printf("submissions %d clients %d failed %d: %.0f/s%n", total, clients, failed.get(), total / secs);
     report("submit", lat);
+    if (gets == 0) {
+      return;
+    }
 
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     HttpRequest get = HttpRequest.newBuilder(URI.create(url + "/slurm/v0.0.42/jobs"))

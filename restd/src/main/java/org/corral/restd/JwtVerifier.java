@@ -11,8 +11,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.text.ParseException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Date;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Checks the HS256 JWTs that {@code scontrol token} hands out (auth/jwt): signed with the
@@ -23,11 +25,21 @@ import java.util.Locale;
 final class JwtVerifier {
   static final String KEY_FILE = "jwt_hs256.key";
 
+  /** Tokens verified once are known until they expire (or the key changes): at most this many. */
+  static final int CACHE_SIZE = 10_000;
+  /** How often the key file is looked at again for a change. */
+  private static final long KEY_CHECK_NANOS = 1_000_000_000L;
+
   private final Path keyFile;
   private final Clock clock;
   private volatile Loaded loaded;
+  private volatile long keyCheckedAt;
+  private final ConcurrentHashMap<String, Verified> verified = new ConcurrentHashMap<>();
 
   private record Loaded(FileTime modified, MACVerifier verifier) {}
+
+  /** A token whose signature and claims were checked with {@code key}: its user and expiry. */
+  private record Verified(Loaded key, String user, Instant exp) {}
 
   JwtVerifier(Path keyFile, Clock clock) {
     this.keyFile = keyFile;
@@ -46,8 +58,21 @@ final class JwtVerifier {
     return stateSaveLocation.resolve(KEY_FILE);
   }
 
-  /** The user the token names. */
+  /**
+   * The user the token names. A token seen before is answered from memory while it has not
+   * expired and the key has not changed: parsing and the HMAC are done once per token, not once
+   * per request.
+   */
   String verify(String token) throws AuthFailure {
+    Loaded key = verifier();
+    Verified known = verified.get(token);
+    if (known != null && known.key() == key && known.exp().isAfter(clock.instant())) {
+      return known.user();
+    }
+    return check(token, key);
+  }
+
+  private String check(String token, Loaded key) throws AuthFailure {
     SignedJWT jwt;
     try {
       jwt = SignedJWT.parse(token.trim());
@@ -58,7 +83,7 @@ final class JwtVerifier {
       throw new AuthFailure("token algorithm " + jwt.getHeader().getAlgorithm() + " refused (HS256 only)");
     }
     try {
-      if (!jwt.verify(verifier())) {
+      if (!jwt.verify(key.verifier())) {
         throw new AuthFailure("token signature does not match");
       }
     } catch (JOSEException e) {
@@ -82,18 +107,29 @@ final class JwtVerifier {
     if (user == null || user.isEmpty()) {
       throw new AuthFailure("token names no user (sun)");
     }
+    if (verified.size() >= CACHE_SIZE) {
+      verified.clear();
+    }
+    verified.put(token, new Verified(key, user, exp.toInstant()));
     return user;
   }
 
-  private MACVerifier verifier() throws AuthFailure {
+  /** The key, read again when the file changed (looked at no more than once a second). */
+  private Loaded verifier() throws AuthFailure {
+    long now = System.nanoTime();
+    Loaded l = loaded;
+    if (l != null && now - keyCheckedAt < KEY_CHECK_NANOS) {
+      return l;
+    }
     try {
       FileTime modified = Files.getLastModifiedTime(keyFile);
-      Loaded l = loaded;
       if (l == null || !l.modified().equals(modified)) {
         l = new Loaded(modified, new MACVerifier(Files.readAllBytes(keyFile)));
         loaded = l;
+        verified.clear();
       }
-      return l.verifier();
+      keyCheckedAt = now;
+      return l;
     } catch (IOException e) {
       throw new AuthFailure("no jwt key at " + keyFile + " (" + e.getMessage() + ")");
     } catch (JOSEException e) {

@@ -1,8 +1,10 @@
 package org.corral.restd;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.msg.OnBehalfRequest;
 import org.corral.protocol.msg.Request;
@@ -11,18 +13,19 @@ import org.corral.protocol.msg.Response;
 /**
  * slurmrestd's way to a daemon (the controller, or slurmdbd): its RPCs over signed TCP
  * (credential sender "slurmrestd"), each wrapped in an OnBehalfRequest naming the REST user, so
- * the daemon applies that user's permissions. Several channels share the load of concurrent
- * clients (each keeps a couple of connections open).
+ * the daemon applies that user's permissions. A pool of channels, each lent to one caller at a
+ * time: a channel keeps its connection between calls, so under any load no call opens a new
+ * connection while one is open, and at most as many requests as channels are in the daemon at
+ * once (more REST clients wait here, not in the daemon).
  */
 final class OnBehalfClient {
-  private final List<RpcChannel> channels;
-  private final AtomicInteger next = new AtomicInteger();
+  private final BlockingQueue<RpcChannel> free;
 
   OnBehalfClient(List<RpcChannel> channels) {
     if (channels.isEmpty()) {
       throw new IllegalArgumentException("no channel to the daemon");
     }
-    this.channels = List.copyOf(channels);
+    this.free = new ArrayBlockingQueue<>(channels.size(), false, channels);
   }
 
   Response call(Identity who, Request request) throws IOException {
@@ -32,7 +35,18 @@ final class OnBehalfClient {
     } else {
       b.setUserName(who.userName());
     }
-    RpcChannel ch = channels.get(Math.floorMod(next.getAndIncrement(), channels.size()));
-    return ch.call(Request.newBuilder().setOnBehalf(b).build());
+    Request wrapped = Request.newBuilder().setOnBehalf(b).build();
+    RpcChannel ch;
+    try {
+      ch = free.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted waiting for a channel");
+    }
+    try {
+      return ch.call(wrapped);
+    } finally {
+      free.add(ch);
+    }
   }
 }

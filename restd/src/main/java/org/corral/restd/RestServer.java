@@ -40,6 +40,7 @@ final class RestServer implements AutoCloseable {
   private final ToIntFunction<InetSocketAddress> localUid;
   private final byte[] openapi;
   private final UserDirectory users = UserDirectory.system();
+  private final java.util.concurrent.ConcurrentHashMap<String, String> groups = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * @param localUid the kernel uid of the client behind a remote address (Unix-socket clients
@@ -157,12 +158,7 @@ final class RestServer implements AutoCloseable {
     InetSocketAddress remote = x.getRemoteAddress();
     client.put("source", "[" + remote.getHostString() + "]:" + remote.getPort());
     client.put("user", user == null ? "" : user);
-    String group = "";
-    if (user != null) {
-      group = users.primaryGid(user).stream().boxed().findFirst()
-          .flatMap(users::groupName).orElse("");
-    }
-    client.put("group", group);
+    client.put("group", user == null ? "" : groupOf(user));
     meta.putArray("command"); // empty for slurmctld operations, as in Slurm
     ObjectNode slurm = meta.putObject("slurm");
     String[] v = Version.NUMBER.split("\\.");
@@ -173,6 +169,19 @@ final class RestServer implements AutoCloseable {
     slurm.put("release", Version.NUMBER);
     slurm.put("cluster", apis.slurm().cluster());
     return meta;
+  }
+
+  /** The user's primary group for meta.client.group: looked up once per user, not per request. */
+  private String groupOf(String user) {
+    String g = groups.get(user);
+    if (g == null) {
+      g = users.primaryGid(user).stream().boxed().findFirst().flatMap(users::groupName).orElse("");
+      if (groups.size() >= 10_000) {
+        groups.clear();
+      }
+      groups.put(user, g);
+    }
+    return g;
   }
 
   private static Map<String, List<String>> headers(HttpExchange x) {

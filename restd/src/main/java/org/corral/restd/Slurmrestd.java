@@ -28,8 +28,8 @@ import org.corral.protocol.UserDirectory;
  */
 public final class Slurmrestd implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmrestd");
-  /** Channels to the controller, each keeping a couple of connections for concurrent clients. */
-  static final int CHANNELS = 16;
+  /** Channels to the controller, each lent to one request at a time (OnBehalfClient). */
+  static final int CHANNELS = 32;
   /** Channels to slurmdbd (AccountingStorageHost/Port), signed the same way. */
   static final int DBD_CHANNELS = 4;
 

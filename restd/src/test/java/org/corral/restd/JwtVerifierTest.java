@@ -110,4 +110,31 @@ class JwtVerifierTest {
     Files.write(dir.resolve("jwt_hs256.key"), KEY);
     assertThat(verifier.verify(t)).isEqualTo("alice");
   }
+
+  @Test
+  void aTokenKnownFromBeforeIsStillRefusedOnceItExpires() throws Exception {
+    Instant[] now = {NOW};
+    Clock moving = new Clock() {
+      @Override
+      public java.time.ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return now[0];
+      }
+    };
+    JwtVerifier v = new JwtVerifier(dir.resolve("jwt_hs256.key"), moving);
+    String t = token(JWSAlgorithm.HS256, KEY, "alice", NOW.plusSeconds(60));
+    assertThat(v.verify(t)).isEqualTo("alice");
+    assertThat(v.verify(t)).isEqualTo("alice"); // from memory
+    now[0] = NOW.plusSeconds(61);
+    assertThatThrownBy(() -> v.verify(t)).isInstanceOf(AuthFailure.class).hasMessageContaining("expired");
+  }
 }
