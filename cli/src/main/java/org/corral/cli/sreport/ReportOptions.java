@@ -27,6 +27,8 @@ final class ReportOptions {
   boolean group;
   boolean printJobCount;
   boolean flatView;
+  boolean acctAsParent;
+  boolean individual;
   int topCount = 10;
   /** Messages for stderr; {@link #failed} when one of them makes the exit status 1. */
   final List<String> errors = new ArrayList<>();
@@ -52,6 +54,8 @@ final class ReportOptions {
           o.printJobCount = true;
         } else if (TimeFormat.matches(key, "flatview", 2)) {
           o.flatView = true;
+        } else if (TimeFormat.matches(key, "acctasparent", 2)) {
+          o.acctAsParent = true;
         } else {
           o.unknown(w);
         }
@@ -77,8 +81,12 @@ final class ReportOptions {
         }
       } else if (TimeFormat.matches(key, "grouping", 2)) {
         try {
-          for (String g : list(val)) {
-            o.grouping.add(Integer.parseInt(g));
+          if (TimeFormat.matches(val, "individual", 1)) {
+            o.individual = true;
+          } else {
+            for (String g : list(val)) {
+              o.grouping.add(Integer.parseInt(g));
+            }
           }
         } catch (NumberFormatException e) {
           o.unknown(w);

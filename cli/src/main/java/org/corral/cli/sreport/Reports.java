@@ -193,33 +193,40 @@ final class Reports {
     return out;
   }
 
-  /** The size groups' lower bounds (the first always 0). */
-  static List<Integer> bounds(ReportOptions o) {
+  /**
+   * The size groups' lower bounds: 0 and the grouping (default 50, 250, 500, 1000), or with
+   * grouping=individual each CPU count jobs ran with.
+   */
+  static List<Integer> bounds(ReportOptions o, UsageReportReply usage) {
+    if (o.individual) {
+      return usage.getJobSizesList().stream().map(JobSizeUsage::getCpus).distinct().sorted().toList();
+    }
     List<Integer> b = new ArrayList<>(List.of(0));
     b.addAll(o.grouping.isEmpty() ? List.of(50, 250, 500, 1000) : o.grouping);
     return b;
   }
 
-  /** The size groups' column names: "0-49 CPUs" ... ">= 1000 CPUs". */
-  static List<String> binNames(List<Integer> bounds) {
+  /** The size groups' column names: "0-49 CPUs" ... ">= 1000 CPUs", or "8 CPUs" when individual. */
+  static List<String> binNames(List<Integer> bounds, boolean individual) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < bounds.size(); i++) {
-      out.add(i + 1 < bounds.size() ? bounds.get(i) + "-" + (bounds.get(i + 1) - 1) + " CPUs"
-          : ">= " + bounds.get(i) + " CPUs");
+      out.add(individual ? bounds.get(i) + " CPUs" : i + 1 < bounds.size()
+          ? bounds.get(i) + "-" + (bounds.get(i + 1) - 1) + " CPUs" : ">= " + bounds.get(i) + " CPUs");
     }
     return out;
   }
 
   /**
-   * job SizesByAccount: per account (default: one root line with every account below it; with
-   * FlatView each account that ran jobs), the CPU time (or job count) in each size group and
-   * the share of the cluster's jobs.
+   * job SizesByAccount: a line per account with the CPU time (or number of jobs) of the jobs
+   * run under it and its sub-accounts, by size group, each group's share of the line with
+   * -t percent, and the line's share of all lines. The lines: root by default; the accounts
+   * given (less those below another one given); with AcctAsParent their sub-accounts; with
+   * FlatView every account that ran jobs, each on its own. Only lines with jobs print.
    */
   static List<Map<String, Cell>> jobSizes(UsageReportReply r, List<AcctAssoc> assocs, ReportOptions o) {
     List<Map<String, Cell>> out = new ArrayList<>();
-    List<Integer> bounds = bounds(o);
-    for (ClusterUsage c : r.getClustersList()) {
-      String cluster = c.getCluster();
+    List<Integer> bounds = bounds(o, r);
+    for (String cluster : r.getJobSizesList().stream().map(JobSizeUsage::getCluster).distinct().toList()) {
       Map<String, String> parent = new HashMap<>();
       for (AcctAssoc a : assocs) {
         if (a.getCluster().equals(cluster) && a.getUser().isEmpty()) {
@@ -227,38 +234,55 @@ final class Reports {
         }
       }
       List<JobSizeUsage> sizes = r.getJobSizesList().stream().filter(s -> s.getCluster().equals(cluster)).toList();
-      long grand = sizes.stream().mapToLong(s -> o.printJobCount ? s.getJobs() : s.getAllocSecs()).sum();
-      List<String> rowsOf = new ArrayList<>();
+      List<String> lines = new ArrayList<>();
       if (o.flatView) {
-        sizes.stream().map(JobSizeUsage::getAccount).distinct().sorted().forEach(rowsOf::add);
-      } else if (o.accounts.isEmpty()) {
-        if (!sizes.isEmpty()) {
-          rowsOf.add("root");
-        }
+        sizes.stream().map(JobSizeUsage::getAccount).distinct().sorted().forEach(lines::add);
       } else {
-        rowsOf.addAll(o.accounts);
+        List<String> given = o.accounts.isEmpty() ? List.of("root") : o.accounts;
+        List<String> tops = given.stream().filter(a -> given.stream()
+            .noneMatch(b -> !b.equals(a) && isBelow(a, b, parent))).toList();
+        if (o.acctAsParent) {
+          parent.entrySet().stream().filter(e -> tops.contains(e.getValue())).map(Map.Entry::getKey).sorted()
+              .forEach(lines::add);
+        } else {
+          lines.addAll(tops);
+        }
       }
-      for (String account : rowsOf) {
-        long[] bins = new long[bounds.size()];
-        long sum = 0;
+      List<long[]> rows = new ArrayList<>();
+      List<String> shown = new ArrayList<>();
+      long grand = 0;
+      for (String account : lines) {
+        long[] bins = new long[bounds.size() + 1]; // the last: the line's total
         for (JobSizeUsage s : sizes) {
-          boolean mine = o.flatView ? s.getAccount().equals(account) : under(s.getAccount(), account, parent);
-          if (!mine) {
+          if (o.flatView ? !s.getAccount().equals(account) : !isBelow(s.getAccount(), account, parent)) {
             continue;
           }
           int bin = 0;
-          while (bin + 1 < bounds.size() && s.getCpus() >= bounds.get(bin + 1)) {
-            bin++;
+          if (o.individual) {
+            bin = bounds.indexOf(s.getCpus());
+          } else {
+            while (bin + 1 < bounds.size() && s.getCpus() >= bounds.get(bin + 1)) {
+              bin++;
+            }
           }
           long v = o.printJobCount ? s.getJobs() : s.getAllocSecs();
           bins[bin] += v;
-          sum += v;
+          bins[bounds.size()] += v;
         }
+        if (bins[bounds.size()] > 0) {
+          rows.add(bins);
+          shown.add(account);
+          grand += bins[bounds.size()];
+        }
+      }
+      for (int k = 0; k < rows.size(); k++) {
+        long[] bins = rows.get(k);
+        long sum = bins[bounds.size()];
         Map<String, Cell> row = row();
         row.put("cluster", Cell.text(cluster));
-        row.put("account", Cell.text(account));
-        for (int i = 0; i < bins.length; i++) {
-          row.put("bin" + i, o.printJobCount ? Cell.text(Long.toString(bins[i])) : Cell.usage(bins[i], grand));
+        row.put("account", Cell.text(shown.get(k)));
+        for (int i = 0; i < bounds.size(); i++) {
+          row.put("bin" + i, o.printJobCount ? Cell.text(Long.toString(bins[i])) : Cell.usage(bins[i], sum));
         }
         row.put("percent", Cell.text(TimeFormat.fixed2((double) sum / (grand == 0 ? 1 : grand) * 100) + "%"));
         out.add(row);
@@ -267,7 +291,8 @@ final class Reports {
     return out;
   }
 
-  private static boolean under(String account, String ancestor, Map<String, String> parent) {
+  /** Whether {@code account} is {@code ancestor} or below it. */
+  private static boolean isBelow(String account, String ancestor, Map<String, String> parent) {
     for (String a = account; a != null && !a.isEmpty(); a = parent.get(a)) {
       if (a.equals(ancestor)) {
         return true;

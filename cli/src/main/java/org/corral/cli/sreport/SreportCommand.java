@@ -278,7 +278,35 @@ public final class SreportCommand implements CliCommand {
     if (o.clusters.isEmpty()) {
       o.clusters.addAll(s.clusters);
     }
-    List<Field> available = fields(kind, o);
+    UsageReportReply usage;
+    List<AcctAssoc> assocs = List.of();
+    try {
+      var channel = cli.accounting().get();
+      Response r = channel.call(Request.newBuilder().setUsageReport(UsageReportRequest.newBuilder()
+          .addAllClusters(o.allClusters ? List.of() : o.clusters.isEmpty() ? LocalCluster.of(cli.env()) : o.clusters)
+          .setAllClusters(o.allClusters).setStart(o.start).setEnd(o.end).setJobSizes(kind == Kind.SIZES)).build());
+      if (r.getErrorCode() != 0) {
+        cli.error("error: " + r.getErrorMessage());
+        return 1;
+      }
+      usage = r.getUsageReport();
+      List<String> reported = java.util.stream.Stream.concat(
+          usage.getClustersList().stream().map(org.corral.protocol.msg.ClusterUsage::getCluster),
+          usage.getJobSizesList().stream().map(org.corral.protocol.msg.JobSizeUsage::getCluster)).distinct().toList();
+      if ((kind == Kind.ACCOUNT_USER || kind == Kind.SIZES) && !reported.isEmpty()) {
+        Response a = channel.call(Request.newBuilder().setAssocSnapshot(AssocSnapshotRequest.newBuilder()
+            .setCluster(reported.size() == 1 ? reported.get(0) : "")).build());
+        if (a.getErrorCode() != 0) {
+          cli.error("error: " + a.getErrorMessage());
+          return 1;
+        }
+        assocs = a.getAssocSnapshot().getAssocsList();
+      }
+    } catch (IOException | UncheckedIOException e) {
+      cli.error("error: Problem talking to the database: " + e.getMessage());
+      return 1;
+    }
+    List<Field> available = fields(kind, o, usage, s.time);
     List<String> defaults = switch (kind) {
       case UTILIZATION -> List.of("cluster", "allocated", "down", "planneddown", "idle", "planned", "reported");
       case ACCOUNT_USER -> List.of("cluster", "accounts", "login", "proper", "used", "energy");
@@ -303,31 +331,6 @@ public final class SreportCommand implements CliCommand {
           chosen.add(field);
         }
       }
-    }
-    UsageReportReply usage;
-    List<AcctAssoc> assocs = List.of();
-    try {
-      var channel = cli.accounting().get();
-      Response r = channel.call(Request.newBuilder().setUsageReport(UsageReportRequest.newBuilder()
-          .addAllClusters(o.allClusters ? List.of() : o.clusters.isEmpty() ? LocalCluster.of(cli.env()) : o.clusters)
-          .setAllClusters(o.allClusters).setStart(o.start).setEnd(o.end).setJobSizes(kind == Kind.SIZES)).build());
-      if (r.getErrorCode() != 0) {
-        cli.error("error: " + r.getErrorMessage());
-        return 1;
-      }
-      usage = r.getUsageReport();
-      if ((kind == Kind.ACCOUNT_USER || kind == Kind.SIZES) && usage.getClustersCount() > 0) {
-        Response a = channel.call(Request.newBuilder().setAssocSnapshot(AssocSnapshotRequest.newBuilder()
-            .setCluster(usage.getClustersCount() == 1 ? usage.getClusters(0).getCluster() : "")).build());
-        if (a.getErrorCode() != 0) {
-          cli.error("error: " + a.getErrorMessage());
-          return 1;
-        }
-        assocs = a.getAssocSnapshot().getAssocsList();
-      }
-    } catch (IOException | UncheckedIOException e) {
-      cli.error("error: Problem talking to the database: " + e.getMessage());
-      return 1;
     }
     long period = o.end - o.start;
     StringBuilder out = new StringBuilder();
@@ -385,8 +388,7 @@ public final class SreportCommand implements CliCommand {
   private static final Map<String, Integer> MIN_LETTERS = Map.of("accounts", 1, "allocated", 2, "cluster", 2,
       "count", 2, "planneddown", 2, "planned", 3, "proper", 1, "reported", 3, "used", 1, "energy", 1);
 
-  private static List<Field> fields(Kind kind, ReportOptions o) {
-    boolean combined = false;
+  private static List<Field> fields(Kind kind, ReportOptions o, UsageReportReply usage, TimeFormat time) {
     return switch (kind) {
       case UTILIZATION -> List.of(new Field("cluster", "Cluster", 9, false),
           new Field("allocated", "Allocated", 8, true), new Field("count", "TRES Count", 10, false),
@@ -401,9 +403,10 @@ public final class SreportCommand implements CliCommand {
       case SIZES -> {
         List<Field> f = new ArrayList<>(List.of(new Field("cluster", "Cluster", 9, false),
             new Field("account", "Account", 9, false)));
-        List<String> bins = Reports.binNames(Reports.bounds(o));
+        List<Integer> bounds = Reports.bounds(o, usage);
+        List<String> bins = Reports.binNames(bounds, o.individual);
         for (int i = 0; i < bins.size(); i++) {
-          f.add(new Field("bin" + i, bins.get(i), 13, combined));
+          f.add(new Field("bin" + i, bins.get(i), time.combined() && !o.printJobCount ? 20 : 13, false));
         }
         f.add(new Field("percent", "% of cluster", 12, false));
         yield f;

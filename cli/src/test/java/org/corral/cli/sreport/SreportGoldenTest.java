@@ -164,6 +164,44 @@ class SreportGoldenTest {
         }));
   }
 
+  /**
+   * The reference's job sizes at 01:41:40, from its replay's job records (hour 01 not rolled up
+   * yet): CPU-seconds and jobs (those that used time) by account and CPU count.
+   */
+  static UsageReportReply replaySizes(UsageReportRequest q) {
+    UsageReportReply.Builder r = UsageReportReply.newBuilder();
+    if (q.getStart() > DAY + 3600 || q.getEnd() < DAY + 7200 || !q.getJobSizes()) {
+      return r.build();
+    }
+    return r.addJobSizes(size("physics", 1, 108, 10)).addJobSizes(size("physics", 2, 4, 1))
+        .addJobSizes(size("physics", 4, 1440, 1)).addJobSizes(size("root", 1, 23, 4))
+        .addJobSizes(size("theory", 1, 43, 4)).addJobSizes(size("theory", 2, 728, 2))
+        .addJobSizes(size("theory", 8, 2880, 1)).build();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> jobSizesMatchTheReference() {
+    return Stream.iterate(1, i -> i + 1).limit(11).map(i -> String.format("sizes_%02d", i))
+        .map(c -> DynamicTest.dynamicTest(c, () -> {
+          String[] args = resource(c + ".args").trim().split(" ");
+          var out = new ByteArrayOutputStream();
+          var err = new ByteArrayOutputStream();
+          Cli cli = new Cli("sreport", new PrintStream(out, true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("SLURM_CONF", "/nonexistent/slurm.conf"),
+              Clock.fixed(Instant.ofEpochSecond(DAY + 3600 + 41 * 60 + 40), ZoneOffset.UTC),
+              () -> { throw new IllegalStateException(); }, () -> request -> switch (request.getBodyCase()) {
+                case USAGE_REPORT -> Response.newBuilder().setUsageReport(replaySizes(request.getUsageReport())).build();
+                case ASSOC_SNAPSHOT -> Response.newBuilder().setAssocSnapshot(AssocSnapshot.newBuilder()
+                    .addAllAssocs(TREE)).build();
+                default -> throw new IllegalStateException();
+              });
+          int rc = new SreportCommand(login -> "", () -> null).run(Arrays.asList(args), cli);
+          assertThat(out.toString(StandardCharsets.UTF_8)).as("stdout").isEqualTo(resource(c + ".out"));
+          assertThat(err.toString(StandardCharsets.UTF_8)).as("stderr").isEqualTo(resource(c + ".err"));
+          assertThat(rc).as("exit status").isEqualTo(Integer.parseInt(resource(c + ".rc").trim()));
+        }));
+  }
+
   @Test
   void theWindowSentIsTheRoundedOne() {
     ASKED.clear();

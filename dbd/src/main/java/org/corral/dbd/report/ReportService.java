@@ -44,6 +44,9 @@ public final class ReportService {
         : r.getClustersCount() == 0 ? List.of(defaultCluster) : r.getClustersList();
     UsageReportReply.Builder out = UsageReportReply.newBuilder();
     for (String cluster : clusters) {
+      if (r.getJobSizes()) {
+        jobSizes(cluster, r.getStart(), r.getEnd(), out); // from the records: no rollup needed
+      }
       Usage sum = usage(cluster, r.getStart(), r.getEnd());
       if (sum == null) {
         continue;
@@ -53,9 +56,6 @@ public final class ReportService {
           .setPlannedSecs(sum.planned).setOverSecs(sum.over).setTotalSecs(sum.total));
       sum.assocs.forEach((a, secs) -> out.addAssocs(AssocUsage.newBuilder().setCluster(cluster)
           .setAccount(a.account()).setUser(a.user()).setAllocSecs(secs)));
-      if (r.getJobSizes()) {
-        jobSizes(cluster, r.getStart(), r.getEnd(), out);
-      }
     }
     return out.build();
   }
@@ -118,6 +118,9 @@ public final class ReportService {
     for (AcctJob j : jobs.find(sel)) {
       long jobEnd = j.getEndTime() > 0 ? j.getEndTime() : now;
       long secs = UsageCalendar.overlap(j.getStartTime(), jobEnd, start, end);
+      if (secs == 0) {
+        continue; // as Slurm's job reports: a job that used no time in the window counts nowhere
+      }
       long[] acc = by.computeIfAbsent(j.getAccount(), k -> new TreeMap<>())
           .computeIfAbsent(j.getNumCpus(), k -> new long[2]);
       acc[0] += secs * j.getNumCpus();
