@@ -91,10 +91,14 @@ public final class AccountingBench {
             if (!page.getMore()) {
               break;
             }
-            q.setAfterJobId(page.getNextJobId()).setAfterSubmitTime(page.getNextSubmitTime());
+            org.corral.protocol.JobQueryPages.after(q, page);
           }
           System.out.printf("query all (round %d): %d jobs, first page %.0f ms, all %.2f s%n", round + 1, count,
               first / 1e6, (System.nanoTime() - t0) / 1e9);
+        }
+        Path sacct = Path.of("bin/sacct").toAbsolutePath();
+        if (Files.isExecutable(sacct)) {
+          timeSacct(sacct, dir, cfg.port());
         }
       }
     } finally {
@@ -104,10 +108,48 @@ public final class AccountingBench {
     }
   }
 
+  /**
+   * The real command, as a user types it: {@code sacct -a -X -S 1970-01-01} over a slurm.conf
+   * naming this slurmdbd; time to its first line and to its last, output counted and dropped.
+   */
+  private static void timeSacct(Path sacct, Path dir, int port) throws Exception {
+    Path conf = dir.resolve("slurm.conf");
+    Files.writeString(conf, "ClusterName=bench\nSlurmctldHost=localhost\nSlurmctldPidFile=" + dir.resolve("ctld.pid")
+        + "\nAccountingStorageType=accounting_storage/slurmdbd\nAccountingStoragePort=" + port
+        + "\nNodeName=n1 CPUs=4\nPartitionName=debug Nodes=ALL Default=YES\n");
+    for (String[] fields : new String[][] {{"-o", "JobID,JobName,State,ExitCode"}, {}, {"-v", "-P", "-o", "JobID,Eligible,Submit,End", "-j", "5"}, {"-v", "-P", "-o", "JobID,Eligible,Submit,End", "-S", "2023-01-01", "-E", "2024-12-31"}}) {
+      java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(sacct.toString(), "-a", "-X", "-S",
+          "1970-01-01"));
+      cmd.addAll(java.util.List.of(fields));
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+      pb.environment().put("SLURM_CONF", conf.toString());
+      long t0 = System.nanoTime();
+      Process p = pb.start();
+      long first = -1;
+      long lines = 0;
+      try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))) {
+        String line;
+        while ((line = in.readLine()) != null) {
+          if (first < 0) {
+            first = System.nanoTime() - t0;
+          }
+          lines++;
+          if (lines < 4 && fields.length > 2) {
+            System.out.println("  > " + line);
+          }
+        }
+      }
+      p.waitFor();
+      System.out.printf("sacct -a -X -S 1970-01-01 %s: %d lines, first line %.0f ms, all %.2f s%n",
+          String.join(" ", fields), lines, first / 1e6, (System.nanoTime() - t0) / 1e9);
+    }
+  }
+
   private static AcctJob job(int id, JobState state) {
     AcctJob.Builder b = AcctJob.newBuilder().setJobId(id).setName("job" + id).setUserId(1000 + id % 50)
         .setUserName("user" + id % 50).setAccount("acct" + id % 7).setPartition("debug").setState(state)
-        .setSubmitTime(1_700_000_000L + id).setStartTime(1_700_000_010L + id).setNumCpus(4).setNumNodes(1)
+        .setSubmitTime(1_700_000_000L + id).setEligibleTime(1_700_000_000L + id).setStartTime(1_700_000_010L + id)
+        .setNumCpus(4).setNumNodes(1)
         .setNodes("n" + (id % 100)).setWorkDir("/home/user/run").setReqMemMb(4000).setTimeLimitMin(60);
     if (state != JobState.RUNNING) {
       b.setEndTime(1_700_000_100L + id).addSteps(AcctStep.newBuilder().setStepId(0xfffffffb).setName("batch")

@@ -68,7 +68,8 @@ final class JobQuery {
     int pageSize = q.getPageSize();
     JobQueryReply.Builder out = JobQueryReply.newBuilder();
     JobStore.Cursor cursor = q.getAfterJobId() == 0 && q.getAfterSubmitTime() == 0 ? null
-        : new JobStore.Cursor(Integer.toUnsignedLong(q.getAfterJobId()), q.getAfterSubmitTime());
+        : new JobStore.Cursor(q.getAfterSubmitTime(), Integer.toUnsignedLong(q.getAfterArrayJobId()),
+            Integer.toUnsignedLong(q.getAfterArrayTaskId()), Integer.toUnsignedLong(q.getAfterJobId()));
     while (true) {
       List<AcctJob> rows = store.find(sel, cursor, pageSize);
       for (AcctJob j : rows) {
@@ -80,9 +81,10 @@ final class JobQuery {
         return out.build(); // everything scanned
       }
       AcctJob last = rows.get(rows.size() - 1);
-      cursor = new JobStore.Cursor(Integer.toUnsignedLong(last.getJobId()), last.getSubmitTime());
+      cursor = JobStore.Cursor.after(last);
       if (out.getJobsCount() > 0) {
-        return out.setMore(true).setNextJobId(last.getJobId()).setNextSubmitTime(last.getSubmitTime()).build();
+        return out.setMore(true).setNextJobId(last.getJobId()).setNextSubmitTime(last.getSubmitTime())
+            .setNextArrayJobId(last.getArrayJobId()).setNextArrayTaskId(last.getArrayTaskId()).build();
       }
     }
   }

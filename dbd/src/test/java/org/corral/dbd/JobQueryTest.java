@@ -106,7 +106,7 @@ class JobQueryTest {
           break;
         }
         assertThat(r.getJobsCount()).isLessThanOrEqualTo(4);
-        req.setAfterJobId(r.getNextJobId()).setAfterSubmitTime(r.getNextSubmitTime());
+        org.corral.protocol.JobQueryPages.after(req, r);
       }
       assertThat(seen).containsExactly(2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24);
       assertThat(pages).isGreaterThan(2);

@@ -36,7 +36,7 @@ class PurgerTest {
   @TempDir Path dir;
 
   private static AcctJob job(int id, long end) {
-    return AcctJob.newBuilder().setJobId(id).setSubmitTime(end - 100).setStartTime(end - 50).setEndTime(end)
+    return AcctJob.newBuilder().setJobId(id).setSubmitTime(id * 60L).setStartTime(id * 60L + 10).setEndTime(end)
         .setState(end == 0 ? JobState.RUNNING : JobState.COMPLETED).setUserId(1000)
         .addSteps(AcctStep.newBuilder().setStepId(0).setName("step")).build();
   }

@@ -239,7 +239,7 @@ final class SlurmdbApi {
       if (!reply.getMore()) {
         return;
       }
-      req.setAfterJobId(reply.getNextJobId()).setAfterSubmitTime(reply.getNextSubmitTime());
+      org.corral.protocol.JobQueryPages.after(req, reply);
     }
   }
 

@@ -40,7 +40,7 @@ public final class SacctCommand implements CliCommand {
     this(UserDirectory.system(), currentUid());
   }
 
-  SacctCommand(UserDirectory users, int callerUid) {
+  public SacctCommand(UserDirectory users, int callerUid) {
     this.users = users;
     this.callerUid = callerUid;
   }
@@ -90,23 +90,29 @@ public final class SacctCommand implements CliCommand {
           + " in the time window from " + ctime(o.start(), zone) + " to " + ctime(o.end(), zone));
     }
     Printer printer = new Printer(o.fields(), o.delimiter(), o.trailingDelimiter());
-    List<AcctJob> jobs;
-    try {
-      jobs = query(o, cli);
-    } catch (IOException | UncheckedIOException e) {
-      cli.error("error: Problem talking to the database: " + e.getMessage());
-      return 1;
-    } catch (QueryFailed e) {
-      cli.error("error: " + e.getMessage());
-      return 1;
-    }
+    Row.Context ctx = new Row.Context(now, zone, o.units());
     StringBuilder out = new StringBuilder();
     if (o.header()) {
       out.append(printer.header());
     }
-    Row.Context ctx = new Row.Context(now, zone, o.units());
-    for (Row r : lines(jobs, o, ctx)) {
-      out.append(printer.row(r));
+    // Printed page by page as slurmdbd sends them (in submission order): the first lines come at
+    // once and a million jobs never sit in memory together.
+    try {
+      query(o, cli, page -> {
+        for (Row r : lines(page, o, ctx)) {
+          out.append(printer.row(r));
+        }
+        cli.out().print(out);
+        out.setLength(0);
+      });
+    } catch (IOException | UncheckedIOException e) {
+      cli.out().print(out);
+      cli.error("error: Problem talking to the database: " + e.getMessage());
+      return 1;
+    } catch (QueryFailed e) {
+      cli.out().print(out);
+      cli.error("error: " + e.getMessage());
+      return 1;
     }
     cli.out().print(out);
     return 0;
@@ -120,9 +126,11 @@ public final class SacctCommand implements CliCommand {
     }
   }
 
-  private List<AcctJob> query(SacctOptions o, Cli cli) throws IOException, QueryFailed {
+  /** Asks slurmdbd page by page, handing each page over as it comes. */
+  private void query(SacctOptions o, Cli cli, java.util.function.Consumer<List<AcctJob>> pages)
+      throws IOException, QueryFailed {
     if (!o.stateNames().isEmpty() && o.states().isEmpty()) {
-      return List.of(); // only states Corral never records (REQUEUED, RESIZING, REVOKED)
+      return; // only states Corral never records (REQUEUED, RESIZING, REVOKED)
     }
     JobQueryRequest.Builder q = JobQueryRequest.newBuilder()
         .addAllJobIds(o.jobs().stream().map(JobSelector::text).toList())
@@ -138,7 +146,6 @@ public final class SacctCommand implements CliCommand {
         .setAllClusters(o.allClusters())
         .addAllNodeList(o.nodes())
         .setDuplicates(o.duplicates());
-    List<AcctJob> jobs = new ArrayList<>();
     var channel = cli.accounting().get();
     q.setPageSize(PAGE);
     while (true) {
@@ -146,15 +153,13 @@ public final class SacctCommand implements CliCommand {
       if (r.getErrorCode() != 0) {
         throw new QueryFailed(r.getErrorMessage());
       }
-      jobs.addAll(r.getJobQuery().getJobsList());
+      pages.accept(r.getJobQuery().getJobsList());
       if (!r.getJobQuery().getMore()) {
-        return jobs;
+        return;
       }
-      q.setAfterJobId(r.getJobQuery().getNextJobId()).setAfterSubmitTime(r.getJobQuery().getNextSubmitTime());
+      org.corral.protocol.JobQueryPages.after(q, r.getJobQuery());
     }
   }
-
-  /** The cluster sacct runs on (slurm.conf's ClusterName), as Slurm's sacct asks for by default. */
 
   /** Jobs asked of slurmdbd at a time. */
   private static final int PAGE = 1000;

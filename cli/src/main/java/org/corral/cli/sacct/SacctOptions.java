@@ -164,6 +164,7 @@ record SacctOptions(
     List<String> stateNames = new ArrayList<>();
     Set<JobState> states = EnumSet.noneOf(JobState.class);
     long start = 0;
+    boolean startGiven = false; // -S may name the epoch itself (1970-01-01)
     long end = 0;
     boolean noSteps = false;
     boolean header = true;
@@ -240,7 +241,10 @@ record SacctOptions(
             stateNames.add(u);
           }
         }
-        case "S" -> start = time(v, now, zone);
+        case "S" -> {
+          start = time(v, now, zone);
+          startGiven = true;
+        }
         case "u" -> {
           if (v.equals("-1")) {
             allUsers = true;
@@ -270,7 +274,6 @@ record SacctOptions(
       return withHelp(help);
     }
     boolean statesGiven = !stateNames.isEmpty();
-    boolean startGiven = start != 0;
     if (!startGiven && !jobsGiven) {
       start = statesGiven ? now : java.time.LocalDate.ofInstant(Instant.ofEpochSecond(now), zone)
           .atTime(LocalTime.MIDNIGHT).atZone(zone).toEpochSecond();

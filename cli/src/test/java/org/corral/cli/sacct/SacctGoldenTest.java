@@ -135,19 +135,29 @@ class SacctGoldenTest {
 
   @org.junit.jupiter.api.Test
   void pagesAreFollowedToTheEnd() throws IOException {
-    List<AcctJob> all = ReferenceJobs.all();
+    // One job a page, in slurmdbd's order (submit time; within a second plain jobs, then array
+    // tasks by array and index), the cursor naming the last one sent.
+    List<AcctJob> all = new ArrayList<>(ReferenceJobs.all());
+    all.sort(java.util.Comparator.comparingLong(AcctJob::getSubmitTime)
+        .thenComparingLong(j -> Integer.toUnsignedLong(j.getArrayJobId()))
+        .thenComparingLong(j -> Integer.toUnsignedLong(j.getArrayTaskId()))
+        .thenComparingLong(j -> Integer.toUnsignedLong(j.getJobId())));
     List<Integer> asked = new ArrayList<>();
     RpcChannel paged = request -> {
       JobQueryRequest q = request.getJobQuery();
       asked.add(q.getAfterJobId());
       int i = 0;
-      while (i < all.size() && all.get(i).getJobId() <= q.getAfterJobId()) {
+      if (q.getAfterSubmitTime() != 0) {
+        while (all.get(i).getJobId() != q.getAfterJobId()) {
+          i++;
+        }
         i++;
       }
       AcctJob j = all.get(i);
       boolean more = i + 1 < all.size();
       return Response.newBuilder().setJobQuery(JobQueryReply.newBuilder().addJobs(j).setMore(more)
-          .setNextJobId(j.getJobId()).setNextSubmitTime(j.getSubmitTime())).build();
+          .setNextJobId(j.getJobId()).setNextSubmitTime(j.getSubmitTime()).setNextArrayJobId(j.getArrayJobId())
+          .setNextArrayTaskId(j.getArrayTaskId())).build();
     };
     var out = new ByteArrayOutputStream();
     Cli cli = new Cli("sacct", new PrintStream(out, true, StandardCharsets.UTF_8), System.err, Map.of(),

@@ -59,6 +59,13 @@ class SacctOptionsTest {
   }
 
   @Test
+  void aStartAtTheEpochItselfIsAStartGiven() throws Exception {
+    SacctOptions o = parse("-a", "-S", "1970-01-01T00:00:00");
+    assertThat(o.start()).isZero(); // UTC: the epoch, not today's midnight
+    assertThat(o.end()).isEqualTo(NOW);
+  }
+
+  @Test
   void startAfterEndIsRefusedWithSlurmsMessage() {
     assertThatThrownBy(() -> parse("-S", "2026-11-20", "-E", "2026-11-19"))
         .hasMessage("sacct: error: Start time (2026-11-20T00:00:00) requested is after end time "

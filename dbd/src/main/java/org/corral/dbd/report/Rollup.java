@@ -134,7 +134,7 @@ public final class Rollup {
         break;
       }
       AcctJob last = page.get(page.size() - 1);
-      after = new JobStore.Cursor(Integer.toUnsignedLong(last.getJobId()), last.getSubmitTime());
+      after = JobStore.Cursor.after(last);
     }
     out.values().forEach(Usage::settle);
     return out;

@@ -156,27 +156,35 @@ public final class JobStore {
   }
 
   /**
-   * Job records matching a selection made of SQL conditions on the row's columns, in job id
-   * order (then submit time).
+   * Job records matching a selection made of SQL conditions on the row's columns, in
+   * submission order (submit time, then job id), as sacct lists them.
    */
   public List<AcctJob> find(JobSelection sel) throws SQLException {
     return find(sel, null, 0);
   }
 
-  /** Where a page of job records ended: the last row's key. */
-  public record Cursor(long jobId, long submitTime) {}
+  /** Where a page of job records ended: the last row's place in {@link #ORDER}. */
+  public record Cursor(long submitTime, long arrayJobId, long arrayTaskId, long jobId) {
+    public static Cursor after(AcctJob j) {
+      return new Cursor(j.getSubmitTime(), Integer.toUnsignedLong(j.getArrayJobId()),
+          Integer.toUnsignedLong(j.getArrayTaskId()), Integer.toUnsignedLong(j.getJobId()));
+    }
+  }
+
+  /** sacct's order: by submit time; within a second plain jobs first, then tasks by array and index. */
+  private static final String ORDER = "submit_time, array_job_id, array_task_id, job_id";
 
   /**
    * As {@link #find(JobSelection)}, but at most {@code limit} rows (0: all) after {@code after}
    * (null: from the start): keyset paging over the primary key, so each page costs the same.
    */
   public List<AcctJob> find(JobSelection sel, Cursor after, int limit) throws SQLException {
-    JobSelection s = after == null ? sel : sel.copy().where("(job_id > ? OR (job_id = ? AND submit_time > ?))",
-        after.jobId(), after.jobId(), after.submitTime());
+    JobSelection s = after == null ? sel : sel.copy().where("(" + ORDER + ") > (?, ?, ?, ?)",
+        after.submitTime(), after.arrayJobId(), after.arrayTaskId(), after.jobId());
     List<AcctJob> out = new ArrayList<>();
     try (Connection c = db.connection();
         PreparedStatement st = c.prepareStatement("SELECT record FROM corral_job" + s.where()
-            + " ORDER BY job_id, submit_time" + (limit > 0 ? " LIMIT " + limit : ""))) {
+            + " ORDER BY " + ORDER + (limit > 0 ? " LIMIT " + limit : ""))) {
       s.bind(st);
       st.setFetchSize(1000);
       try (ResultSet rs = st.executeQuery()) {
@@ -243,8 +251,7 @@ public final class JobStore {
         c.commit();
       }
       if (!page.isEmpty()) {
-        AcctJob last = page.get(page.size() - 1);
-        after = new Cursor(Integer.toUnsignedLong(last.getJobId()), last.getSubmitTime());
+        after = Cursor.after(page.get(page.size() - 1));
       }
     } while (page.size() == 1000);
     return changed;
