@@ -25,6 +25,7 @@ final class ConfiguredCluster {
           .setThreadsPerCore(n.threadsPerCore()).setRealMemoryMb(n.realMemoryMb())
           .setTmpDiskMb(n.tmpDiskMb()).setWeight(n.weight()).addAllFeatures(n.features())
           .setGres(n.gres() == null ? "" : n.gres())
+          .addAllGresSlots(gresSlots(n))
           .setBaseState(state.startsWith("FUTURE") ? NodeBaseState.NODE_FUTURE
               : state.startsWith("DOWN") ? NodeBaseState.NODE_DOWN : NodeBaseState.NODE_UNKNOWN)
           .setDrain(state.startsWith("DRAIN"))
@@ -37,6 +38,15 @@ final class ConfiguredCluster {
       out.add(b.build());
     }
     return out;
+  }
+
+  /** The node's Gres= as slots, until it reports its own (an unreadable Gres= gives none). */
+  private static List<org.corral.protocol.msg.GresSlot> gresSlots(NodeConfig n) {
+    try {
+      return org.corral.protocol.Gres.slotsFromConfig(n.gres() == null ? "" : n.gres());
+    } catch (IllegalArgumentException e) {
+      return List.of();
+    }
   }
 
   static List<PartitionInfo> partitions(SlurmConfig cfg) {

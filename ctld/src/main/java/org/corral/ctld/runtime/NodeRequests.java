@@ -63,6 +63,9 @@ final class NodeRequests {
           req.getBootTime(), req.getSlurmdStartTime(), req.getVersion(), req.getOs(), req.getArch()));
     }
     cmds.add(new Command.NodeHeard(n.getName(), now, req.getCpuLoad(), req.getFreeMemMb()));
+    if (req.getGresReported()) {
+      cmds.addAll(gres(n, req, now));
+    }
     if (restarted) { // an Epilog the earlier daemon ran is lost with it: do not wait for it
       for (JobRecord r : s.jobs().values()) {
         epilogDone(r.getInfo(), n.getName(), now).ifPresent(cmds::add);
@@ -88,6 +91,36 @@ final class NodeRequests {
       }
     }
     return new Decision<>(cmds, reply.build(), effects);
+  }
+
+  /**
+   * The generic resources a node reported: kept when they changed, and a node with fewer than
+   * slurm.conf's Gres= says is drained with Slurm's reason (gres/gpu count reported lower than
+   * configured (1 < 2)).
+   */
+  private List<Command> gres(NodeInfo n, RegisterNodeRequest req, long now) {
+    List<Command> out = new ArrayList<>();
+    List<org.corral.protocol.msg.GresSlot> configured;
+    try {
+      configured = org.corral.protocol.Gres.slotsFromConfig(n.getGres());
+    } catch (IllegalArgumentException e) {
+      configured = List.of();
+    }
+    for (String name : org.corral.protocol.Gres.names(configured)) {
+      long want = org.corral.protocol.Gres.total(configured, name, "");
+      long found = org.corral.protocol.Gres.total(req.getGresList(), name, "");
+      if (found < want) {
+        String reason = "gres/" + name + " count reported lower than configured (" + found + " < " + want + ")";
+        if (!n.getDrain() || !n.getReason().equals(reason)) {
+          out.add(new Command.UpdateNode(n.getName(), now, NodeAction.DRAIN, reason, slurmUid, true));
+        }
+        return out; // what it has stays as configured until it reports enough
+      }
+    }
+    if (!req.getGresList().equals(n.getGresSlotsList())) {
+      out.add(new Command.NodeGres(n.getName(), now, req.getGresList()));
+    }
+    return out;
   }
 
   Decision<Void> finished(Peer peer, JobFinishedRequest req, ClusterState s) {

@@ -65,6 +65,12 @@ final class StepRequests {
       case StepLayout.Busy busy -> throw new SlurmException(SlurmError.NODES_BUSY);
       case StepLayout.Impossible no -> throw new SlurmException(no.error());
     };
+    List<org.corral.protocol.msg.NodeAllocation> gres;
+    try {
+      gres = org.corral.ctld.steps.StepGres.choose(rec, spec, p.nodes(), p.tasks());
+    } catch (org.corral.ctld.steps.StepGres.Unavailable e) {
+      throw new SlurmException(e.error());
+    }
     long now = clock.instant().getEpochSecond();
     String name = spec.getName().isEmpty() && spec.getArgvCount() > 0
         ? baseName(spec.getArgv(0)) : spec.getName();
@@ -88,6 +94,7 @@ final class StepRequests {
         .setSrunHost(spec.getSrunHost())
         .setSrunPid(spec.getSrunPid())
         .setMemPerNodeMb(memPerNode(job, spec, p))
+        .addAllGres(gres)
         .build();
     byte[] key = new byte[IO_KEY_BYTES];
     random.nextBytes(key);

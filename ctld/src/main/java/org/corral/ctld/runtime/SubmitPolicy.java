@@ -89,7 +89,54 @@ final class SubmitPolicy {
     JobSpec out = b.build();
     checkDependency(out.getDependency());
     checkMemory(spec, p, s);
+    checkGres(out, p, s);
     return out;
+  }
+
+  /**
+   * Generic resource requests as Slurm checks them at submit: each name must be one of
+   * GresTypes (else "Invalid generic resource (gres) specification"), and some node of the
+   * partition must have as many as a node is asked for, the partition as many as the job
+   * ("Requested node configuration is not available").
+   */
+  private void checkGres(JobSpec spec, PartitionInfo p, ClusterState s) {
+    if (spec.getTresPerNode().isEmpty() && spec.getTresPerJob().isEmpty() && spec.getTresPerTask().isEmpty()) {
+      return;
+    }
+    java.util.Set<String> types = new java.util.HashSet<>();
+    for (String t : config.get("GresTypes").orElse("").split(",")) {
+      types.add(t.trim().toLowerCase(java.util.Locale.ROOT));
+    }
+    List<org.corral.common.gres.GresCount> perNode;
+    List<org.corral.common.gres.GresCount> perJob;
+    List<org.corral.common.gres.GresCount> perTask;
+    try {
+      perNode = org.corral.common.gres.GresCount.parseList(spec.getTresPerNode());
+      perJob = org.corral.common.gres.GresCount.parseList(spec.getTresPerJob());
+      perTask = org.corral.common.gres.GresCount.parseList(spec.getTresPerTask());
+    } catch (IllegalArgumentException e) {
+      throw new SlurmException(SlurmError.INVALID_GRES);
+    }
+    List<org.corral.protocol.msg.NodeInfo> nodes = p.getNodeNamesList().stream().map(s::node)
+        .flatMap(java.util.Optional::stream).toList();
+    for (var list : List.of(perNode, perJob, perTask)) {
+      for (var g : list) {
+        if (!types.contains(g.name().toLowerCase(java.util.Locale.ROOT))) {
+          throw new SlurmException(SlurmError.INVALID_GRES);
+        }
+      }
+    }
+    for (var g : perNode) {
+      if (nodes.stream().noneMatch(n -> org.corral.protocol.Gres.total(n.getGresSlotsList(), g.name(), g.type()) >= g.count())) {
+        throw new SlurmException(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+      }
+    }
+    for (var g : java.util.stream.Stream.concat(perJob.stream(), perTask.stream()).toList()) {
+      long all = nodes.stream().mapToLong(n -> org.corral.protocol.Gres.total(n.getGresSlotsList(), g.name(), g.type())).sum();
+      if (all < g.count()) {
+        throw new SlurmException(SlurmError.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+      }
+    }
   }
 
   /**

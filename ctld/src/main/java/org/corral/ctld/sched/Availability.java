@@ -34,8 +34,13 @@ final class Availability {
     Map<String, NodeTimeline> nodes = new HashMap<>();
     for (NodeInfo n : state.nodes().values()) {
       if (Planner.usable(n)) {
-        nodes.put(n.getName(), new NodeTimeline(now, n.getCpus(), n.getCpus() - n.getAllocCpus(),
-            n.getRealMemoryMb() - n.getAllocMemMb(), n.getRunningJobs()));
+        NodeTimeline t = new NodeTimeline(now, n.getCpus(), n.getCpus() - n.getAllocCpus(),
+            n.getRealMemoryMb() - n.getAllocMemMb(), n.getRunningJobs());
+        if (n.getGresSlotsCount() > 0) {
+          GresUnits units = GresUnits.of(n);
+          t.gres(units, units.bits(n.getGresUsedList()));
+        }
+        nodes.put(n.getName(), t);
       }
     }
     for (JobRecord r : state.jobs().values()) {
@@ -47,7 +52,7 @@ final class Availability {
       for (NodeAllocation a : j.getAllocationList()) {
         NodeTimeline t = nodes.get(a.getNode());
         if (t != null) {
-          t.release(end, a.getCpus(), a.getMemMb());
+          t.release(end, a.getCpus(), a.getMemMb(), a.getGresList());
         }
       }
     }
@@ -93,7 +98,7 @@ final class Availability {
     for (NodeAllocation a : alloc) {
       NodeTimeline t = nodes.get(a.getNode());
       if (t != null) {
-        t.reserve(from, to, a.getCpus(), a.getMemMb());
+        t.reserve(from, to, a.getCpus(), a.getMemMb(), a.getGresList());
       }
     }
   }

@@ -2,6 +2,8 @@ package org.corral.ctld.sched;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.corral.common.gres.GresCount;
+import org.corral.protocol.msg.GresAlloc;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeInfo;
@@ -63,9 +65,15 @@ final class NodeSelector {
           continue;
         }
         int cpus = j.getExclusive() ? n.getCpus() : cpusPerNode;
-        long mem = memoryOnNode(j, n, cpus);
-        if (cpus <= n.getCpus() && t.fits(from, to, cpus, mem, j.getExclusive())) {
-          out.add(NodeAllocation.newBuilder().setNode(n.getName()).setCpus(cpus).setMemMb(mem).build());
+        GresNeed gn = GresNeed.of(j);
+        List<GresCount> need = gn.forNode(out.size(), nodesWanted, tasksOn(j, cpus, nodesWanted));
+        cpus = j.getExclusive() ? cpus : gn.cpus(cpus, need);
+        long mem = gn.mem(memoryOnNode(j, n, cpus), need);
+        List<GresAlloc> gres = List.of();
+        if (cpus <= n.getCpus() && t.fits(from, to, cpus, mem, j.getExclusive())
+            && (need.isEmpty() || (gres = t.pickGres(from, to, need)) != null)) {
+          out.add(NodeAllocation.newBuilder().setNode(n.getName()).setCpus(cpus).setMemMb(mem)
+              .addAllGres(gres).build());
         } else if (required) {
           return null;
         }
@@ -93,11 +101,14 @@ final class NodeSelector {
     int n = timelines.length;
     int[] cpus = new int[n];
     long[] mem = new long[n];
+    GresNeed gn = GresNeed.of(j);
+    List<GresCount> need = gn.forNode(0, nodesWanted, packed ? 1 : tasksOn(j, cpusPerNode, nodesWanted));
     for (int i = 0; i < n; i++) {
       NodeInfo node = candidates.nodes().get(i);
-      cpus[i] = packed ? cpt : j.getExclusive() ? node.getCpus() : cpusPerNode;
-      mem[i] = memoryOnNode(j, node, cpus[i]);
-      if (timelines[i] == null || cpus[i] > node.getCpus() || !filter.allows(node)) {
+      cpus[i] = packed ? cpt : j.getExclusive() ? node.getCpus() : gn.cpus(cpusPerNode, need);
+      mem[i] = gn.mem(memoryOnNode(j, node, cpus[i]), need);
+      if (timelines[i] == null || cpus[i] > node.getCpus() || !filter.allows(node)
+          || (!need.isEmpty() && !timelines[i].units().couldHold(need))) {
         cpus[i] = -1; // this node cannot serve the job
       }
     }
@@ -110,7 +121,7 @@ final class NodeSelector {
         if (cpus[i] < 0) {
           continue;
         }
-        long e = timelines[i].earliestFit(at, bound, duration, cpus[i], mem[i], j.getExclusive());
+        long e = timelines[i].earliestFit(at, bound, duration, cpus[i], mem[i], j.getExclusive(), need);
         if (e < 0) {
           continue;
         }
@@ -126,7 +137,7 @@ final class NodeSelector {
       if (!filter.required().isEmpty()) { // every named node must fit too
         for (int i = 0; i < n; i++) {
           if (cpus[i] >= 0 && filter.required().contains(candidates.nodes().get(i).getName())) {
-            long e = timelines[i].earliestFit(at, latest, duration, cpus[i], mem[i], j.getExclusive());
+            long e = timelines[i].earliestFit(at, latest, duration, cpus[i], mem[i], j.getExclusive(), need);
             if (e < 0) {
               return -1;
             }
@@ -203,7 +214,7 @@ final class NodeSelector {
       NodeTimeline t = candidates.timelines()[i];
       NodeInfo n = candidates.nodes().get(i);
       if (t != null && cpusPerNode <= n.getCpus() && memoryOnNode(j, n, cpusPerNode) <= n.getRealMemoryMb()
-          && filter.allows(n)) {
+          && filter.allows(n) && holdsGres(j, n, nodesWanted)) {
         idle[found++] = Math.max(from, t.idleFrom());
       }
     }
@@ -245,7 +256,7 @@ final class NodeSelector {
     for (int i : filter.required().isEmpty() ? order(first, candidates.nodes().size()) : requiredFirst(candidates, filter)) {
       NodeTimeline t = candidates.timelines()[i];
       NodeInfo n = candidates.nodes().get(i);
-      if (t == null || !filter.allows(n)) {
+      if (t == null || !filter.allows(n) || !holdsGres(j, n, nodesWanted)) {
         continue;
       }
       int fits = Math.min(t.minCpus(from, to), n.getCpus()) / cpt;
@@ -302,11 +313,18 @@ final class NodeSelector {
       return null;
     }
     List<NodeAllocation> out = new ArrayList<>();
+    GresNeed gn = GresNeed.of(j);
     for (int i = 0; i < nodesWanted; i++) {
       NodeInfo n = chosen.get(i);
       int cpus = share[i] * cpt;
+      List<GresCount> need = gn.forNode(i, nodesWanted, share[i]);
+      List<GresAlloc> gres = need.isEmpty() ? List.of()
+          : candidates.timelines()[fitting.get(pick.get(i))].pickGres(from, to, need);
+      if (gres == null) {
+        return null; // the spread of tasks leaves a node without the generic resources it needs
+      }
       out.add(NodeAllocation.newBuilder().setNode(n.getName()).setCpus(cpus)
-          .setMemMb(memoryOnNode(j, n, cpus)).build());
+          .setMemMb(gn.mem(memoryOnNode(j, n, cpus), need)).addAllGres(gres).build());
     }
     return out;
   }
@@ -341,8 +359,27 @@ final class NodeSelector {
     long count = candidates.nodes().stream().filter(Planner::usable).filter(filter::allows)
         .filter(n -> n.getCpus() >= cpusPerNode
             && n.getRealMemoryMb() >= memoryOnNode(j, n, cpusPerNode))
+        .filter(n -> holdsGres(j, n, nodesWanted))
         .count();
     return count >= nodesWanted;
+  }
+
+  /** Whether the node has, taken or not, the generic resources the job needs on each node. */
+  static boolean holdsGres(JobInfo j, NodeInfo n, int nodes) {
+    GresNeed gn = GresNeed.of(j);
+    if (gn.isEmpty()) {
+      return true;
+    }
+    return GresUnits.of(n).couldHold(gn.forNode(0, nodes, 1));
+  }
+
+  /** The job's tasks on a node where it takes {@code cpus} CPUs. */
+  private static int tasksOn(JobInfo j, int cpus, int nodes) {
+    if (j.getExclusive()) {
+      return j.getNtasksPerNode() > 0 ? j.getNtasksPerNode()
+          : (Math.max(1, j.getNumTasks()) + nodes - 1) / nodes;
+    }
+    return Math.max(1, cpus / Math.max(1, j.getCpusPerTask()));
   }
 
   static int cpusPerNode(JobInfo j, int nodes) {

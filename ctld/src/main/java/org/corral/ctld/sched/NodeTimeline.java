@@ -1,6 +1,9 @@
 package org.corral.ctld.sched;
 
 import java.util.Arrays;
+import java.util.List;
+import org.corral.common.gres.GresCount;
+import org.corral.protocol.msg.GresAlloc;
 
 /**
  * One node's free CPUs and memory, and how many jobs hold it, from now on: a step function
@@ -14,6 +17,8 @@ final class NodeTimeline {
   private int[] cpus;
   private long[] mem;
   private int[] jobs;
+  private long[][] gres; // per segment, the generic resource units taken (bits over units); null = none here
+  private GresUnits units = GresUnits.EMPTY;
   private int size;
 
   NodeTimeline(long now, int totalCpus, int freeCpus, long freeMem, int jobCount) {
@@ -31,6 +36,66 @@ final class NodeTimeline {
 
   int totalCpus() {
     return totalCpus;
+  }
+
+  /** The node's generic resources, those in {@code busyNow} taken now. */
+  void gres(GresUnits u, long[] busyNow) {
+    units = u;
+    if (u.size() > 0) {
+      gres = new long[times.length][];
+      for (int i = 0; i < size; i++) {
+        gres[i] = busyNow.clone();
+      }
+    }
+  }
+
+  GresUnits units() {
+    return units;
+  }
+
+  /** A running job ends at {@code t}: from then on its resources, generic ones too, are free. */
+  void release(long t, int c, long m, List<GresAlloc> g) {
+    release(t, c, m);
+    if (gres != null && !g.isEmpty()) {
+      long[] bits = units.bits(g);
+      for (int i = split(t); i < size; i++) {
+        for (int w = 0; w < bits.length; w++) {
+          gres[i][w] &= ~bits[w];
+        }
+      }
+    }
+  }
+
+  /** A job planned over [from, to) takes these resources, generic ones too. */
+  void reserve(long from, long to, int c, long m, List<GresAlloc> g) {
+    reserve(from, to, c, m);
+    if (gres != null && !g.isEmpty()) {
+      long[] bits = units.bits(g);
+      int start = split(from);
+      int end = split(to);
+      for (int i = start; i < end; i++) {
+        for (int w = 0; w < bits.length; w++) {
+          gres[i][w] |= bits[w];
+        }
+      }
+    }
+  }
+
+  /** Generic resource units for the needs free over the whole of [from, to), or null. */
+  List<GresAlloc> pickGres(long from, long to, List<GresCount> needs) {
+    if (needs.isEmpty()) {
+      return List.of();
+    }
+    if (gres == null) {
+      return null;
+    }
+    long[] busy = new long[units.words()];
+    for (int i = segmentAt(from); i < size && times[i] < to; i++) {
+      for (int w = 0; w < busy.length; w++) {
+        busy[w] |= gres[i][w];
+      }
+    }
+    return units.pick(busy, needs);
   }
 
   /** A running job ends at {@code t}: from then on its resources are free. */
@@ -91,6 +156,12 @@ final class NodeTimeline {
    * Candidate times are {@code from} and the starts of later segments (where something freed).
    */
   long earliestFit(long from, long latest, long duration, int c, long m, boolean exclusive) {
+    return earliestFit(from, latest, duration, c, m, exclusive, List.of());
+  }
+
+  /** As above, with generic resources that must stay free over the whole span. */
+  long earliestFit(long from, long latest, long duration, int c, long m, boolean exclusive,
+      List<GresCount> needs) {
     if (latest < from) {
       return -1;
     }
@@ -106,8 +177,11 @@ final class NodeTimeline {
         }
         k++;
       }
-      if (ok) {
+      if (ok && (needs.isEmpty() || pickGres(start, start + duration, needs) != null)) {
         return start;
+      }
+      if (ok) { // CPUs and memory fit but not the generic resources: try when the next step begins
+        k = segmentAt(start);
       }
       if (k + 1 >= size) {
         return -1; // the last segment lasts for ever and does not fit
@@ -126,11 +200,23 @@ final class NodeTimeline {
   /** The first time after {@code after} when something is freed here, or Long.MAX_VALUE. */
   long nextRelease(long after) {
     for (int i = segmentAt(after) + 1; i < size; i++) {
-      if (cpus[i] > cpus[i - 1] || mem[i] > mem[i - 1] || jobs[i] < jobs[i - 1]) {
+      if (cpus[i] > cpus[i - 1] || mem[i] > mem[i - 1] || jobs[i] < jobs[i - 1] || gresFreed(i)) {
         return times[i];
       }
     }
     return Long.MAX_VALUE;
+  }
+
+  private boolean gresFreed(int i) {
+    if (gres == null) {
+      return false;
+    }
+    for (int w = 0; w < gres[i].length; w++) {
+      if ((gres[i - 1][w] & ~gres[i][w]) != 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean fitsIn(int i, int c, long m, boolean exclusive) {
@@ -165,11 +251,18 @@ final class NodeTimeline {
       cpus = Arrays.copyOf(cpus, n);
       mem = Arrays.copyOf(mem, n);
       jobs = Arrays.copyOf(jobs, n);
+      if (gres != null) {
+        gres = Arrays.copyOf(gres, n);
+      }
     }
     System.arraycopy(times, at, times, at + 1, size - at);
     System.arraycopy(cpus, at, cpus, at + 1, size - at);
     System.arraycopy(mem, at, mem, at + 1, size - at);
     System.arraycopy(jobs, at, jobs, at + 1, size - at);
+    if (gres != null) {
+      System.arraycopy(gres, at, gres, at + 1, size - at);
+      gres[at] = gres[at - 1].clone();
+    }
     times[at] = t;
     cpus[at] = cpus[at - 1];
     mem[at] = mem[at - 1];

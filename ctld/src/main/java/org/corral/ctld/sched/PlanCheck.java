@@ -10,6 +10,8 @@ import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
 import org.corral.ctld.state.Waiting;
+import org.corral.protocol.Gres;
+import org.corral.protocol.msg.GresAlloc;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeInfo;
@@ -25,6 +27,7 @@ public final class PlanCheck {
   public static List<Command> accept(ClusterState s, Plan plan, long now) {
     List<Command> out = new ArrayList<>();
     Map<String, long[]> used = new HashMap<>(); // node -> {cpus, mem, jobs} added by this plan
+    Map<String, List<GresAlloc>> gresUsed = new HashMap<>(); // node -> generic resources this plan took
     Map<Integer, ArrayTasks> arraysLeft = new HashMap<>();
     int nextId = s.nextJobId();
     for (Command.StartJob start : plan.starts()) {
@@ -40,8 +43,9 @@ public final class PlanCheck {
         }
       }
       boolean exclusive = r.getInfo().getExclusive();
-      if (start.allocation().stream().allMatch(a -> fits(s, a, used, exclusive))) {
+      if (start.allocation().stream().allMatch(a -> fits(s, a, used, exclusive) && gresFree(s, a, gresUsed))) {
         for (NodeAllocation a : start.allocation()) {
+          gresUsed.merge(a.getNode(), a.getGresList(), (x, y) -> Gres.plus(x, y, 1));
           long[] u = used.computeIfAbsent(a.getNode(), k -> new long[3]);
           u[0] += a.getCpus();
           u[1] += a.getMemMb();
@@ -86,6 +90,26 @@ public final class PlanCheck {
   private static boolean recorded(org.corral.protocol.msg.JobInfo j, Waiting w) {
     return j.getStateReason().equals(w.reason()) && j.getStartTime() == w.expectedStart()
         && j.getSchedNodes().equals(w.schedNodes());
+  }
+
+  /** Whether none of the generic resources the allocation takes is held now or by this plan. */
+  private static boolean gresFree(ClusterState s, NodeAllocation a, Map<String, List<GresAlloc>> planned) {
+    if (a.getGresCount() == 0) {
+      return true;
+    }
+    NodeInfo n = s.nodes().get(a.getNode());
+    List<GresAlloc> held = Gres.plus(n == null ? List.of() : n.getGresUsedList(),
+        planned.getOrDefault(a.getNode(), List.of()), 1);
+    for (GresAlloc g : a.getGresList()) {
+      List<Integer> taken = Gres.indices(held, g.getName());
+      if (g.getIndicesList().stream().anyMatch(taken::contains)) {
+        return false;
+      }
+      if (n == null || g.getIndicesList().stream().anyMatch(i -> i >= Gres.total(n.getGresSlotsList(), g.getName(), ""))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean fits(ClusterState s, NodeAllocation a, Map<String, long[]> used,

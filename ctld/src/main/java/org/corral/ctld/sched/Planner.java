@@ -351,21 +351,29 @@ public final class Planner {
    * ever takes resources), so its search is skipped.
    */
   private record Need(String partition, String nodeFilter, boolean exclusive, boolean packed, int nodes,
-      int tasks, int cpusPerNode, long memPerCpu, long memPerNode, long duration) {
+      int tasks, int cpusPerNode, long memPerCpu, long memPerNode, long duration, String gres) {
     static Need of(JobInfo j, long duration) {
       int nodes = Math.max(1, j.getMinNodes());
       boolean packed = !j.getExclusive() && j.getNtasksPerNode() == 0 && nodes > 1;
       return new Need(j.getPartition(), j.getReqNodes() + "\0" + j.getExcNodes() + "\0" + j.getFeatures(),
           j.getExclusive(), packed, nodes, Math.max(1, j.getNumTasks()), NodeSelector.cpusPerNode(j, nodes),
-          j.getMemPerCpuMb(), j.getMemPerNodeMb(), duration);
+          j.getMemPerCpuMb(), j.getMemPerNodeMb(), duration, gres(j));
+    }
+
+    /** The job's generic resource requests: jobs compare only with jobs asking the same. */
+    private static String gres(JobInfo j) {
+      return GresNeed.of(j).isEmpty() ? "" : j.getTresPerNode() + "\0" + j.getTresPerJob() + "\0"
+          + j.getTresPerTask() + "\0" + j.getCpusPerTres() + "\0" + j.getMemPerTres();
     }
 
     Need withoutDuration() {
-      return new Need(partition, nodeFilter, exclusive, packed, nodes, tasks, cpusPerNode, memPerCpu, memPerNode, 0);
+      return new Need(partition, nodeFilter, exclusive, packed, nodes, tasks, cpusPerNode, memPerCpu, memPerNode, 0,
+          gres);
     }
 
     boolean atLeast(Need o) {
       return partition.equals(o.partition) && nodeFilter.equals(o.nodeFilter) && exclusive == o.exclusive
+          && gres.equals(o.gres)
           && packed == o.packed
           && (packed ? nodes == o.nodes && tasks >= o.tasks : nodes >= o.nodes)
           && cpusPerNode >= o.cpusPerNode && memPerCpu >= o.memPerCpu && memPerNode >= o.memPerNode

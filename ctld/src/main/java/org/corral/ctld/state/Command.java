@@ -103,6 +103,13 @@ public sealed interface Command {
 
   record NodeDown(String node, long time, String reason) implements Command {}
 
+  /** The generic resources a node reported at registration (gres.conf, or Gres= where it has none). */
+  record NodeGres(String node, long time, List<org.corral.protocol.msg.GresSlot> slots) implements Command {
+    public NodeGres {
+      slots = List.copyOf(slots);
+    }
+  }
+
   /**
    * A node's drain or down state changes: {@code scontrol update}, a failed Prolog or Epilog, an
    * unkillable job. {@code setReason} false keeps the node's reason (a state change without

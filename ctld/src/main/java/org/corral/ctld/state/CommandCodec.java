@@ -72,6 +72,8 @@ public final class CommandCodec {
           .setNode(x.node()).setTime(x.time()).setCpus(x.cpus()).setRealMemoryMb(x.realMemoryMb())
           .setBootTime(x.bootTime()).setSlurmdStartTime(x.slurmdStartTime())
           .setVersion(x.version()).setOs(x.os()).setArch(x.arch()));
+      case Command.NodeGres x -> e.setNodeGres(org.corral.protocol.msg.NodeGresCmd.newBuilder().setNode(x.node())
+          .setTime(x.time()).addAllSlots(x.slots()));
       case Command.NodeDown x -> e.setNodeDown(NodeDownCmd.newBuilder().setNode(x.node())
           .setTime(x.time()).setReason(x.reason()));
       case Command.UpdateNode x -> e.setUpdateNode(UpdateNodeCmd.newBuilder().setNode(x.node())
@@ -146,6 +148,8 @@ public final class CommandCodec {
             x.getRealMemoryMb(), x.getBootTime(), x.getSlurmdStartTime(), x.getVersion(), x.getOs(),
             x.getArch());
       }
+      case NODE_GRES -> new Command.NodeGres(e.getNodeGres().getNode(), e.getNodeGres().getTime(),
+          e.getNodeGres().getSlotsList());
       case NODE_DOWN -> new Command.NodeDown(e.getNodeDown().getNode(), e.getNodeDown().getTime(),
           e.getNodeDown().getReason());
       case UPDATE_NODE -> {

@@ -63,6 +63,7 @@ public final class StateMachine {
       case Command.HoldJob cmd -> hold(s, cmd);
       case Command.PurgeJob cmd -> s.withJobs(s.jobs().minus(cmd.jobId()), s.lastUpdate());
       case Command.NodeRegistered cmd -> registered(s, cmd);
+      case Command.NodeGres cmd -> nodeGres(s, cmd);
       case Command.NodeDown cmd -> nodeDown(s, cmd);
       case Command.UpdateNode cmd -> NodeUpdates.apply(s, cmd);
       case Command.RequeueJob cmd -> requeue(s, cmd);
@@ -137,7 +138,12 @@ public final class StateMachine {
         .setReqNodes(spec.getReqNodes())
         .setExcNodes(spec.getExcNodes())
         .setFeatures(spec.getConstraint())
-        .setDeadline(spec.getDeadline());
+        .setDeadline(spec.getDeadline())
+        .setTresPerNode(spec.getTresPerNode())
+        .setTresPerJob(spec.getTresPerJob())
+        .setTresPerTask(spec.getTresPerTask())
+        .setCpusPerTres(spec.getCpusPerTres())
+        .setMemPerTres(spec.getMemPerTres());
     if (!spec.getArray().isEmpty()) {
       ArrayTasks array = ArrayTasks.fromString(spec.getArray());
       info.setArrayJobId(c.jobId()).setArrayTasks(array.toString()).setArrayThrottle(array.throttle());
@@ -323,6 +329,16 @@ public final class StateMachine {
     return s.withNodes(s.nodes().plus(c.node(), up), c.time());
   }
 
+  /** The generic resources a node reported: what the planner hands out there from now on. */
+  private static ClusterState nodeGres(ClusterState s, Command.NodeGres c) {
+    NodeInfo n = s.nodes().get(c.node());
+    if (n == null) {
+      return s;
+    }
+    NodeInfo up = n.toBuilder().clearGresSlots().addAllGresSlots(c.slots()).build();
+    return s.withNodes(s.nodes().plus(c.node(), up), c.time());
+  }
+
   private static ClusterState heard(ClusterState s, Command.NodeHeard c) {
     NodeInfo n = s.nodes().get(c.node());
     if (n == null) {
@@ -471,10 +487,13 @@ public final class StateMachine {
             .setBootTime(old.getBootTime()).setSlurmdStartTime(old.getSlurmdStartTime())
             .setVersion(old.getVersion()).setOs(old.getOs()).setArch(old.getArch())
             .setLastHeard(Math.max(old.getLastHeard(), c.time()));
+        if (old.getGres().equals(configured.getGres()) && old.getGresSlotsCount() > 0) {
+          b.clearGresSlots().addAllGresSlots(old.getGresSlotsList()); // as the node reported them
+        }
       } else {
         b.setLastHeard(c.time());
       }
-      nodes.put(configured.getName(), b.setAllocCpus(0).setAllocMemMb(0).setRunningJobs(0).build());
+      nodes.put(configured.getName(), b.setAllocCpus(0).setAllocMemMb(0).setRunningJobs(0).clearGresUsed().build());
       order.add(configured.getName());
     }
     PMap<String, NodeInfo> pnodes = HashTreePMap.from(nodes);
@@ -622,6 +641,9 @@ public final class StateMachine {
       NodeInfo.Builder b = n.toBuilder()
           .setAllocCpus(Math.max(0, n.getAllocCpus() + sign * a.getCpus()))
           .setAllocMemMb(Math.max(0, n.getAllocMemMb() + sign * a.getMemMb()));
+      if (a.getGresCount() > 0) {
+        b.clearGresUsed().addAllGresUsed(org.corral.protocol.Gres.plus(n.getGresUsedList(), a.getGresList(), sign));
+      }
       if (seen.add(a.getNode())) {
         b.setRunningJobs(Math.max(0, n.getRunningJobs() + sign));
       }

@@ -1,0 +1,144 @@
+package org.corral.ctld.sched;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.corral.common.gres.GresCount;
+import org.corral.protocol.msg.GresAlloc;
+import org.corral.protocol.msg.GresSlot;
+import org.corral.protocol.msg.NodeInfo;
+
+/**
+ * A node's generic resources one by one: each unit has its name, type, index among the node's
+ * units of that name (Slurm's IDX), and the cores gres.conf says are close to it. The planner
+ * keeps which are taken as bit sets over these positions, and picks units for a job.
+ */
+final class GresUnits {
+  /** Units beyond this many per slot are not scheduled one by one (huge counts: bandwidth-like). */
+  static final int MAX_PER_SLOT = 4096;
+  static final GresUnits EMPTY = new GresUnits(new String[0], new String[0], new int[0], new String[0]);
+
+  private final String[] names;
+  private final String[] types;
+  private final int[] index;
+  private final String[] cores;
+
+  private GresUnits(String[] names, String[] types, int[] index, String[] cores) {
+    this.names = names;
+    this.types = types;
+    this.index = index;
+    this.cores = cores;
+  }
+
+  static GresUnits of(NodeInfo n) {
+    return of(n.getGresSlotsList());
+  }
+
+  static GresUnits of(List<GresSlot> slots) {
+    if (slots.isEmpty()) {
+      return EMPTY;
+    }
+    List<String> nm = new ArrayList<>();
+    List<String> ty = new ArrayList<>();
+    List<Integer> ix = new ArrayList<>();
+    List<String> co = new ArrayList<>();
+    Map<String, Integer> next = new LinkedHashMap<>();
+    for (GresSlot s : slots) {
+      long count = Math.min(s.getCount(), MAX_PER_SLOT);
+      for (long u = 0; u < count; u++) {
+        int i = next.merge(s.getName(), 1, Integer::sum) - 1;
+        nm.add(s.getName());
+        ty.add(s.getType());
+        ix.add(i);
+        co.add(s.getCores());
+      }
+    }
+    return new GresUnits(nm.toArray(String[]::new), ty.toArray(String[]::new),
+        ix.stream().mapToInt(Integer::intValue).toArray(), co.toArray(String[]::new));
+  }
+
+  int size() {
+    return names.length;
+  }
+
+  int words() {
+    return (names.length + 63) / 64;
+  }
+
+  /** The positions of these allocations' units, as a bit set of {@link #words()} words. */
+  long[] bits(List<GresAlloc> allocs) {
+    long[] out = new long[words()];
+    for (GresAlloc a : allocs) {
+      for (int idx : a.getIndicesList()) {
+        for (int p = 0; p < names.length; p++) {
+          if (index[p] == idx && names[p].equals(a.getName())) {
+            out[p >> 6] |= 1L << (p & 63);
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether the node has enough units, taken or not, for these needs. */
+  boolean couldHold(List<GresCount> needs) {
+    return pick(new long[words()], needs) != null;
+  }
+
+  /**
+   * Units for the needs among those not busy, or null when they are not there. Each need takes
+   * the lowest free indices of its name (and type), preferring units that share their close
+   * cores (one socket) when such a group can hold the whole need.
+   */
+  List<GresAlloc> pick(long[] busy, List<GresCount> needs) {
+    if (needs.isEmpty()) {
+      return List.of();
+    }
+    long[] taken = busy.clone();
+    Map<String, List<Integer>> chosen = new LinkedHashMap<>(); // name \0 type -> indices
+    for (GresCount need : needs) {
+      if (need.count() <= 0) {
+        continue;
+      }
+      List<Integer> free = new ArrayList<>();
+      for (int p = 0; p < names.length; p++) {
+        if ((taken[p >> 6] & (1L << (p & 63))) == 0 && names[p].equals(need.name())
+            && (need.type().isEmpty() || types[p].equals(need.type()))) {
+          free.add(p);
+        }
+      }
+      if (free.size() < need.count()) {
+        return null;
+      }
+      List<Integer> use = closeGroup(free, (int) need.count());
+      for (int p : use) {
+        taken[p >> 6] |= 1L << (p & 63);
+        chosen.computeIfAbsent(names[p] + "\0" + types[p], k -> new ArrayList<>()).add(index[p]);
+      }
+    }
+    List<GresAlloc> out = new ArrayList<>();
+    chosen.forEach((k, idx) -> {
+      String[] nt = k.split("\0", -1);
+      out.add(GresAlloc.newBuilder().setName(nt[0]).setType(nt[1]).addAllIndices(idx.stream().sorted().toList()).build());
+    });
+    return out;
+  }
+
+  /** count of the free positions: the first group with the same close cores that holds them all, else the lowest. */
+  private List<Integer> closeGroup(List<Integer> free, int count) {
+    Map<String, List<Integer>> groups = new LinkedHashMap<>();
+    for (int p : free) {
+      groups.computeIfAbsent(cores[p], k -> new ArrayList<>()).add(p);
+    }
+    if (groups.size() > 1) {
+      for (List<Integer> g : groups.values()) {
+        if (g.size() >= count) {
+          return g.subList(0, count);
+        }
+      }
+    }
+    return free.subList(0, count);
+  }
+}

@@ -1,0 +1,102 @@
+package org.corral.ctld.steps;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.corral.common.SlurmError;
+import org.corral.common.gres.GresCount;
+import org.corral.protocol.Gres;
+import org.corral.protocol.msg.GresAlloc;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.StepRecord;
+import org.corral.protocol.msg.StepSpec;
+
+/**
+ * The job's generic resources a step uses on each of its nodes: all of the job's there when
+ * the step asks for none (as in Slurm), else the lowest indices of the job's that no other
+ * running step asked for (--gres, --gpus-per-node, --gpus per node, --gpus-per-task per task).
+ */
+public final class StepGres {
+  private StepGres() {}
+
+  /** Why a step cannot have what it asks for now. */
+  public static final class Unavailable extends Exception {
+    private final SlurmError error;
+
+    Unavailable(SlurmError error) {
+      super(error.message(), null, false, false);
+      this.error = error;
+    }
+
+    public SlurmError error() {
+      return error;
+    }
+  }
+
+  /** One entry (node, gres) per step node where it uses any; the job's order of nodes. */
+  public static List<NodeAllocation> choose(JobRecord rec, StepSpec spec, List<String> nodes, List<Integer> tasks)
+      throws Unavailable {
+    List<NodeAllocation> out = new ArrayList<>();
+    List<GresCount> perNode;
+    List<GresCount> perTask;
+    try {
+      perNode = GresCount.parseList(spec.getTresPerNode());
+      perTask = GresCount.parseList(spec.getTresPerTask());
+    } catch (IllegalArgumentException e) {
+      throw new Unavailable(SlurmError.INVALID_GRES);
+    }
+    boolean asks = !perNode.isEmpty() || !perTask.isEmpty();
+    for (int i = 0; i < nodes.size(); i++) {
+      NodeAllocation job = Gres.on(rec.getInfo().getAllocationList(), nodes.get(i));
+      List<GresAlloc> mine = job == null ? List.of() : job.getGresList();
+      if (!asks) {
+        if (!mine.isEmpty()) {
+          out.add(NodeAllocation.newBuilder().setNode(nodes.get(i)).addAllGres(mine).build());
+        }
+        continue;
+      }
+      List<GresAlloc> busy = List.of();
+      for (StepRecord s : rec.getStepsList()) {
+        if (s.getInfo().getState() == JobState.RUNNING && !s.getSpec().getTresPerNode().isEmpty()
+            || s.getInfo().getState() == JobState.RUNNING && !s.getSpec().getTresPerTask().isEmpty()) {
+          NodeAllocation held = Gres.on(s.getInfo().getGresList(), nodes.get(i));
+          if (held != null) {
+            busy = Gres.plus(busy, held.getGresList(), 1);
+          }
+        }
+      }
+      List<GresCount> need = new ArrayList<>(perNode);
+      int t = i < tasks.size() ? tasks.get(i) : 1;
+      for (GresCount c : perTask) {
+        need.add(new GresCount(c.name(), c.type(), c.count() * Math.max(1, t)));
+      }
+      List<GresAlloc> taken = new ArrayList<>();
+      for (GresCount c : need) {
+        List<Integer> have = new ArrayList<>();
+        for (GresAlloc a : mine) {
+          if (a.getName().equals(c.name()) && (c.type().isEmpty() || a.getType().equals(c.type()))) {
+            have.addAll(a.getIndicesList());
+          }
+        }
+        if (have.size() < c.count()) {
+          throw new Unavailable(SlurmError.INSUFFICIENT_GRES);
+        }
+        List<Integer> used = Gres.indices(Gres.plus(busy, taken, 1), c.name());
+        List<Integer> free = have.stream().sorted().filter(x -> !used.contains(x)).toList();
+        if (free.size() < c.count()) {
+          throw new Unavailable(SlurmError.NODES_BUSY);
+        }
+        for (int x : free.subList(0, (int) c.count())) {
+          String type = mine.stream().filter(a -> a.getName().equals(c.name()) && a.getIndicesList().contains(x))
+              .map(GresAlloc::getType).findFirst().orElse("");
+          taken = Gres.plus(taken, List.of(GresAlloc.newBuilder().setName(c.name()).setType(type).addIndices(x).build()), 1);
+        }
+      }
+      if (!taken.isEmpty()) {
+        out.add(NodeAllocation.newBuilder().setNode(nodes.get(i)).addAllGres(taken).build());
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,121 @@
+package org.corral.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.corral.common.gres.GresCount;
+import org.corral.protocol.msg.GresAlloc;
+import org.corral.protocol.msg.GresSlot;
+import org.corral.protocol.msg.NodeAllocation;
+
+/**
+ * Generic resources as the daemons and commands pass them: a node's {@link GresSlot}s (what it
+ * has) and {@link GresAlloc}s (indices taken, per name and type). Index i of a name is the i-th
+ * resource of that name in the node's slot order, as Slurm numbers them (IDX, CUDA_VISIBLE_DEVICES).
+ */
+public final class Gres {
+  private Gres() {}
+
+  /** Slots for slurm.conf's Gres= of a node ({@code gpu:a100:2,nic:1}), without files. */
+  public static List<GresSlot> slotsFromConfig(String gres) {
+    List<GresSlot> out = new ArrayList<>();
+    for (GresCount c : GresCount.parseList(gres)) {
+      out.add(GresSlot.newBuilder().setName(c.name()).setType(c.type()).setCount(c.count()).build());
+    }
+    return out;
+  }
+
+  /** How many resources of a name (and type, "" = any) the slots hold. */
+  public static long total(List<GresSlot> slots, String name, String type) {
+    long n = 0;
+    for (GresSlot s : slots) {
+      if (s.getName().equalsIgnoreCase(name) && (type.isEmpty() || s.getType().equals(type))) {
+        n += s.getCount();
+      }
+    }
+    return n;
+  }
+
+  /** The names in slot order, each once. */
+  public static List<String> names(List<GresSlot> slots) {
+    List<String> out = new ArrayList<>();
+    for (GresSlot s : slots) {
+      if (!out.contains(s.getName())) {
+        out.add(s.getName());
+      }
+    }
+    return out;
+  }
+
+  /** {@code used} with {@code delta}'s indices added (sign > 0) or removed; sorted, one entry per name and type. */
+  public static List<GresAlloc> plus(List<GresAlloc> used, List<GresAlloc> delta, int sign) {
+    Map<String, TreeSet<Integer>> by = new TreeMap<>();
+    Map<String, String[]> keys = new TreeMap<>();
+    for (GresAlloc a : used) {
+      String k = a.getName() + "\0" + a.getType();
+      keys.putIfAbsent(k, new String[] {a.getName(), a.getType()});
+      by.computeIfAbsent(k, x -> new TreeSet<>()).addAll(a.getIndicesList());
+    }
+    for (GresAlloc a : delta) {
+      String k = a.getName() + "\0" + a.getType();
+      keys.putIfAbsent(k, new String[] {a.getName(), a.getType()});
+      TreeSet<Integer> set = by.computeIfAbsent(k, x -> new TreeSet<>());
+      if (sign > 0) {
+        set.addAll(a.getIndicesList());
+      } else {
+        set.removeAll(a.getIndicesList());
+      }
+    }
+    List<GresAlloc> out = new ArrayList<>();
+    by.forEach((k, set) -> {
+      if (!set.isEmpty()) {
+        out.add(GresAlloc.newBuilder().setName(keys.get(k)[0]).setType(keys.get(k)[1]).addAllIndices(set).build());
+      }
+    });
+    return out;
+  }
+
+  /** The indices of a name taken in these allocations, ascending. */
+  public static List<Integer> indices(List<GresAlloc> allocs, String name) {
+    TreeSet<Integer> set = new TreeSet<>();
+    for (GresAlloc a : allocs) {
+      if (a.getName().equalsIgnoreCase(name)) {
+        set.addAll(a.getIndicesList());
+      }
+    }
+    return new ArrayList<>(set);
+  }
+
+  /** Indices as Slurm's bitmap ranges: {@code 0-1,3}; "N/A" when none. */
+  public static String ranges(List<Integer> sorted) {
+    if (sorted.isEmpty()) {
+      return "N/A";
+    }
+    StringBuilder b = new StringBuilder();
+    int i = 0;
+    while (i < sorted.size()) {
+      int j = i;
+      while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
+        j++;
+      }
+      b.append(b.isEmpty() ? "" : ",").append(sorted.get(i));
+      if (j > i) {
+        b.append('-').append(sorted.get(j));
+      }
+      i = j + 1;
+    }
+    return b.toString();
+  }
+
+  /** The job's allocation on one node, or null when it has none there. */
+  public static NodeAllocation on(List<NodeAllocation> allocation, String node) {
+    for (NodeAllocation a : allocation) {
+      if (a.getNode().equals(node)) {
+        return a;
+      }
+    }
+    return null;
+  }
+}
