@@ -51,6 +51,7 @@ final class ControllerLink implements JobListener, StepListener, AutoCloseable {
   private volatile JobSupervisor supervisor;
   private volatile StepManager steps;
   private volatile String cgroupPlugin = "";
+  private volatile java.util.List<org.corral.protocol.msg.GresSlot> gres = null;
   private volatile boolean closed;
 
   ControllerLink(RpcChannel controller, NodeConfig node, Clock clock, int killWait, Duration heartbeat) {
@@ -63,6 +64,11 @@ final class ControllerLink implements JobListener, StepListener, AutoCloseable {
   }
 
   /** The confinement backend in use, reported at registration (scontrol show config shows it). */
+  /** The generic resources to report at each registration. */
+  void gres(java.util.List<org.corral.protocol.msg.GresSlot> slots) {
+    this.gres = java.util.List.copyOf(slots);
+  }
+
   void cgroupPlugin(String name) {
     this.cgroupPlugin = name;
   }
@@ -97,7 +103,8 @@ final class ControllerLink implements JobListener, StepListener, AutoCloseable {
         .setBootTime(HostFacts.bootTime()).setSlurmdStartTime(startTime)
         .addAllRunningJobIds(known).setVersion(Version.NUMBER).setOs(HostFacts.os()).setArch(HostFacts.arch())
         .setCpuLoad(HostFacts.cpuLoad()).setFreeMemMb(HostFacts.freeMemMb())
-        .setHeartbeat(registered).setCgroupPlugin(cgroupPlugin).build();
+        .setHeartbeat(registered).setCgroupPlugin(cgroupPlugin)
+        .addAllGres(gres == null ? java.util.List.of() : gres).setGresReported(gres != null).build();
     try {
       Response r = controller.call(Request.newBuilder().setRegisterNode(req).build());
       if (r.getErrorCode() != 0) {

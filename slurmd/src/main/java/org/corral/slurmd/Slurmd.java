@@ -53,12 +53,14 @@ public final class Slurmd {
     String name = null;
     Path conf = null;
     boolean verbose = false;
+    boolean printGres = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "-D" -> { }
         case "-N" -> name = args[++i];
         case "-f" -> conf = Path.of(args[++i]);
         case "-v", "-vv", "-vvv" -> verbose = true;
+        case "-G" -> printGres = true;
         case "-V" -> {
           System.out.println(Version.TEXT);
           return;
@@ -79,6 +81,14 @@ public final class Slurmd {
             + " is not in " + cfg.path() + ")");
         System.exit(1);
       }
+      org.corral.slurmd.gres.GresInventory gres = org.corral.slurmd.gres.GresInventory.load(
+          cfg.path().resolveSibling("gres.conf"), nodeName, node.gres() == null ? "" : node.gres(),
+          org.corral.slurmd.gres.NvidiaSmi.system());
+      if (printGres) { // what was found, as slurmd -G prints it (on stderr), then exit
+        int cores = node.sockets() * node.coresPerSocket();
+        gres.describe(cores > 0 ? cores : node.cpus()).forEach(l -> System.err.println("slurmd: " + l));
+        return;
+      }
       DaemonLogging.setup(cfg.slurmdLogFile()
           .map(t -> Path.of(SlurmConfig.expandNodeTemplate(t, nodeName, host))).orElse(null), verbose);
       System.Logger log = System.getLogger("slurmd");
@@ -98,8 +108,15 @@ public final class Slurmd {
       CgroupConf cgroupConf = loadCgroupConf(cfg, log);
       ResourceLimiter limiter = LimiterSelection.choose(cgroupConf, nodeName, node.realMemoryMb() * 1024 * 1024);
       link.cgroupPlugin(limiter.name());
+      link.gres(gres.slots());
       JobConfinement confinement = new JobConfinement(limiter, node.cpus(), JobConfinement.hostCpus(),
           ProcReader.system(), nodeName);
+      if (cgroupConf.constrainDevices() && limiter.name().equals("cgroup/v1")) {
+        confinement.devices(gres);
+      } else if (cgroupConf.constrainDevices()) {
+        log.log(Level.WARNING, "ConstrainDevices=yes: devices are constrained with cgroup v1 only; "
+            + limiter.name() + " leaves jobs every device");
+      }
       HookSettings hookSettings = HookSettings.of(cfg,
           java.util.Optional.ofNullable(System.getProperty("corral.bin"))); // set by bin/slurmd
       NodeJobHooks nodeHooks = new NodeJobHooks(hookSettings, nodeName, cfg.path().toString(), spool);

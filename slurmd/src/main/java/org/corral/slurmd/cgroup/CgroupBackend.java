@@ -45,6 +45,13 @@ abstract class CgroupBackend implements ResourceLimiter {
   /** The step's counters; {@code dirs} are the step's directories, one per hierarchy. */
   abstract CgroupUsage usage(List<Path> dirs);
 
+  /** Denies devices to the processes under these directories (one per hierarchy); v1 only. */
+  void deny(List<Path> dirs, List<String> devices) throws IOException {
+    if (!devices.isEmpty()) {
+      throw new IOException(name() + " cannot constrain devices (ConstrainDevices)");
+    }
+  }
+
   /** OOM kills in the job's subtree; {@code dirs} are the job's directories. */
   abstract long oomKills(List<Path> jobDirs);
 
@@ -141,6 +148,11 @@ abstract class CgroupBackend implements ResourceLimiter {
     }
 
     @Override
+    public void denyDevices(List<String> devices) throws IOException {
+      deny(dirs, devices);
+    }
+
+    @Override
     public BitSet cpus() {
       return (BitSet) cpus.clone();
     }
@@ -196,6 +208,11 @@ abstract class CgroupBackend implements ResourceLimiter {
     @Override
     public CgroupUsage usage() {
       return CgroupBackend.this.usage(dirs);
+    }
+
+    @Override
+    public void denyDevices(List<String> devices) throws IOException {
+      deny(dirs, devices);
     }
   }
 

@@ -32,14 +32,18 @@ final class CgroupV1 extends CgroupBackend {
       long nodeMemoryBytes) throws IOException {
     super(fs, conf, nodeMemoryBytes);
     List<String> found = new ArrayList<>();
-    for (String c : List.of("memory", "cpuset", "cpuacct")) {
+    for (String c : List.of("memory", "cpuset", "cpuacct", "devices")) {
       // Joining a cpuset costs the kernel milliseconds per process: only when cores are confined.
-      if (Files.isRegularFile(mount.resolve(c).resolve("cgroup.procs")) && (conf.constrainCores() || !c.equals("cpuset"))) {
+      if (Files.isRegularFile(mount.resolve(c).resolve("cgroup.procs")) && (conf.constrainCores() || !c.equals("cpuset"))
+          && (conf.constrainDevices() || !c.equals("devices"))) {
         found.add(c);
       }
     }
     if (!found.contains("memory")) {
       throw new IOException("no cgroup v1 memory controller at " + mount.resolve("memory"));
+    }
+    if (conf.constrainDevices() && !found.contains("devices")) {
+      throw new IOException("ConstrainDevices needs the cgroup v1 devices controller, not mounted at " + mount);
     }
     if (conf.constrainCores() && !found.contains("cpuset")) {
       throw new IOException("ConstrainCores needs the cgroup v1 cpuset controller, not mounted at " + mount);
@@ -97,6 +101,21 @@ final class CgroupV1 extends CgroupBackend {
     int cpuset = index("cpuset");
     if (!cpus.isEmpty() && cpuset >= 0) {
       fs.write(jobDirs.get(cpuset).resolve("cpuset.cpus"), CpuList.format(cpus));
+    }
+  }
+
+  /** devices.deny takes one rule per write: "c 195:1 rwm". Children made later inherit it, and the kernel passes it down to those that exist. */
+  @Override
+  void deny(List<Path> dirs, List<String> devices) throws IOException {
+    int h = index("devices");
+    if (devices.isEmpty()) {
+      return;
+    }
+    if (h < 0) {
+      throw new IOException("no cgroup v1 devices controller in use (ConstrainDevices=no?)");
+    }
+    for (String d : devices) {
+      fs.write(dirs.get(h).resolve("devices.deny"), d + " rwm");
     }
   }
 

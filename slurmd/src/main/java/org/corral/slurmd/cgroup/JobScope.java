@@ -19,6 +19,16 @@ public interface JobScope {
   /** The host CPUs the job may run on (empty when cores are not constrained). */
   java.util.BitSet cpus();
 
+  /**
+   * ConstrainDevices: denies the job's processes these devices ("c 195:1": type, major:minor).
+   * Throws where the backend cannot (cgroup v2 needs a BPF program Corral does not load).
+   */
+  default void denyDevices(List<String> devices) throws IOException {
+    if (!devices.isEmpty()) {
+      throw new IOException("this cgroup backend cannot constrain devices");
+    }
+  }
+
   /** The memory limit set, in bytes (0 = none). */
   long memoryLimitBytes();
 

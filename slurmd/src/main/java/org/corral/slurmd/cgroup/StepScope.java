@@ -18,6 +18,13 @@ public interface StepScope {
   /** The processes in the step now (empty when the backend cannot tell). */
   Set<Long> pids();
 
+  /** ConstrainDevices: denies the step's processes these devices too (see {@link JobScope#denyDevices}). */
+  default void denyDevices(List<String> devices) throws java.io.IOException {
+    if (!devices.isEmpty()) {
+      throw new java.io.IOException("this cgroup backend cannot constrain devices");
+    }
+  }
+
   /** What the kernel counted for the step: CPU time, memory peak, OOM kills. */
   CgroupUsage usage();
 }

@@ -97,6 +97,7 @@ final class BatchEnvironment {
     if (!spec.getExportEnv().isEmpty()) {
       env.putIfAbsent("SLURM_EXPORT_ENV", spec.getExportEnv());
     }
+    env.putAll(org.corral.slurmd.gres.GresEnvironment.job(job, nodeName));
     List<String> entries = new ArrayList<>(env.size());
     env.forEach((name, value) -> entries.add(name + "=" + value));
     return entries;

@@ -50,6 +50,8 @@ public final class JobConfinement {
   private final ExecutorService remover = Executors.newSingleThreadExecutor(
       r -> Thread.ofPlatform().name("cgroup-remover").daemon().unstarted(r));
   private final Map<Integer, Future<?>> removals = new ConcurrentHashMap<>();
+  /** ConstrainDevices: the node's generic resources whose device files jobs not given them are denied. */
+  private volatile org.corral.slurmd.gres.GresInventory devices;
 
   /**
    * @param nodeCpus the node's CPUs (slurm.conf CPUs=)
@@ -60,6 +62,37 @@ public final class JobConfinement {
     this.cores = new CoreAssigner(nodeCpus, hostCpus);
     this.proc = proc;
     this.nodeName = nodeName;
+  }
+
+  /** ConstrainDevices=yes: jobs and steps may open only the GRES device files they were given. */
+  public void devices(org.corral.slurmd.gres.GresInventory inventory) {
+    this.devices = inventory;
+  }
+
+  /**
+   * Denies the job's scope the node's GRES devices not in its allocation here (nothing without
+   * ConstrainDevices). Before any step scope exists, so every step inherits it.
+   */
+  public void constrainDevices(JobScope scope, JobInfo job) throws IOException {
+    var inventory = devices;
+    if (inventory == null) {
+      return;
+    }
+    var here = org.corral.protocol.Gres.on(job.getAllocationList(), nodeName);
+    scope.denyDevices(org.corral.slurmd.gres.DeviceRules.denied(inventory,
+        here == null ? java.util.List.of() : here.getGresList()));
+  }
+
+  /** A step's scope: the job's GRES devices the step was not given are denied too. */
+  public void constrainDevices(StepScope step, java.util.List<org.corral.protocol.msg.NodeAllocation> stepGres)
+      throws IOException {
+    var inventory = devices;
+    if (inventory == null || stepGres.isEmpty()) {
+      return;
+    }
+    var here = org.corral.protocol.Gres.on(stepGres, nodeName);
+    step.denyDevices(org.corral.slurmd.gres.DeviceRules.denied(inventory,
+        here == null ? java.util.List.of() : here.getGresList()));
   }
 
   /** No limits; usage from /proc. */
@@ -89,6 +122,7 @@ public final class JobConfinement {
     BitSet nodeCpus = cores.claim(jobId, cpuCount);
     dir.writeRootFile("cores", CpuList.format(nodeCpus) + "\n");
     JobScope scope = limiter.limitJob(jobId, job.getUserId(), cores.hostCpus(nodeCpus), memoryBytes(request));
+    constrainDevices(scope, job);
     StepScope step = scope.openStep(BATCH_STEP);
     StringBuilder list = new StringBuilder();
     step.procsFiles().forEach(f -> list.append(f).append('\n'));

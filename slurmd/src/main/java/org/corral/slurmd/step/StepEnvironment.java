@@ -73,6 +73,13 @@ final class StepEnvironment {
     env.put("SLURM_NODEID", Integer.toUnsignedString(request.getNodeIndex()));
     env.put("SLURM_TOPOLOGY_ADDR", nodeName);
     env.put("SLURM_TOPOLOGY_ADDR_PATTERN", "node");
+    if (request.getStep().getGresCount() > 0) { // the step's GPUs replace what srun's environment said
+      for (String v : List.of("CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "ROCR_VISIBLE_DEVICES",
+          "ZE_AFFINITY_MASK", "SLURM_GPUS_ON_NODE")) {
+        env.remove(v);
+      }
+      env.putAll(org.corral.slurmd.gres.GresEnvironment.step(request.getStep().getGresList(), nodeName));
+    }
     this.pmi2 = "pmi2".equals(request.getSpec().getMpi());
     this.stepTasks = request.getStep().getNumTasks() > 0 ? request.getStep().getNumTasks()
         : request.getTaskIdsCount();

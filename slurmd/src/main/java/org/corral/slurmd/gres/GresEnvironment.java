@@ -1,0 +1,61 @@
+package org.corral.slurmd.gres;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.corral.common.gres.GresCount;
+import org.corral.protocol.Gres;
+import org.corral.protocol.msg.GresAlloc;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.NodeAllocation;
+
+/**
+ * The GPU variables a job or step sees on a node, as Slurm 22.05's gres/gpu plugin sets them:
+ * CUDA_VISIBLE_DEVICES, GPU_DEVICE_ORDINAL, ROCR_VISIBLE_DEVICES and ZE_AFFINITY_MASK list the
+ * indices of the node's GPUs it was given (Slurm's IDX, not the device files' numbers),
+ * SLURM_JOB_GPUS (a batch job) or SLURM_STEP_GPUS (a step) the same, SLURM_GPUS_ON_NODE their
+ * count, and SLURM_GPUS what --gpus asked for the job.
+ */
+public final class GresEnvironment {
+  private GresEnvironment() {}
+
+  /** The batch job's variables on this node; empty when it has no GPUs here. */
+  public static Map<String, String> job(JobInfo job, String node) {
+    NodeAllocation a = Gres.on(job.getAllocationList(), node);
+    Map<String, String> env = gpus(a == null ? List.of() : a.getGresList(), "SLURM_JOB_GPUS");
+    if (!job.getTresPerJob().isEmpty()) {
+      try {
+        long n = GresCount.parseList(job.getTresPerJob()).stream().filter(g -> g.name().equals("gpu"))
+            .mapToLong(GresCount::count).sum();
+        if (n > 0) {
+          env.put("SLURM_GPUS", Long.toString(n));
+        }
+      } catch (IllegalArgumentException e) {
+        // refused at submit; nothing to say
+      }
+    }
+    return env;
+  }
+
+  /** A step's variables on this node, from the GPUs the controller gave it here. */
+  public static Map<String, String> step(List<NodeAllocation> stepGres, String node) {
+    NodeAllocation a = Gres.on(stepGres, node);
+    return gpus(a == null ? List.of() : a.getGresList(), "SLURM_STEP_GPUS");
+  }
+
+  private static Map<String, String> gpus(List<GresAlloc> gres, String listName) {
+    Map<String, String> env = new LinkedHashMap<>();
+    List<Integer> idx = Gres.indices(gres, "gpu");
+    if (idx.isEmpty()) {
+      return env;
+    }
+    String list = String.join(",", idx.stream().map(String::valueOf).toList());
+    env.put("CUDA_VISIBLE_DEVICES", list);
+    env.put("GPU_DEVICE_ORDINAL", list);
+    env.put("ROCR_VISIBLE_DEVICES", list);
+    env.put("ZE_AFFINITY_MASK", list);
+    env.put(listName, list);
+    env.put("SLURM_GPUS_ON_NODE", Integer.toString(idx.size()));
+    return env;
+  }
+}

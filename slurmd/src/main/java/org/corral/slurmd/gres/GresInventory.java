@@ -1,0 +1,146 @@
+package org.corral.slurmd.gres;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.corral.common.Hostlist;
+import org.corral.common.config.ConfigException;
+import org.corral.common.config.GresConf;
+import org.corral.common.config.GresEntry;
+import org.corral.common.gres.GresCount;
+import org.corral.protocol.msg.GresSlot;
+
+/**
+ * The generic resources this node has, as slurmd finds them at start: gres.conf's lines for the
+ * node (or what AutoDetect=nvml finds through nvidia-smi, for GPUs), then slurm.conf's Gres= for
+ * the names gres.conf does not mention (resources without device files, such as {@code nic:1}).
+ * Index i of a name is the i-th unit of that name in this order, as Slurm numbers them.
+ */
+public final class GresInventory {
+  private final List<GresSlot> slots;
+
+  public GresInventory(List<GresSlot> slots) {
+    this.slots = List.copyOf(slots);
+  }
+
+  public static GresInventory none() {
+    return new GresInventory(List.of());
+  }
+
+  /**
+   * @param gresConf gres.conf beside slurm.conf (may not exist)
+   * @param nodeGres the node's Gres= in slurm.conf ("" when none)
+   * @param smi nvidia-smi, for AutoDetect=nvml
+   */
+  public static GresInventory load(Path gresConf, String node, String nodeGres, NvidiaSmi smi)
+      throws ConfigException, IOException {
+    List<GresSlot> out = new ArrayList<>();
+    GresConf conf = Files.isRegularFile(gresConf) ? GresConf.load(gresConf) : null;
+    boolean detect = conf != null && conf.autoDetect(node).map(a -> a.equals("nvml")).orElse(false);
+    List<GresSlot> detected = detect ? smi.detect() : List.of();
+    out.addAll(detected);
+    if (conf != null) {
+      for (GresEntry e : conf.forNode(node)) {
+        if (!detected.isEmpty() && e.name().equals("gpu")) {
+          continue; // found ones take the place of configured GPUs (Slurm merges them; see docs)
+        }
+        GresSlot.Builder b = GresSlot.newBuilder().setName(e.name()).setType(e.type()).setCount(e.count())
+            .setCores(e.cores()).setLinks(e.links());
+        if (!e.files().isEmpty() && e.files().size() == e.count()) {
+          b.addAllFiles(e.files());
+        } else if (!e.multipleFiles().isEmpty()) {
+          b.addAllFiles(e.multipleFiles());
+        }
+        out.add(b.build());
+      }
+    }
+    List<String> have = out.stream().map(GresSlot::getName).distinct().toList();
+    for (GresCount c : GresCount.parseList(nodeGres)) {
+      if (!have.contains(c.name())) {
+        out.add(GresSlot.newBuilder().setName(c.name()).setType(c.type()).setCount(c.count()).build());
+      }
+    }
+    return new GresInventory(out);
+  }
+
+  public List<GresSlot> slots() {
+    return slots;
+  }
+
+  /** The device files of a name's units at these indices (those that have files). */
+  public List<String> files(String name, List<Integer> indices) {
+    List<String> out = new ArrayList<>();
+    int next = 0;
+    for (GresSlot s : slots) {
+      if (!s.getName().equals(name)) {
+        continue;
+      }
+      for (int u = 0; u < s.getCount(); u++, next++) {
+        if (indices.contains(next) && s.getFilesCount() == s.getCount()) {
+          out.add(s.getFiles(u));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Every device file of every unit, in order. */
+  public List<String> allFiles() {
+    List<String> out = new ArrayList<>();
+    for (GresSlot s : slots) {
+      if (s.getFilesCount() == s.getCount()) {
+        out.addAll(s.getFilesList());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * What {@code slurmd -G} prints, one line per slot, as Slurm 22.05 does:
+   * {@code Gres Name=gpu Type=(null) Count=2 Index=0 ID=7696487 File=/dev/nvidia[0-1] Cores=0-3 CoreCnt=8 (null)}.
+   */
+  public List<String> describe(int coreCount) {
+    List<String> out = new ArrayList<>();
+    java.util.Map<String, Integer> next = new java.util.HashMap<>();
+    for (GresSlot s : slots) {
+      int first = next.getOrDefault(s.getName(), 0);
+      next.put(s.getName(), first + (int) s.getCount());
+      StringBuilder b = new StringBuilder("Gres Name=").append(s.getName()).append(" Type=")
+          .append(s.getType().isEmpty() ? "(null)" : s.getType()).append(" Count=").append(s.getCount());
+      if (s.getFilesCount() > 0) {
+        b.append(" Index=").append(first);
+      }
+      b.append(" ID=").append(id(s.getName()));
+      if (s.getFilesCount() > 0) {
+        b.append(" File=").append(Hostlist.compress(s.getFilesList()));
+      }
+      if (!s.getCores().isEmpty()) {
+        b.append(" Cores=").append(s.getCores()).append(" CoreCnt=").append(coreCount);
+      }
+      b.append(' ').append(s.getLinks().isEmpty() ? "(null)" : "Links=" + s.getLinks());
+      out.add(b.toString());
+    }
+    return out;
+  }
+
+  /** Slurm's plugin id of a GRES name (gres_build_id): each character shifted by 8 bits times its position mod 4. */
+  static long id(String name) {
+    long id = 0;
+    for (int i = 0; i < name.length(); i++) {
+      id += ((long) name.charAt(i)) << ((i % 4) * 8);
+    }
+    return id & 0xffffffffL;
+  }
+
+  /** The node's units of a name, counted. */
+  public long count(String name) {
+    return slots.stream().filter(s -> s.getName().equals(name)).mapToLong(GresSlot::getCount).sum();
+  }
+
+  public Optional<GresSlot> first(String name) {
+    return slots.stream().filter(s -> s.getName().equals(name)).findFirst();
+  }
+}
