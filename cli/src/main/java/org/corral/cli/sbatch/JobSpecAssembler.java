@@ -86,6 +86,7 @@ final class JobSpecAssembler {
     if (o.requeue != null) {
       b.setRequeue(o.requeue);
     }
+    o.gres.applyTo(b);
     if (o.nice != null) {
       b.setNice(o.nice);
     }

@@ -156,7 +156,9 @@ public final class SbatchCommand implements CliCommand {
       if (!detail.isEmpty() && !detail.equals(text)) {
         lines.add("sbatch: error: " + detail);
       }
-      lines.add("sbatch: error: Batch job submission failed: " + text);
+      // Slurm's sbatch refuses a GRES name missing from GresTypes itself, before submitting.
+      lines.add(response.getErrorCode() == SlurmError.INVALID_GRES.code() ? "sbatch: error: " + text
+          : "sbatch: error: Batch job submission failed: " + text);
       throw new SbatchFailure(1, lines);
     }
     int jobId = response.getSubmitJob().getJobId();

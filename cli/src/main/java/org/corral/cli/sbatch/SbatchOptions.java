@@ -54,9 +54,13 @@ final class SbatchOptions {
   boolean exclusive;
   Integer nice;
   boolean quiet;
+  final org.corral.cli.submit.GresOptions gres = new org.corral.cli.submit.GresOptions(PROGRAM);
 
   /** Applies one option by its key (see {@link SbatchOptionTable}); value null when absent. */
   void apply(String key, String value, Source source) throws CommandFailure {
+    if (gres.apply(key, value)) {
+      return;
+    }
     switch (key) {
       case "J" -> jobName = value;
       case "p" -> partition = value;

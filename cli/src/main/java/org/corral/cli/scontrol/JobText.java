@@ -61,6 +61,14 @@ final class JobText {
     l.add("TRES=cpu=" + u(j.getNumCpus()) + ",mem=" + MemorySize.format(totalMem(j)) + ",node="
         + u(j.getNumNodes()) + ",billing=" + u(j.getNumCpus()));
     l.add("Socks/Node=* NtasksPerN:B:S:C=" + u(j.getNtasksPerNode()) + ":0:*:* CoreSpec=*");
+    String jobGres = org.corral.cli.format.GresText.job(j);
+    if (details && !jobGres.isEmpty() && j.getState() == JobState.RUNNING) {
+      l.add("JOB_GRES=" + jobGres);
+      for (org.corral.protocol.msg.NodeAllocation a : j.getAllocationList()) {
+        l.add("  Nodes=" + a.getNode() + " CPU_IDs=" + cpuIds(a) + " Mem=" + a.getMemMb() + " GRES="
+            + org.corral.cli.format.GresText.onNode(a));
+      }
+    }
     l.add("MinCPUsNode=" + Math.max(1, j.getCpusPerTask()) + " "
         + (j.getMemPerCpuMb() > 0 ? "MinMemoryCPU=" + MemorySize.format(j.getMemPerCpuMb())
             : "MinMemoryNode=" + MemorySize.format(j.getMemPerNodeMb()))
@@ -79,8 +87,27 @@ final class JobText {
       l.add("StdOut=" + j.getStdOut());
     }
     l.add("Power=");
+    addIfSet(l, "CpusPerTres=", j.getCpusPerTres());
+    addIfSet(l, "MemPerTres=", j.getMemPerTres());
+    addIfSet(l, "TresPerJob=", j.getTresPerJob());
+    addIfSet(l, "TresPerNode=", j.getTresPerNode());
+    addIfSet(l, "TresPerTask=", j.getTresPerTask());
     l.add("");
     return new Entry(l);
+  }
+
+  private static void addIfSet(List<String> l, String key, String value) {
+    if (!value.isEmpty()) {
+      l.add(key + value);
+    }
+  }
+
+  /**
+   * The CPU ids slurmd chooses are not known to the controller: the node's first ones, as
+   * Slurm's count would show them on an empty node.
+   */
+  private static String cpuIds(org.corral.protocol.msg.NodeAllocation a) {
+    return a.getCpus() <= 1 ? "0" : "0-" + (a.getCpus() - 1);
   }
 
   private static String u(int v) {

@@ -13,6 +13,11 @@ final class NodeText {
   private NodeText() {}
 
   static Entry of(NodeInfo n, ZoneId zone, UserDirectory users) {
+    return of(n, zone, users, false);
+  }
+
+  /** {@code details} (-d) adds GresDrain= and GresUsed= where the node has generic resources. */
+  static Entry of(NodeInfo n, ZoneId zone, UserDirectory users, boolean details) {
     List<String> l = new ArrayList<>();
     // Corral's nodes do not report their machine type yet; Slurm prints (null) when unknown.
     l.add("NodeName=" + n.getName() + " Arch=" + (n.getArch().isEmpty() ? "(null)" : n.getArch()) + " CoresPerSocket=" + n.getCoresPerSocket() + " ");
@@ -21,7 +26,11 @@ final class NodeText {
     String features = n.getFeaturesCount() == 0 ? "(null)" : String.join(",", n.getFeaturesList());
     l.add("AvailableFeatures=" + features);
     l.add("ActiveFeatures=" + features);
-    l.add("Gres=" + (n.getGres().isEmpty() ? "(null)" : n.getGres()));
+    l.add("Gres=" + org.corral.cli.format.GresText.node(n));
+    if (details && n.getGresSlotsCount() > 0) {
+      l.add("GresDrain=N/A");
+      l.add("GresUsed=" + org.corral.cli.format.GresText.used(n));
+    }
     l.add("NodeAddr=" + n.getAddr() + " NodeHostName=" + n.getHostname() + " Port="
         + n.getPort() + " Version=" + n.getVersion());
     l.add("OS=" + n.getOs() + " ");

@@ -245,7 +245,7 @@ public final class ScontrolCommand implements CliCommand {
       return name == null ? 0 : 1;
     }
     for (NodeInfo n : shown) {
-      cli.out().print(NodeText.of(n, cli.clock().getZone(), users).render(oneLiner));
+      cli.out().print(NodeText.of(n, cli.clock().getZone(), users, details).render(oneLiner));
     }
     return 0;
   }

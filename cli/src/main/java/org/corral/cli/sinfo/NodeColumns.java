@@ -61,7 +61,8 @@ final class NodeColumns {
       new Column<>('Z', "Threads", "THREADS", g -> g.size(NodeInfo::getThreadsPerCore)),
       node('f', "Features", "AVAIL_FEATURES", n -> features(n)),
       node('b', "Features_act", "ACTIVE_FEATURES", n -> features(n)),
-      node('G', "Gres", "GRES", n -> or(n.getGres(), "(null)")),
+      node('G', "Gres", "GRES", org.corral.cli.format.GresText::node),
+      node('\u0001', "GresUsed", "GRES_USED", n -> or(org.corral.cli.format.GresText.used(n), "(null)")), // -O only
       node('w', "Weight", "WEIGHT", n -> Integer.toUnsignedString(n.getWeight())),
       node('E', "Reason", "REASON", n -> or(n.getReason(), "none")),
       new Column<>('H', "Timestamp", "TIMESTAMP", g -> g.empty() ? "Unknown"

@@ -63,7 +63,7 @@ final class JobColumns {
       col('O', "Contiguous", "CONTIGUOUS", j -> "0"),
       col('w', "WCKey", "WCKEY", j -> "(null)"),
       col('f', "Feature", "FEATURES", j -> "(null)"),
-      col('b', "TresPerNode", "TRES_PER_NODE", j -> "N/A"),
+      col('b', "TresPerNode", "TRES_PER_NODE", j -> j.getTresPerNode().isEmpty() ? "N/A" : j.getTresPerNode()),
       col('q', "QOS", "QOS", j -> j.getQos().isEmpty() ? "(null)" : j.getQos()),
       col('y', "Nice", "NICE", j -> Integer.toString(j.getNice())),
       col('v', "Reservation", "RESERVATION", j -> "(null)"),

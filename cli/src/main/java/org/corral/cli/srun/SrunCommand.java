@@ -222,6 +222,7 @@ public final class SrunCommand implements CliCommand {
         .setSrunHost(host)
         .setSrunPid((int) ProcessHandle.current().pid())
         .setKillOnBadExit(o.killOnBadExit);
+    r.gres.applyTo(b);
     if (r.minNodes != null) {
       b.setMinNodes(r.minNodes).setMaxNodes(r.maxNodes);
     }

@@ -33,13 +33,18 @@ public final class ResourceOptions {
   public String chdir;
   public boolean quiet;
   public int verbose;
+  public final GresOptions gres;
 
   public ResourceOptions(String program) {
     this.program = program;
+    this.gres = new GresOptions(program);
   }
 
   /** Applies one option by its key; false when it is not one of these. */
   public boolean apply(String key, String value, Source source) throws CommandFailure {
+    if (gres.apply(key, value)) {
+      return true;
+    }
     switch (key) {
       case "J" -> jobName = value;
       case "p" -> partition = value;

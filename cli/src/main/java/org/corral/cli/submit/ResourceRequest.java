@@ -41,6 +41,7 @@ public final class ResourceRequest {
     if (r.constraint != null) {
       b.setConstraint(r.constraint);
     }
+    r.gres.applyTo(b);
     return b.setExclusive(r.exclusive);
   }
 }
