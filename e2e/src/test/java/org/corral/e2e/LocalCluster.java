@@ -51,6 +51,12 @@ final class LocalCluster implements AutoCloseable {
     return startFrom(nodes, slurmConf, cgroupConf);
   }
 
+  /** As {@link #upWithConfig(int, String, String)}, with a gres.conf beside the slurm.conf too. */
+  static LocalCluster upWithConfig(int nodes, String slurmConf, String cgroupConf, String gresConf)
+      throws IOException, InterruptedException {
+    return startWith(nodes, slurmConf, cgroupConf, gresConf);
+  }
+
   private static LocalCluster start(int nodes, String slurmConf, String... options)
       throws IOException, InterruptedException {
     return startFrom(nodes, slurmConf, null, options);
@@ -58,6 +64,11 @@ final class LocalCluster implements AutoCloseable {
 
   private static LocalCluster startFrom(int nodes, String slurmConf, String cgroupConf, String... options)
       throws IOException, InterruptedException {
+    return startWith(nodes, slurmConf, cgroupConf, null, options);
+  }
+
+  private static LocalCluster startWith(int nodes, String slurmConf, String cgroupConf, String gresConf,
+      String... options) throws IOException, InterruptedException {
     Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path home = root.resolve("home");
@@ -72,6 +83,9 @@ final class LocalCluster implements AutoCloseable {
       Files.writeString(conf, slurmConf);
       if (cgroupConf != null) {
         Files.writeString(root.resolve("cgroup.conf"), cgroupConf);
+      }
+      if (gresConf != null) {
+        Files.writeString(root.resolve("gres.conf"), gresConf);
       }
       args.addAll(List.of("--config", conf.toString()));
     }
