@@ -69,7 +69,7 @@ public final class Main {
   }
 
   /** The controller's Unix socket, found through slurm.conf on first use. */
-  private static Supplier<RpcChannel> controller(PrintStream err, String name) {
+  static Supplier<RpcChannel> controller(PrintStream err, String name) {
     return () -> {
       Path conf = SlurmConfig.defaultPath(System.getenv());
       try {
@@ -85,7 +85,7 @@ public final class Main {
    * slurmdbd's Unix socket, found through slurm.conf on first use (beside the controller's pid
    * file, named after AccountingStoragePort: see DbdAddress).
    */
-  private static Supplier<RpcChannel> accounting(PrintStream err, String name) {
+  static Supplier<RpcChannel> accounting(PrintStream err, String name) {
     return () -> {
       Path conf = SlurmConfig.defaultPath(System.getenv());
       try {

@@ -64,6 +64,14 @@ public final class SinfoCommand implements CliCommand {
           .filter(p -> opts.partitions() == null || opts.partitions().contains(p.getName()))
           .toList();
       nodes = nr.getNodeInfo().getNodesList();
+      if (opts.json()) {
+        List<String> argv = new java.util.ArrayList<>(List.of(cli.program()));
+        argv.addAll(args);
+        cli.out().print(org.corral.cli.format.JsonOutput.nodes(nodes, partitions,
+            nr.getNodeInfo().getLastUpdate(), argv, cli.env().getOrDefault("USER", ""),
+            String.join(",", org.corral.cli.format.LocalCluster.of(cli.env()))));
+        return 0;
+      }
     } catch (IOException e) {
       cli.err().println("slurm_load_partitions: " + SlurmError.CONTROLLER_DOWN.message());
       return 1;

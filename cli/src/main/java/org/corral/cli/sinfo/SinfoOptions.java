@@ -12,7 +12,8 @@ import org.corral.common.Hostlist;
 /** sinfo's options, from SINFO_* variables first and then the command line. */
 record SinfoOptions(String format, String longFormat, boolean header, boolean dateLine,
     boolean nodeOriented, boolean summarize, boolean reasons, boolean exact,
-    List<String> partitions, List<String> nodes, List<String> states, boolean all) {
+    List<String> partitions, List<String> nodes, List<String> states, boolean all,
+    boolean json) {
 
   private static final Getopt GETOPT = new Getopt("adehi:lM:n:NO:o:p:rRsS:t:vV", List.of(
       new LongOpt("all", Arg.NONE, "a"),
@@ -20,6 +21,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
       new LongOpt("exact", Arg.NONE, "e"),
       new LongOpt("noheader", Arg.NONE, "h"),
       new LongOpt("iterate", Arg.REQUIRED, "i"),
+      new LongOpt("json", Arg.NONE, "json"),
       new LongOpt("long", Arg.NONE, "l"),
       new LongOpt("nodes", Arg.REQUIRED, "n"),
       new LongOpt("Node", Arg.NONE, "N"),
@@ -45,6 +47,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
     boolean reasons = false;
     boolean exact = false;
     boolean all = false;
+    boolean json = false;
     List<String> nodes = null;
     List<String> states = null;
     for (Getopt.Opt o : GETOPT.parse(args).options()) {
@@ -52,6 +55,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
       switch (o.key()) {
         case "e" -> exact = true;
         case "a" -> all = true;
+        case "json" -> json = true;
         case "h" -> header = false;
         case "l" -> dateLine = true;
         case "n" -> nodes = Hostlist.expand(v);
@@ -73,7 +77,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
       }
     }
     return new SinfoOptions(format, longFormat, header, dateLine, nodeOriented, summarize,
-        reasons, exact, partitions, nodes, states, all);
+        reasons, exact, partitions, nodes, states, all, json);
   }
 
   private static List<String> split(String v) {

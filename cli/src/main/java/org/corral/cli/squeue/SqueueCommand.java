@@ -37,6 +37,16 @@ public final class SqueueCommand implements CliCommand {
     this.users = users;
   }
 
+  /** squeue --usage (also printed before the error for an operand). */
+  static final String USAGE = """
+      Usage: squeue [-A account] [--clusters names] [-i seconds] [--job jobid]
+                    [-n name] [-o format] [-p partitions] [--qos qos]
+                    [--reservation reservation] [--sort fields] [--start]
+                    [--step step_id] [-t states] [-u user_name] [--usage]
+                    [-L licenses] [-w nodes] [--federation] [--local] [--sibling]
+      \t      [-ahjlrsv]
+      """;
+
   @Override
   public int run(List<String> args, Cli cli) {
     SqueueOptions opts;
@@ -47,11 +57,21 @@ public final class SqueueCommand implements CliCommand {
       cli.err().println("Try \"squeue --help\" for more information");
       return 1;
     } catch (SqueueOptions.UsageException e) {
+      if (e.getMessage().startsWith("Unrecognized option: ")) { // an operand: usage, then the error
+        cli.out().print(USAGE);
+        cli.out().flush();
+        cli.error("error: " + e.getMessage());
+        return 1;
+      }
       for (String line : e.lines()) {
         cli.error("error: " + line);
       }
       cli.err().println();
       return 1;
+    }
+    if (opts.usage()) {
+      cli.out().print(USAGE);
+      return 0;
     }
     if (opts.steps() != null) {
       return StepListing.run(opts, cli);
@@ -70,6 +90,7 @@ public final class SqueueCommand implements CliCommand {
       return 1;
     }
     List<JobInfo> jobs;
+    long lastUpdate;
     try {
       Response r = cli.controller().get().call(Request.newBuilder()
           .setJobInfo(JobInfoRequest.getDefaultInstance()).build());
@@ -78,18 +99,27 @@ public final class SqueueCommand implements CliCommand {
         return 1;
       }
       jobs = r.getJobInfo().getJobsList();
+      lastUpdate = r.getJobInfo().getLastUpdate();
     } catch (IOException e) {
       cli.err().println("slurm_load_jobs error: " + SlurmError.CONTROLLER_DOWN.message());
       return 1;
     }
     long now = cli.clock().instant().getEpochSecond();
     List<JobRow> rows = new ArrayList<>();
-    for (JobInfo j : opts.expandArrays() ? expandArrays(jobs) : jobs) {
+    for (JobInfo j : opts.expandArrays() || !opts.arrayTasks().isEmpty() ? expandArrays(jobs) : jobs) {
       if (filter.accepts(j)) {
         rows.add(new JobRow(j, now, cli.clock().getZone()));
       }
     }
     rows.sort(order);
+    if (opts.json()) {
+      List<String> argv = new ArrayList<>(List.of(cli.program()));
+      argv.addAll(args);
+      cli.out().print(org.corral.cli.format.JsonOutput.jobs(rows.stream().map(JobRow::job).toList(),
+          lastUpdate, argv, cli.env().getOrDefault("USER", ""),
+          String.join(",", org.corral.cli.format.LocalCluster.of(cli.env()))));
+      return 0;
+    }
     if (opts.header()) {
       if (opts.dateLine()) {
         cli.out().println(SlurmTimes.ctime(cli.clock().instant(), cli.clock().getZone()));
@@ -133,7 +163,9 @@ public final class SqueueCommand implements CliCommand {
     }
 
     boolean accepts(JobInfo j) {
-      if (opts.jobIds() != null && !opts.jobIds().contains(j.getJobId())
+      boolean task = j.getArrayJobId() != 0 && j.getArrayTasks().isEmpty()
+          && opts.arrayTasks().contains(j.getArrayJobId() + "_" + j.getArrayTaskId());
+      if (opts.jobIds() != null && !task && !opts.jobIds().contains(j.getJobId())
           && !(j.getArrayJobId() != 0 && opts.jobIds().contains(j.getArrayJobId()))) {
         return false;
       }
@@ -147,6 +179,13 @@ public final class SqueueCommand implements CliCommand {
         return false;
       }
       if (opts.names() != null && !opts.names().contains(j.getName())) {
+        return false;
+      }
+      if (opts.accounts() != null && !opts.accounts().contains(j.getAccount())) {
+        return false;
+      }
+      if (opts.qos() != null
+          && !opts.qos().contains(j.getQos().isEmpty() ? "normal" : j.getQos())) {
         return false;
       }
       if (nodes != null) {

@@ -25,7 +25,12 @@ record SqueueOptions(
     List<String> nodes,
     List<String> steps,
     String stepFormat,
-    boolean expandArrays) {
+    boolean expandArrays,
+    boolean json,
+    List<String> accounts,
+    List<String> qos,
+    boolean usage,
+    List<String> arrayTasks) {
 
   /** A bad option value; each line is printed as "squeue: error: LINE". */
   static final class UsageException extends Exception {
@@ -42,12 +47,31 @@ record SqueueOptions(
     }
   }
 
-  private static final Getopt GETOPT = new Getopt("ahij::lM:n:o:O:p:rs::S:t:u:vVw:", List.of(
+  private static final Getopt GETOPT = new Getopt("A:ahi:j::lL:M:n:o:O:p:P:q:rR:s::S:t:u:vVw:", List.of(
+      new LongOpt("account", Arg.REQUIRED, "A"),
+      new LongOpt("accounts", Arg.REQUIRED, "A"),
+      new LongOpt("clusters", Arg.REQUIRED, "M"),
+      new LongOpt("federation", Arg.NONE, "federation"),
+      new LongOpt("hide", Arg.NONE, "hide"),
+      new LongOpt("licenses", Arg.REQUIRED, "L"),
+      new LongOpt("local", Arg.NONE, "local"),
+      new LongOpt("me", Arg.NONE, "me"),
+      new LongOpt("noconvert", Arg.NONE, "noconvert"),
+      new LongOpt("nodes", Arg.REQUIRED, "w"),
+      new LongOpt("partitions", Arg.REQUIRED, "p"),
+      new LongOpt("priority", Arg.NONE, "P"),
+      new LongOpt("qos", Arg.REQUIRED, "q"),
+      new LongOpt("reservation", Arg.REQUIRED, "R"),
+      new LongOpt("sibling", Arg.NONE, "sibling"),
+      new LongOpt("usage", Arg.NONE, "usage"),
+      new LongOpt("verbose", Arg.NONE, "v"),
+      new LongOpt("version", Arg.NONE, "V"),
       new LongOpt("array", Arg.NONE, "r"),
       new LongOpt("all", Arg.NONE, "a"),
       new LongOpt("noheader", Arg.NONE, "h"),
       new LongOpt("iterate", Arg.REQUIRED, "i"),
       new LongOpt("jobs", Arg.OPTIONAL, "j"),
+      new LongOpt("json", Arg.NONE, "json"),
       new LongOpt("long", Arg.NONE, "l"),
       new LongOpt("name", Arg.REQUIRED, "n"),
       new LongOpt("format", Arg.REQUIRED, "o"),
@@ -86,7 +110,7 @@ record SqueueOptions(
         case "j" -> {
           jobFlag = true;
           if (v != null) {
-            b.jobIds = jobIds(v);
+            b.jobIds = jobIds(v, b.arrayTasks);
           }
         }
         case "l" -> b.dateLine = true;
@@ -104,6 +128,11 @@ record SqueueOptions(
         }
         case "start" -> b.start = true;
         case "r" -> b.expandArrays = true;
+        case "json" -> b.json = true;
+        case "A" -> b.accounts = split(v);
+        case "q" -> b.qos = split(v);
+        case "me" -> b.users = List.of(System.getProperty("user.name"));
+        case "usage" -> b.usage = true;
         case "t" -> b.states = states(v);
         case "u" -> b.users = split(v);
         case "w" -> b.nodes = Hostlist.expand(v);
@@ -116,7 +145,7 @@ record SqueueOptions(
       } else if (!jobFlag) {
         throw new UsageException("Unrecognized option: " + r.operands().get(0));
       } else {
-        b.jobIds = jobIds(r.operands().get(0));
+        b.jobIds = jobIds(r.operands().get(0), b.arrayTasks);
       }
     }
     return b.build();
@@ -135,9 +164,13 @@ record SqueueOptions(
     }
   }
 
-  private static List<Integer> jobIds(String v) throws UsageException {
+  private static List<Integer> jobIds(String v, List<String> tasks) throws UsageException {
     List<Integer> ids = new ArrayList<>();
     for (String s : split(v)) {
+      if (s.trim().matches("\\d+_\\d+")) { // one task of an array
+        tasks.add(s.trim());
+        continue;
+      }
       try {
         ids.add(Integer.parseUnsignedInt(s.trim()));
       } catch (NumberFormatException e) {
@@ -155,6 +188,11 @@ record SqueueOptions(
     boolean dateLine;
     boolean start;
     boolean expandArrays;
+    boolean json;
+    boolean usage;
+    final List<String> arrayTasks = new ArrayList<>();
+    List<String> accounts;
+    List<String> qos;
     List<Integer> jobIds;
     JobStates.Filter states;
     List<String> users;
@@ -182,7 +220,8 @@ record SqueueOptions(
       }
       return new SqueueOptions(fmt, longFormat, sort == null ? JobOrder.DEFAULT : sort, header,
           dateLine, jobIds, states, users, partitions, names, nodes, steps,
-          format != null ? format : StepListing.DEFAULT_FORMAT, expandArrays);
+          format != null ? format : StepListing.DEFAULT_FORMAT, expandArrays, json,
+          accounts, qos, usage, arrayTasks);
     }
   }
 }
