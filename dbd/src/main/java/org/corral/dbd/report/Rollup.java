@@ -155,7 +155,9 @@ public final class Rollup {
         Usage u = hours.get(h);
         if (u != null && secs > 0) {
           u.alloc += secs * j.getNumCpus();
-          u.addAssoc(j.getAccount(), userOf(j), secs * j.getNumCpus());
+          if (!j.getAccount().isEmpty()) { // no association, no association usage (as in Slurm)
+            u.addAssoc(j.getAccount(), userOf(j), secs * j.getNumCpus());
+          }
         }
       }
     }
@@ -165,6 +167,9 @@ public final class Rollup {
       long a = Math.max(j.getEligibleTime(), from);
       long b = Math.min(waitEnd, to);
       long reqCpus = j.getReqCpus() > 0 ? j.getReqCpus() : j.getNumCpus();
+      if (!j.getArrayTasks().isEmpty()) { // an array's tasks still pending wait each (Slurm: array_task_pending)
+        reqCpus *= Math.max(1, org.corral.common.ArrayTasks.fromString(j.getArrayTasks()).count());
+      }
       for (long h = a < b ? calendar.hourOf(a) : b; h < b; h = calendar.nextHour(h)) {
         long secs = UsageCalendar.overlap(j.getEligibleTime(), waitEnd, h, calendar.nextHour(h));
         Usage u = hours.get(h);

@@ -228,6 +228,21 @@ class RollupTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("storages")
+  void pendingArrayTasksWaitEachAndJobsWithoutAnAssociationHaveNoAssociationUsage(Storage storage)
+      throws Exception {
+    try (TestDatabases.Fresh fresh = TestDatabases.create(storage); Database db = fresh.open()) {
+      JobStore jobs = new JobStore(db);
+      rollups(db, jobs, DAY).registerCpus("c", 8);
+      AcctEvent array = job(5, 1001, "a", 0, 2, DAY + 100, DAY + 100, 0, DAY + 200);
+      array = array.toBuilder().setJob(array.getJob().toBuilder().setArrayJobId(5).setArrayTasks("1-3")).build();
+      jobs.store("c", List.of(array, job(6, 1002, "", 1, 1, DAY + 100, DAY + 100, DAY + 100, DAY + 400)));
+      rollups(db, jobs, DAY + 3600 + 1).runOnce();
+      assertThat(rows(db)).containsExactly("c h " + DAY + " 8 300 0 0 27900 600 0 28800");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("storages")
   void aWindowOfMonthsDaysAndHoursAddsUpAsItsHoursDo(Storage storage) throws Exception {
     long oct30 = DAY - 25 * 86400; // 2026-10-30T00:00Z
     try (TestDatabases.Fresh fresh = TestDatabases.create(storage); Database db = fresh.open()) {
@@ -260,6 +275,67 @@ class RollupTest {
           - oct30 - 5 * 3600));
       long byAssoc = r.getAssocsList().stream().mapToLong(AssocUsage::getAllocSecs).sum();
       assertThat(byAssoc).isEqualTo(hours.alloc);
+    }
+  }
+
+  private static long isoToday(String t) {
+    return t.equals("None") || t.equals("Unknown") ? 0 : Instant.parse(t + "Z").getEpochSecond();
+  }
+
+  /**
+   * A second hour against the reference: its records of 2026-11-24 01:00-02:00 (resources
+   * report/reference-replay-jobs.txt, 103 jobs, arrays with pending tasks, jobs without an
+   * association) rolled up as the reference's slurmdbd rolled them up: the same allocated time,
+   * association usage and reported time, and the same planned time. The reference also had
+   * 2696 CPU-seconds of nodes down, which Corral's slurmdbd is not told of (its idle is that
+   * much larger).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("storages")
+  void theSecondReferenceHourComesOutAsItsRollup(Storage storage) throws Exception {
+    List<AcctEvent> batch = new ArrayList<>();
+    try (var in = RollupTest.class.getResourceAsStream("/report/reference-replay-jobs.txt")) {
+      for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        String[] f = line.split("\\|", -1);
+        int uid = switch (f[1]) {
+          case "root" -> 0;
+          case "alice" -> 1001;
+          case "bob" -> 1002;
+          default -> 2000;
+        };
+        long start = isoToday(f[7]);
+        AcctEvent e = job(Integer.parseInt(f[0]), uid, f[2], start == 0 ? 0 : Integer.parseInt(f[3]),
+            Integer.parseInt(f[4]), isoToday(f[5]), isoToday(f[6]), start, isoToday(f[8]));
+        AcctJob.Builder j = e.getJob().toBuilder().setUserName(f[1]);
+        int bracket = f[10].indexOf("_[");
+        if (bracket > 0) { // an array's record for its tasks still pending: 43_[1-3]
+          j.setArrayJobId(Integer.parseInt(f[10].substring(0, bracket)))
+              .setArrayTasks(f[10].substring(bracket + 2, f[10].length() - 1));
+        }
+        batch.add(e.toBuilder().setJob(j).build());
+      }
+    }
+    assertThat(batch).hasSize(103);
+    try (TestDatabases.Fresh fresh = TestDatabases.create(storage); Database db = fresh.open()) {
+      JobStore jobs = new JobStore(db);
+      jobs.store("reference", batch);
+      long registered = DAY + 3600 + 3 * 60 + 22; // 108736 = 32 x 3398 reported seconds
+      rollups(db, jobs, registered).registerCpus("reference", 32);
+      long now = DAY + 2 * 3600 + 60;
+      rollups(db, jobs, now).runOnce();
+      ReportService report = new ReportService(rollups(db, jobs, now), jobs, "reference", Clock.systemUTC());
+      UsageReportReply r = report.report(UsageReportRequest.newBuilder().setStart(DAY + 3600).setEnd(DAY + 7200)
+          .build());
+      ClusterUsage c = r.getClusters(0);
+      assertThat(c.getAllocSecs()).isEqualTo(6198);
+      assertThat(c.getTotalSecs()).isEqualTo(108736);
+      assertThat(c.getPlannedSecs()).isEqualTo(1317);
+      assertThat(c.getIdleSecs()).isEqualTo(98525 + 2696);
+      assertThat(r.getAssocsList()).extracting(a -> a.getAccount() + " " + a.getUser() + " " + a.getAllocSecs())
+          .containsExactlyInAnyOrder("theory bob 2923", "physics alice 1552", "theory alice 728", "root root 241");
     }
   }
 }
