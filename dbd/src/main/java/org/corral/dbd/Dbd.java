@@ -7,8 +7,13 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneId;
 import org.corral.common.config.ConfigException;
+import org.corral.dbd.assoc.AssocService;
+import org.corral.dbd.assoc.AssocStore;
 import org.corral.dbd.config.DbdConfig;
+import org.corral.dbd.report.ReportService;
+import org.corral.dbd.report.Rollups;
 import org.corral.dbd.storage.Database;
 import org.corral.dbd.storage.JobStore;
 import org.corral.protocol.ClusterKey;
@@ -28,11 +33,11 @@ public final class Dbd implements AutoCloseable {
 
   private final Database db;
   private final RpcServer server;
-  private final org.corral.dbd.report.Rollups rollups;
+  private final Rollups rollups;
 
   private final Purger purger;
 
-  private Dbd(Database db, RpcServer server, org.corral.dbd.report.Rollups rollups, Purger purger) {
+  private Dbd(Database db, RpcServer server, Rollups rollups, Purger purger) {
     this.purger = purger;
     this.db = db;
     this.server = server;
@@ -49,23 +54,23 @@ public final class Dbd implements AutoCloseable {
     ClusterKey key = ClusterKey.load(cfg.keyFile(), slurmUid);
     Database db = openWithRetry(cfg);
     JobStore jobs = new JobStore(db);
-    org.corral.dbd.assoc.AssocStore assocs = new org.corral.dbd.assoc.AssocStore(db);
+    AssocStore assocs = new AssocStore(db);
     try {
       assocs.bootstrap(cluster);
     } catch (SQLException e) {
       db.close();
       throw new IOException(e.getMessage(), e);
     }
-    org.corral.dbd.report.Rollups rollups = new org.corral.dbd.report.Rollups(db, jobs, clock,
-        java.time.ZoneId.systemDefault());
+    Rollups rollups = new Rollups(db, jobs, clock,
+        ZoneId.systemDefault());
     rollups.registerFrom(cluster, cfg.path().toAbsolutePath().resolveSibling("slurm.conf"));
     Path socket = DbdAddress.unixSocket(cfg.pidFile(), cfg.port());
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
             64 << 20, Duration.ofMinutes(5), 1024),
         new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock,
-            new org.corral.dbd.assoc.AssocService(assocs, slurmUid, UserDirectory.system()),
-            new org.corral.dbd.report.ReportService(rollups, jobs, cluster, clock)));
+            new AssocService(assocs, slurmUid, UserDirectory.system()),
+            new ReportService(rollups, jobs, cluster, clock)));
     Purger purger = new Purger(jobs, cfg.purgeAfter("PurgeJobAfter"), cfg.purgeAfter("PurgeStepAfter"),
         cfg.archiveDir(), clock).start();
     return new Dbd(db, server, rollups.start(), purger);

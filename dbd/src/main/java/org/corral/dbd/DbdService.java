@@ -4,6 +4,8 @@ import java.lang.System.Logger.Level;
 import java.sql.SQLException;
 import java.time.Clock;
 import org.corral.common.SlurmError;
+import org.corral.dbd.assoc.AssocService;
+import org.corral.dbd.report.ReportService;
 import org.corral.dbd.storage.JobStore;
 import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
@@ -28,11 +30,11 @@ final class DbdService implements RequestHandler {
   private final JobQuery query;
   private final int slurmUid;
   private final Clock clock;
-  private final org.corral.dbd.assoc.AssocService assoc;
-  private final org.corral.dbd.report.ReportService report;
+  private final AssocService assoc;
+  private final ReportService report;
 
-  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, org.corral.dbd.assoc.AssocService assoc,
-      org.corral.dbd.report.ReportService report) {
+  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, AssocService assoc,
+      ReportService report) {
     this.assoc = assoc;
     this.report = report;
     this.jobs = jobs;
