@@ -54,7 +54,7 @@ final class ReportTable {
       for (int i = 0; i < cols.size(); i++) {
         Field f = cols.get(i);
         if (mode == Mode.FIXED) {
-          sb.append(pad(cut(f.name(), Math.abs(f.width()), false), f.width())).append(' ');
+          sb.append(org.corral.cli.format.Cell.fit(cut(f.name(), Math.abs(f.width()), false), Math.abs(f.width()), f.width() > 0)).append(' ');
         } else {
           sb.append(f.name()).append(end(i, cols.size()));
         }
@@ -73,7 +73,8 @@ final class ReportTable {
         Cell c = row.get(f.key());
         String v = c == null ? "" : c.text() != null ? c.text() : time.format(c.secs(), c.total());
         if (mode == Mode.FIXED) {
-          sb.append(pad(cut(v, Math.abs(f.width()), c != null && c.text() != null), f.width())).append(' ');
+          sb.append(org.corral.cli.format.Cell.fit(cut(v, Math.abs(f.width()), c != null && c.text() != null), Math.abs(f.width()),
+              f.width() > 0)).append(' ');
         } else {
           sb.append(v).append(end(i, cols.size()));
         }
@@ -122,14 +123,5 @@ final class ReportTable {
       return v;
     }
     return plus && w > 0 ? v.substring(0, w - 1) + "+" : v.substring(0, w);
-  }
-
-  private static String pad(String v, int width) {
-    int w = Math.abs(width);
-    if (v.length() >= w) {
-      return v;
-    }
-    String spaces = " ".repeat(w - v.length());
-    return width < 0 ? v + spaces : spaces + v;
   }
 }
