@@ -87,12 +87,18 @@ class JobQueryTest {
     }
   }
 
-  @Test
-  void pagesCoverEveryMatchOnceInOrder() throws Exception {
-    try (TestDatabases.Fresh fresh = TestDatabases.create(Storage.SQLITE); Database db = fresh.open()) {
+  static java.util.stream.Stream<Storage> storages() {
+    return TestDatabases.available().stream();
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.MethodSource("storages")
+  void pagesCoverEveryMatchOnceInOrder(Storage storage) throws Exception {
+    try (TestDatabases.Fresh fresh = TestDatabases.create(storage); Database db = fresh.open()) {
       List<AcctJob> jobs = new ArrayList<>();
-      for (int i = 1; i <= 25; i++) {
-        jobs.add(job(i, i % 2 == 0 ? 1000 : 1001, JobState.COMPLETED, 10, 20, 30));
+      for (int i = 1; i <= 25; i++) { // three to a second, the third an array task
+        AcctJob j = job(i, i % 2 == 0 ? 1000 : 1001, JobState.COMPLETED, 10 + i / 3, 20, 30);
+        jobs.add(i % 3 == 2 ? j.toBuilder().setArrayJobId(1).setArrayTaskId(i).build() : j);
       }
       JobQuery q = store(db, jobs);
       List<Integer> seen = new ArrayList<>();

@@ -179,8 +179,10 @@ public final class JobStore {
    * (null: from the start): keyset paging over the primary key, so each page costs the same.
    */
   public List<AcctJob> find(JobSelection sel, Cursor after, int limit) throws SQLException {
-    JobSelection s = after == null ? sel : sel.copy().where("(" + ORDER + ") > (?, ?, ?, ?)",
-        after.submitTime(), after.arrayJobId(), after.arrayTaskId(), after.jobId());
+    // The leading bound on submit_time lets every database range-scan the index; MariaDB does not
+    // use it for the row-value comparison alone (each page would scan the table from its start).
+    JobSelection s = after == null ? sel : sel.copy().where("submit_time >= ? AND (" + ORDER + ") > (?, ?, ?, ?)",
+        after.submitTime(), after.submitTime(), after.arrayJobId(), after.arrayTaskId(), after.jobId());
     List<AcctJob> out = new ArrayList<>();
     try (Connection c = db.connection();
         PreparedStatement st = c.prepareStatement("SELECT record FROM corral_job" + s.where()
