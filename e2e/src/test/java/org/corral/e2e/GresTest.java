@@ -111,6 +111,12 @@ class GresTest {
     String outB = Files.readString(work.resolve("two-" + b + ".out"));
     assertThat(Set.of(outA, outB)).containsExactlyInAnyOrder("CUDA=0 JOB_GPUS=0 ON_NODE=1\n",
         "CUDA=1 JOB_GPUS=1 ON_NODE=1\n");
+    String tres = "";
+    for (int i = 0; i < 80 && !tres.contains("gres"); i++) { // the record reaches slurmdbd shortly after
+      Thread.sleep(250);
+      tres = cluster.as(alice, "sacct", "-j", String.valueOf(a), "-X", "-n", "-P", "-o", "AllocTRES,ReqTRES").out();
+    }
+    assertThat(tres).isEqualTo("billing=1,cpu=1,gres/gpu=1,mem=100M,node=1|billing=1,cpu=1,gres/gpu=1,mem=100M,node=1\n");
   }
 
   @Test

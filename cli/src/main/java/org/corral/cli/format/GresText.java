@@ -41,11 +41,31 @@ public final class GresText {
 
   /** scontrol -d's GresUsed=, sinfo's GresUsed: per name and type, device-backed ones with their indices. */
   public static String used(NodeInfo n) {
-    if (n.getGresSlotsCount() == 0) {
+    if (n.getGresSlotsCount() == 0 && n.getGresTypesCount() == 0) {
       return "";
     }
     List<String> out = new ArrayList<>();
-    for (Map.Entry<String, List<GresSlot>> e : byNameAndType(n.getGresSlotsList()).entrySet()) {
+    Map<String, List<GresSlot>> groups = byNameAndType(n.getGresSlotsList());
+    List<String> names = new ArrayList<>(n.getGresTypesList()); // each GresTypes name, those the node has not as 0
+    for (GresSlot s : n.getGresSlotsList()) {
+      if (!names.contains(s.getName())) {
+        names.add(s.getName());
+      }
+    }
+    for (String name : names) {
+      if (groups.keySet().stream().noneMatch(k -> k.startsWith(name + "\0"))) {
+        out.add(name + ":0");
+      }
+      usedOf(n, name, groups, out);
+    }
+    return String.join(",", out);
+  }
+
+  private static void usedOf(NodeInfo n, String name, Map<String, List<GresSlot>> groups, List<String> out) {
+    for (Map.Entry<String, List<GresSlot>> e : groups.entrySet()) {
+      if (!e.getKey().startsWith(name + "\0")) {
+        continue;
+      }
       GresSlot first = e.getValue().get(0);
       List<Integer> idx = new ArrayList<>();
       for (GresAlloc a : n.getGresUsedList()) {
@@ -62,7 +82,6 @@ public final class GresText {
         out.add(first.getName() + (first.getType().isEmpty() ? "" : ":" + first.getType()) + ":" + idx.size());
       }
     }
-    return String.join(",", out);
   }
 
   /** A job's generic resources on one node, for scontrol -d: {@code gpu:2(IDX:0-1)}; "" when none. */

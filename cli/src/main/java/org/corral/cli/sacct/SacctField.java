@@ -254,9 +254,14 @@ record SacctField(String name, int width, Kind kind, Function<Row, String> value
   }
 
   private static String tres(Row r, long cpus, long memMb, long nodes, boolean billing) {
+    return tres(r, cpus, memMb, nodes, billing, "");
+  }
+
+  /** With the job's generic resources ("gres/gpu=2"), in their place in the sorted list. */
+  private static String tres(Row r, long cpus, long memMb, long nodes, boolean billing, String gres) {
     Units u = r.ctx().units();
-    return (billing ? "billing=" + cpus + "," : "") + "cpu=" + cpus + ",mem=" + u.format(memMb, Units.MEGA, 1024)
-        + ",node=" + nodes;
+    return (billing ? "billing=" + cpus + "," : "") + "cpu=" + cpus + (gres.isEmpty() ? "" : "," + gres)
+        + ",mem=" + u.format(memMb, Units.MEGA, 1024) + ",node=" + nodes;
   }
 
   private static String allocTres(Row r) {
@@ -266,13 +271,13 @@ record SacctField(String name, int width, Kind kind, Function<Row, String> value
     if (!r.started()) {
       return null;
     }
-    return tres(r, r.cpus(), r.job().getAllocMemMb(), r.nodes(), true);
+    return tres(r, r.cpus(), r.job().getAllocMemMb(), r.nodes(), true, r.job().getAllocGres());
   }
 
   private static String reqTres(Row r) {
     AcctJob j = r.job();
     long cpus = Math.max(1, j.getReqCpus());
-    return tres(r, cpus, reqMemMb(j), reqNodes(j), true);
+    return tres(r, cpus, reqMemMb(j), reqNodes(j), true, j.getReqGres());
   }
 
   private static long userMs(Row r) {

@@ -27,7 +27,7 @@ final class NodeText {
     l.add("AvailableFeatures=" + features);
     l.add("ActiveFeatures=" + features);
     l.add("Gres=" + org.corral.cli.format.GresText.node(n));
-    if (details && n.getGresSlotsCount() > 0) {
+    if (details && (n.getGresSlotsCount() > 0 || n.getGresTypesCount() > 0)) {
       l.add("GresDrain=N/A");
       l.add("GresUsed=" + org.corral.cli.format.GresText.used(n));
     }

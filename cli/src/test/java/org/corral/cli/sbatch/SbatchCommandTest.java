@@ -256,9 +256,22 @@ class SbatchCommandTest {
 
   @Test
   void unsupportedOptionIsRefusedClearly() {
-    assertThat(sbatch.run("--gres=gpu:1", "--wrap", "true")).isEqualTo(1);
-    assertThat(sbatch.err).isEqualTo("sbatch: error: option --gres is not supported by Corral\n");
+    assertThat(sbatch.run("--gpus-per-socket=1", "--wrap", "true")).isEqualTo(1);
+    assertThat(sbatch.err).isEqualTo("sbatch: error: option --gpus-per-socket is not supported by Corral\n");
     assertThat(sbatch.requests).isEmpty();
+  }
+
+  @Test
+  void gpuOptionsAreSentAsSlurmsTresStrings() {
+    assertThat(sbatch.run("--gres=gpu:a100:2,nic", "--gpus=3", "--gpus-per-task=1", "--cpus-per-gpu=4",
+        "--mem-per-gpu=1G", "--wrap", "true")).isZero();
+    assertThat(sbatch.spec().getTresPerNode()).isEqualTo("gres:gpu:a100:2,gres:nic:1");
+    assertThat(sbatch.spec().getTresPerJob()).isEqualTo("gres:gpu:3");
+    assertThat(sbatch.spec().getTresPerTask()).isEqualTo("gres:gpu:1");
+    assertThat(sbatch.spec().getCpusPerTres()).isEqualTo("gres:gpu:4");
+    assertThat(sbatch.spec().getMemPerTres()).isEqualTo("gres:gpu:1024");
+    assertThat(sbatch.run("--gres=gpu:x:1:2", "--wrap", "true")).isEqualTo(1);
+    assertThat(sbatch.err).endsWith("sbatch: error: Invalid --gres specification\n");
   }
 
   @Test

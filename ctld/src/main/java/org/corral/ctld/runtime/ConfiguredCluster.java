@@ -26,6 +26,7 @@ final class ConfiguredCluster {
           .setTmpDiskMb(n.tmpDiskMb()).setWeight(n.weight()).addAllFeatures(n.features())
           .setGres(n.gres() == null ? "" : n.gres())
           .addAllGresSlots(gresSlots(n))
+          .addAllGresTypes(gresTypes(cfg))
           .setBaseState(state.startsWith("FUTURE") ? NodeBaseState.NODE_FUTURE
               : state.startsWith("DOWN") ? NodeBaseState.NODE_DOWN : NodeBaseState.NODE_UNKNOWN)
           .setDrain(state.startsWith("DRAIN"))
@@ -36,6 +37,17 @@ final class ConfiguredCluster {
         }
       }
       out.add(b.build());
+    }
+    return out;
+  }
+
+  /** GresTypes=gpu,nic: the names, in order. */
+  private static List<String> gresTypes(SlurmConfig cfg) {
+    List<String> out = new ArrayList<>();
+    for (String t : cfg.get("GresTypes").orElse("").split(",")) {
+      if (!t.isBlank()) {
+        out.add(t.trim());
+      }
     }
     return out;
   }

@@ -141,6 +141,8 @@ public final class AccountingRecords {
         .setReqMemMb(j.getMemPerCpuMb() > 0 ? j.getMemPerCpuMb() : j.getMemPerNodeMb())
         .setMemPerCpu(j.getMemPerCpuMb() > 0)
         .setAllocMemMb(allocMem)
+        .setReqGres(GresTres.requested(j))
+        .setAllocGres(j.getState() == JobState.PENDING ? "" : GresTres.allocated(j))
         .setPriority(j.getPriority())
         .setWorkDir(j.getWorkDir())
         .setSubmitLine(rec.getSpec().getCommand())

@@ -1,0 +1,1 @@
+/usr/bin/sbatch --gres=foo:1 --wrap true

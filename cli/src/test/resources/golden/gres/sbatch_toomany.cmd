@@ -1,0 +1,1 @@
+/usr/bin/sbatch --gres=gpu:3 --wrap true

@@ -1,0 +1,1 @@
+/usr/bin/scontrol -d show job 4

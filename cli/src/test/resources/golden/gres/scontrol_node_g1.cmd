@@ -1,0 +1,1 @@
+/usr/bin/scontrol show node g1

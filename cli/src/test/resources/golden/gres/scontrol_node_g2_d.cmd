@@ -1,0 +1,1 @@
+/usr/bin/scontrol -d show node g2

@@ -1,0 +1,1 @@
+/usr/bin/sinfo -o "%N %G"

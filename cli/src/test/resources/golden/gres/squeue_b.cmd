@@ -1,0 +1,1 @@
+/usr/bin/squeue -o "%i %t %r %b"
