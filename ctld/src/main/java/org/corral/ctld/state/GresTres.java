@@ -12,8 +12,23 @@ import org.corral.protocol.msg.NodeAllocation;
  * A job's generic resources as accounting's TRES: {@code gres/gpu=2}, and per type
  * {@code gres/gpu:a100=2} beside it, as Slurm records them (sacct's ReqTRES and AllocTRES).
  */
-final class GresTres {
+public final class GresTres {
   private GresTres() {}
+
+  /**
+   * How many of a GRES name the job holds (once started) or asks for (while pending): what
+   * accounting limits on gres/NAME count.
+   */
+  public static long count(JobInfo j, String name) {
+    String tres = j.getAllocationCount() > 0 ? allocated(j) : requested(j);
+    String key = "gres/" + name + "=";
+    for (String item : tres.split(",")) {
+      if (item.startsWith(key)) {
+        return Long.parseLong(item.substring(key.length()));
+      }
+    }
+    return 0;
+  }
 
   /** What it held on all its nodes together. */
   static String allocated(JobInfo j) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.GresTres;
 import org.corral.ctld.state.JobStates;
 import org.corral.protocol.msg.AcctAssoc;
 import org.corral.protocol.msg.AcctQos;
@@ -32,6 +33,9 @@ public final class LimitCheck {
   private final Map<Integer, Long> jobsOf = new HashMap<>();      // association id -> its own running jobs
   private final Map<String, Long> qosJobs = new HashMap<>();
   private final Map<String, Long> qosUserJobs = new HashMap<>();
+  private final Map<Integer, Long> gpusUnder = new HashMap<>();   // gres/gpu held at or below an association
+  private final Map<String, Long> qosGpus = new HashMap<>();
+  private final Map<String, Long> qosUserGpus = new HashMap<>();
 
   private LimitCheck(AssocTree tree, Enforce enforce) {
     this.tree = tree;
@@ -58,11 +62,15 @@ public final class LimitCheck {
     String q = qosOf(j);
     qosJobs.merge(q, 1L, Long::sum);
     qosUserJobs.merge(q + "\0" + j.getUserId(), 1L, Long::sum);
+    long gpus = GresTres.count(j, "gpu");
+    qosGpus.merge(q, gpus, Long::sum);
+    qosUserGpus.merge(q + "\0" + j.getUserId(), gpus, Long::sum);
     assocOf(j).ifPresent(a -> {
       jobsOf.merge(a.getId(), 1L, Long::sum);
       for (AcctAssoc c : tree.chain(a)) {
         jobsUnder.merge(c.getId(), 1L, Long::sum);
         cpusUnder.merge(c.getId(), (long) j.getNumCpus(), Long::sum);
+        gpusUnder.merge(c.getId(), gpus, Long::sum);
       }
     });
   }
@@ -83,6 +91,10 @@ public final class LimitCheck {
         Long cpus = AssocTree.tres(qos.getMaxTresPerJob()).get("cpu");
         if (cpus != null && j.getNumCpus() > cpus) {
           return "QOSMaxCpuPerJobLimit";
+        }
+        String gres = gpuLimit(j, qos);
+        if (gres != null) {
+          return gres;
         }
         if (qos.hasMaxJobsPerUser()
             && qosUserJobs.getOrDefault(qos.getName() + "\0" + j.getUserId(), 0L) >= qos.getMaxJobsPerUser()) {
@@ -113,6 +125,10 @@ public final class LimitCheck {
     if (maxNodes.isPresent() && j.getNumNodes() > maxNodes.getAsLong()) {
       return "AssocMaxNodePerJobLimit";
     }
+    OptionalLong maxGpus = tree.max(a, AssocTree.maxTresPerJob(GPU));
+    if (maxGpus.isPresent() && GresTres.count(j, "gpu") > maxGpus.getAsLong()) {
+      return "AssocMaxGRESPerJob";
+    }
     OptionalLong maxJobs = tree.max(a, AssocTree::maxJobs);
     if (maxJobs.isPresent() && jobsOf.getOrDefault(a.getId(), 0L) >= maxJobs.getAsLong()) {
       return "AssocMaxJobsLimit";
@@ -126,6 +142,33 @@ public final class LimitCheck {
       if (grpCpus != null && cpusUnder.getOrDefault(c.getId(), 0L) + j.getNumCpus() > grpCpus) {
         return "AssocGrpCpuLimit";
       }
+      Long grpGpus = AssocTree.tres(c.getLimits().getGrpTres()).get(GPU);
+      if (grpGpus != null && gpusUnder.getOrDefault(c.getId(), 0L) + GresTres.count(j, "gpu") > grpGpus) {
+        return "AssocGrpGRES";
+      }
+    }
+    return null;
+  }
+
+  private static final String GPU = "gres/gpu";
+
+  /** A QOS's gres/gpu limits (MaxTRESPerJob, MaxTRESPerUser, GrpTRES), with Slurm's reasons; null when within them. */
+  private String gpuLimit(JobInfo j, AcctQos qos) {
+    long gpus = GresTres.count(j, "gpu");
+    if (gpus == 0) {
+      return null;
+    }
+    Long perJob = AssocTree.tres(qos.getMaxTresPerJob()).get(GPU);
+    if (perJob != null && gpus > perJob) {
+      return "QOSMaxGRESPerJob";
+    }
+    Long perUser = AssocTree.tres(qos.getMaxTresPerUser()).get(GPU);
+    if (perUser != null && qosUserGpus.getOrDefault(qos.getName() + "\0" + j.getUserId(), 0L) + gpus > perUser) {
+      return "QOSMaxGRESPerUser";
+    }
+    Long grp = AssocTree.tres(qos.getGrpTres()).get(GPU);
+    if (grp != null && qosGpus.getOrDefault(qos.getName(), 0L) + gpus > grp) {
+      return "QOSGrpGRES";
     }
     return null;
   }
