@@ -17,7 +17,18 @@ final class ClusterProbe {
 
   /** Waits until the controller answers a ping; false if it died or time ran out. */
   static boolean awaitController(SlurmConfig cfg, Daemon ctld, long timeoutMs) throws InterruptedException {
-    UnixSocketChannel ch = new UnixSocketChannel(ControllerAddress.unixSocket(cfg));
+    return awaitPing(new UnixSocketChannel(ControllerAddress.unixSocket(cfg)), ctld, timeoutMs);
+  }
+
+  /**
+   * Waits until slurmdbd answers a ping on its local socket (its database opened and migrated),
+   * so the controller's first records find it; false if it died or time ran out.
+   */
+  static boolean awaitDbd(java.nio.file.Path socket, Daemon dbd, long timeoutMs) throws InterruptedException {
+    return awaitPing(new UnixSocketChannel(socket), dbd, timeoutMs);
+  }
+
+  private static boolean awaitPing(UnixSocketChannel ch, Daemon daemon, long timeoutMs) throws InterruptedException {
     long deadline = System.currentTimeMillis() + timeoutMs;
     boolean seenRunning = false;
     while (System.currentTimeMillis() < deadline) {
@@ -29,7 +40,7 @@ final class ClusterProbe {
       } catch (IOException e) {
         // not listening yet
       }
-      boolean running = ctld.running().isPresent();
+      boolean running = daemon.running().isPresent();
       if (seenRunning && !running) {
         return false;
       }

@@ -99,6 +99,10 @@ public final class Corral {
     if (dbd != null && dbd.running().isEmpty()) {
       dbd.start(); // before the controller, which sends it job records from the start
       started++;
+      if (!ClusterProbe.awaitDbd(dbdSocket(cfg), dbd, 60_000)) {
+        // The cluster runs without it: the controller keeps every record until it answers.
+        out.println("corral: slurmdbd is not answering yet (its database?); see " + dbd.log());
+      }
     }
     if (ctld.running().isEmpty()) {
       ctld.start();
@@ -200,6 +204,13 @@ public final class Corral {
     } catch (IOException e) {
       return false;
     }
+  }
+
+  /** slurmdbd's local socket, as its slurmdbd.conf (beside slurm.conf) places it. */
+  private static Path dbdSocket(SlurmConfig cfg) throws ConfigException {
+    Path conf = cfg.path().resolveSibling("slurmdbd.conf");
+    DbdConfig dbd = DbdConfig.parse(readable(conf), conf);
+    return org.corral.protocol.DbdAddress.unixSocket(dbd.pidFile(), dbd.port());
   }
 
   private static Daemon controller(List<Daemon> daemons) {
