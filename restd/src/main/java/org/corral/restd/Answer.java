@@ -1,30 +1,25 @@
 package org.corral.restd;
 
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
+import org.corral.protocol.dataparser.Envelope;
+import org.corral.protocol.dataparser.JsonArray;
+import org.corral.protocol.dataparser.JsonObject;
 
 /** One response being built: its HTTP status, its fields, and the envelope's errors and warnings. */
 final class Answer {
   int status = 200;
-  final ObjectNode body = Json.object();
-  final ArrayNode errors = Json.array();
-  final ArrayNode warnings = Json.array();
+  final JsonObject body = new JsonObject();
+  final JsonArray errors = new JsonArray();
+  final JsonArray warnings = new JsonArray();
 
   /** Adds one of Slurm's errors (v0.0.42_openapi_error) and sets the status. */
   Answer error(int httpStatus, int number, String error, String description, String source) {
     status = httpStatus;
-    ObjectNode e = errors.addObject();
-    e.put("description", description);
-    e.put("error_number", number);
-    e.put("error", error);
-    e.put("source", source);
+    errors.add(Envelope.error(description, number, error, source));
     return this;
   }
 
   Answer warning(String description, String source) {
-    ObjectNode w = warnings.addObject();
-    w.put("description", description);
-    w.put("source", source);
+    warnings.add(Envelope.warning(description, source));
     return this;
   }
 }

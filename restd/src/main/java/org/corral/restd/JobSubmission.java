@@ -3,9 +3,10 @@ package org.corral.restd;
 import java.util.List;
 import java.util.Set;
 import org.corral.common.SlurmError;
+import org.corral.protocol.dataparser.NoVal;
+import org.corral.protocol.dataparser.Signals;
 import org.corral.protocol.msg.JobSpec;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A v0.0.42_job_submit_req body ({@code {"job":{...}}}, or the older {@code "script"} beside
@@ -146,11 +147,11 @@ final class JobSubmission {
 
   private static int infiniteOr(JsonNode v) {
     if (v.isObject() && v.path("infinite").asBoolean(false)) {
-      return (int) Json.INFINITE32;
+      return (int) NoVal.INFINITE32;
     }
-    ObjectNode holder = Json.object();
+    tools.jackson.databind.node.ObjectNode holder = Json.MAPPER.createObjectNode();
     holder.set("time_limit", v);
-    return (int) number(holder, "time_limit", Json.INFINITE32);
+    return (int) number(holder, "time_limit", NoVal.INFINITE32);
   }
 
   private static int positive(String field, String s) {

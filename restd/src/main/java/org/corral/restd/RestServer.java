@@ -18,10 +18,11 @@ import java.util.concurrent.Executors;
 import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import org.corral.common.SlurmError;
-import org.corral.common.Version;
 import org.corral.protocol.TransportException;
 import org.corral.protocol.UserDirectory;
-import tools.jackson.databind.node.ObjectNode;
+import org.corral.protocol.dataparser.Envelope;
+import org.corral.protocol.dataparser.JsonObject;
+import org.corral.protocol.dataparser.JsonWriter;
 
 /**
  * The HTTP side of slurmrestd on the JDK's server, one virtual thread per exchange: finds the
@@ -129,12 +130,12 @@ final class RestServer implements AutoCloseable {
   }
 
   private void send(HttpExchange x, Answer out, String user, String plugin) throws IOException {
-    ObjectNode doc = Json.object();
+    JsonObject doc = new JsonObject();
     doc.set("meta", meta(x, user, plugin));
     doc.setAll(out.body);
     doc.set("errors", out.errors);
     doc.set("warnings", out.warnings);
-    send(x, out.status, Json.MAPPER.writeValueAsBytes(doc));
+    send(x, out.status, JsonWriter.compact(doc).getBytes(StandardCharsets.UTF_8));
   }
 
   private static void send(HttpExchange x, int status, byte[] bytes) throws IOException {
@@ -146,29 +147,13 @@ final class RestServer implements AutoCloseable {
   }
 
   /** v0.0.42_openapi_meta. */
-  private ObjectNode meta(HttpExchange x, String user, String pluginType) {
-    ObjectNode meta = Json.object();
-    ObjectNode plugin = meta.putObject("plugin");
+  private JsonObject meta(HttpExchange x, String user, String pluginType) {
     boolean dbd = pluginType.equals("openapi/slurmdbd");
-    plugin.put("type", pluginType);
-    plugin.put("name", dbd ? "Slurm OpenAPI slurmdbd" : "Slurm OpenAPI slurmctld");
-    plugin.put("data_parser", "data_parser/" + SlurmApi.VERSION);
-    plugin.put("accounting_storage", dbd ? "accounting_storage/slurmdbd" : "");
-    ObjectNode client = meta.putObject("client");
     InetSocketAddress remote = x.getRemoteAddress();
-    client.put("source", "[" + remote.getHostString() + "]:" + remote.getPort());
-    client.put("user", user == null ? "" : user);
-    client.put("group", user == null ? "" : groupOf(user));
-    meta.putArray("command"); // empty for slurmctld operations, as in Slurm
-    ObjectNode slurm = meta.putObject("slurm");
-    String[] v = Version.NUMBER.split("\\.");
-    ObjectNode version = slurm.putObject("version");
-    version.put("major", v[0]);
-    version.put("micro", v.length > 2 ? v[2] : "0");
-    version.put("minor", v.length > 1 ? v[1] : "0");
-    slurm.put("release", Version.NUMBER);
-    slurm.put("cluster", apis.slurm().cluster());
-    return meta;
+    // command: empty for slurmrestd's operations, as in Slurm
+    return Envelope.meta(pluginType, dbd ? "Slurm OpenAPI slurmdbd" : "Slurm OpenAPI slurmctld",
+        dbd ? "accounting_storage/slurmdbd" : "", "[" + remote.getHostString() + "]:" + remote.getPort(),
+        user == null ? "" : user, user == null ? "" : groupOf(user), List.of(), apis.slurm().cluster());
   }
 
   /** The user's primary group for meta.client.group: looked up once per user, not per request. */

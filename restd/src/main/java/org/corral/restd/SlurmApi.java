@@ -4,6 +4,14 @@ import java.io.IOException;
 import java.util.List;
 import java.util.regex.Matcher;
 import org.corral.common.SlurmError;
+import org.corral.protocol.UserDirectory;
+import org.corral.protocol.dataparser.DiagJson;
+import org.corral.protocol.dataparser.JobJson;
+import org.corral.protocol.dataparser.JsonArray;
+import org.corral.protocol.dataparser.JsonObject;
+import org.corral.protocol.dataparser.NoVal;
+import org.corral.protocol.dataparser.NodeJson;
+import org.corral.protocol.dataparser.Signals;
 import org.corral.protocol.msg.CancelJobsRequest;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobInfoReply;
@@ -20,8 +28,6 @@ import org.corral.protocol.msg.StatsRequest;
 import org.corral.protocol.msg.SubmitJobRequest;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The openapi/slurmctld endpoints of data_parser v0.0.42, each mapped onto the controller RPC a
@@ -51,6 +57,7 @@ final class SlurmApi {
 
   private final OnBehalfClient ctld;
   private final String cluster;
+  private final UserDirectory users = UserDirectory.system();
 
   SlurmApi(OnBehalfClient ctld, String cluster) {
     this.ctld = ctld;
@@ -75,7 +82,7 @@ final class SlurmApi {
   }
 
   private void ping(Routes.Call c, Matcher m, Answer out) throws IOException {
-    ArrayNode pings = out.body.putArray("pings");
+    JsonArray pings = out.body.putArray("pings");
     long t0 = System.nanoTime();
     Response r;
     try {
@@ -83,7 +90,7 @@ final class SlurmApi {
     } catch (IOException e) {
       r = null;
     }
-    ObjectNode p = pings.addObject();
+    JsonObject p = pings.addObject();
     boolean up = r != null && r.getErrorCode() == 0;
     p.put("hostname", up ? r.getPing().getHost() : "");
     p.put("pinged", up ? "UP" : "DOWN");
@@ -99,14 +106,14 @@ final class SlurmApi {
 
   private void diag(Routes.Call c, Matcher m, Answer out) throws IOException {
     Response r = call(c, Request.newBuilder().setStats(StatsRequest.getDefaultInstance()).build(), out, "slurm_get_statistics");
-    out.body.set("statistics", r.getErrorCode() == 0 ? DiagJson.of(r.getStats()) : Json.object());
+    out.body.set("statistics", r.getErrorCode() == 0 ? DiagJson.of(r.getStats()) : new JsonObject());
   }
 
   private void jobs(Routes.Call c, Matcher m, Answer out) throws IOException {
     Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.getDefaultInstance()).build(), out, "slurm_load_jobs");
     long since = updateTime(c);
     JobInfoReply reply = r.getJobInfo();
-    ArrayNode jobs = out.body.putArray("jobs");
+    JsonArray jobs = out.body.putArray("jobs");
     if (reply.getLastUpdate() > since) {
       reply.getJobsList().forEach(j -> jobs.add(JobJson.of(j, cluster)));
     }
@@ -117,7 +124,7 @@ final class SlurmApi {
     int id = jobId(m.group(1));
     Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.newBuilder().addJobIds(id)).build(), out,
         "_handle_job_get");
-    ArrayNode jobs = out.body.putArray("jobs");
+    JsonArray jobs = out.body.putArray("jobs");
     r.getJobInfo().getJobsList().forEach(j -> jobs.add(JobJson.of(j, cluster)));
     times(out, r.getJobInfo().getLastUpdate());
   }
@@ -131,14 +138,14 @@ final class SlurmApi {
       }
     }
     Response r = call(c, Request.newBuilder().setJobInfo(req).build(), out, "_op_handler_job_states");
-    ArrayNode jobs = out.body.putArray("jobs");
+    JsonArray jobs = out.body.putArray("jobs");
     for (JobInfo j : r.getJobInfo().getJobsList()) {
-      ObjectNode o = jobs.addObject();
+      JsonObject o = jobs.addObject();
       o.put("job_id", j.getJobId());
       o.set("job_state", JobJson.state(j));
-      o.set("array_job_id", Json.number(j.getArrayJobId()));
+      o.set("array_job_id", NoVal.number(j.getArrayJobId()));
       o.set("array_task_id", j.getArrayJobId() != 0 && j.getArrayTasks().isEmpty()
-          ? Json.number(j.getArrayTaskId()) : Json.unset());
+          ? NoVal.number(j.getArrayTaskId()) : NoVal.unset());
       o.put("array_task_string", j.getArrayTasks());
     }
     times(out, r.getJobInfo().getLastUpdate());
@@ -177,18 +184,18 @@ final class SlurmApi {
     Response r = call(c, Request.newBuilder().setCancelJobs(CancelJobsRequest.newBuilder().addJobIds(id)
         .setSignal(signal).setFull(signal != 0 && "FULL_STEPS_ONLY".equals(c.query().get("flags")))).build(),
         out, "_handle_job_delete");
-    ArrayNode status = out.body.putArray("status");
+    JsonArray status = out.body.putArray("status");
     for (JobResult res : r.getJobResults().getResultsList()) {
       if (res.getErrorCode() == 0) {
         continue;
       }
-      ObjectNode s = status.addObject();
-      ObjectNode e = s.putObject("error");
+      JsonObject s = status.addObject();
+      JsonObject e = s.putObject("error");
       e.put("string", SlurmError.messageFor(res.getErrorCode()));
       e.put("code", res.getErrorCode());
       e.put("message", res.getErrorMessage().isEmpty() ? SlurmError.messageFor(res.getErrorCode()) : res.getErrorMessage());
       s.put("step_id", String.valueOf(res.getJobId()));
-      s.set("job_id", Json.number(res.getJobId()));
+      s.set("job_id", NoVal.number(res.getJobId()));
       s.putObject("federation").put("sibling", "");
       out.error(500, res.getErrorCode(), SlurmError.messageFor(res.getErrorCode()),
           "Signal " + (signal == 0 ? "KILL" : Signals.name(signal)) + " to JobId=" + res.getJobId() + " failed",
@@ -207,14 +214,14 @@ final class SlurmApi {
   private void nodeList(Routes.Call c, List<String> names, Answer out) throws IOException {
     Response r = call(c, Request.newBuilder().setNodeInfo(NodeInfoRequest.newBuilder().addAllNames(names)).build(),
         out, "slurm_load_node");
-    ArrayNode nodes = out.body.putArray("nodes");
+    JsonArray nodes = out.body.putArray("nodes");
     long since = updateTime(c);
     if (r.getNodeInfo().getLastUpdate() > since) {
       for (NodeInfo n : r.getNodeInfo().getNodesList()) {
-        nodes.add(NodeJson.node(n, cluster));
+        nodes.add(NodeJson.node(n, cluster, uid -> users.userName(uid).orElse(Integer.toUnsignedString(uid))));
       }
     }
-    out.body.set("last_update", Json.number(r.getNodeInfo().getLastUpdate()));
+    out.body.set("last_update", NoVal.number(r.getNodeInfo().getLastUpdate()));
   }
 
   private void partitions(Routes.Call c, Matcher m, Answer out) throws IOException {
@@ -228,14 +235,14 @@ final class SlurmApi {
   private void partitionList(Routes.Call c, List<String> names, Answer out) throws IOException {
     Response r = call(c, Request.newBuilder().setPartitionInfo(PartitionInfoRequest.newBuilder().addAllNames(names)
         .setAll("ALL".equals(c.query().get("flags")))).build(), out, "slurm_load_partitions");
-    ArrayNode parts = out.body.putArray("partitions");
+    JsonArray parts = out.body.putArray("partitions");
     long since = updateTime(c);
     if (r.getPartitionInfo().getLastUpdate() > since) {
       for (PartitionInfo p : r.getPartitionInfo().getPartitionsList()) {
         parts.add(NodeJson.partition(p, cluster));
       }
     }
-    out.body.set("last_update", Json.number(r.getPartitionInfo().getLastUpdate()));
+    out.body.set("last_update", NoVal.number(r.getPartitionInfo().getLastUpdate()));
   }
 
   private void reconfigure(Routes.Call c, Matcher m, Answer out) {
@@ -245,8 +252,8 @@ final class SlurmApi {
   }
 
   private void times(Answer out, long lastUpdate) {
-    out.body.set("last_backfill", Json.number(0));
-    out.body.set("last_update", Json.number(lastUpdate));
+    out.body.set("last_backfill", NoVal.number(0));
+    out.body.set("last_update", NoVal.number(lastUpdate));
   }
 
   /** ?update_time=EPOCH: only what changed since (Slurm's SLURM_NO_CHANGE_IN_DATA). */

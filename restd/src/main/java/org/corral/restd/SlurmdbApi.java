@@ -15,6 +15,9 @@ import java.util.regex.Matcher;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmError;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.dataparser.AcctJson;
+import org.corral.protocol.dataparser.JsonArray;
+import org.corral.protocol.dataparser.JsonObject;
 import org.corral.protocol.msg.AcctAccount;
 import org.corral.protocol.msg.AcctAssoc;
 import org.corral.protocol.msg.AcctChange;
@@ -31,8 +34,6 @@ import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.PingRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The openapi/slurmdbd endpoints of data_parser v0.0.42 over slurmdbd, each made for the
@@ -132,7 +133,7 @@ final class SlurmdbApi {
       r = null;
     }
     boolean up = r != null && r.getErrorCode() == 0;
-    ObjectNode p = out.body.putArray("pings").addObject();
+    JsonObject p = out.body.putArray("pings").addObject();
     p.put("hostname", dbdHost);
     p.put("responding", up);
     p.put("latency", (System.nanoTime() - t0) / 1000);
@@ -148,30 +149,30 @@ final class SlurmdbApi {
    * slurmrestd has made to it since it started, said so in a warning.
    */
   private void diag(Routes.Call c, Matcher m, Answer out) {
-    ObjectNode s = out.body.putObject("statistics");
+    JsonObject s = out.body.putObject("statistics");
     s.put("time_start", started);
-    ObjectNode rollups = s.putObject("rollups");
+    JsonObject rollups = s.putObject("rollups");
     for (String period : List.of("hourly", "daily", "monthly")) {
-      ObjectNode p = rollups.putObject(period);
+      JsonObject p = rollups.putObject(period);
       p.put("count", 0);
       p.put("last_run", 0);
-      ObjectNode d = p.putObject("duration");
+      JsonObject d = p.putObject("duration");
       d.put("last", 0);
       d.put("max", 0);
       d.put("time", 0);
     }
-    ArrayNode rpcs = s.putArray("RPCs");
+    JsonArray rpcs = s.putArray("RPCs");
     byType.forEach((k, v) -> stat(rpcs.addObject(), "rpc", k, v));
-    ArrayNode us = s.putArray("users");
+    JsonArray us = s.putArray("users");
     byUser.forEach((k, v) -> stat(us.addObject(), "user", k, v));
     out.warning("slurmdbd keeps no RPC statistics yet: these count slurmrestd's own requests to it", "slurmdbd");
   }
 
-  private static void stat(ObjectNode o, String field, String name, AtomicLongArray v) {
+  private static void stat(JsonObject o, String field, String name, AtomicLongArray v) {
     o.put(field, name);
     long n = v.get(0);
     o.put("count", n);
-    ObjectNode t = o.putObject("time");
+    JsonObject t = o.putObject("time");
     t.put("average", n == 0 ? 0 : v.get(1) / n);
     t.put("total", v.get(1));
   }
@@ -222,7 +223,7 @@ final class SlurmdbApi {
   /** Pages through slurmdbd's answer, so no single reply holds every record. */
   private void select(Routes.Call c, JobQueryRequest.Builder req, Predicate<AcctJob> keep, boolean steps, Answer out)
       throws IOException {
-    ArrayNode jobs = out.body.putArray("jobs");
+    JsonArray jobs = out.body.putArray("jobs");
     long now = clock.instant().getEpochSecond();
     req.setPageSize(PAGE);
     while (true) {
@@ -334,7 +335,7 @@ final class SlurmdbApi {
   }
 
   private static void accountList(AssocSnapshot snap, Predicate<AcctAccount> keep, Answer out) {
-    ArrayNode list = out.body.putArray("accounts");
+    JsonArray list = out.body.putArray("accounts");
     snap.getAccountsList().stream().filter(keep).forEach(a -> list.add(AcctJson.account(a, snap)));
   }
 
@@ -342,7 +343,7 @@ final class SlurmdbApi {
     AssocSnapshot snap = snapshot(c, out, "slurmdb_users_get");
     String admin = c.query().getOrDefault("admin_level", "");
     String defAccount = c.query().getOrDefault("default_account", "");
-    userList(snap, u -> (admin.isEmpty() || AcctJson.user(u, snap).path("administrator_level").get(0).asString()
+    userList(snap, u -> (admin.isEmpty() || AcctJson.adminLevel(u)
         .equalsIgnoreCase(admin)) && (defAccount.isEmpty() || csv(defAccount).contains(u.getDefaultAccount())), out);
   }
 
@@ -353,7 +354,7 @@ final class SlurmdbApi {
   }
 
   private static void userList(AssocSnapshot snap, Predicate<AcctUser> keep, Answer out) {
-    ArrayNode list = out.body.putArray("users");
+    JsonArray list = out.body.putArray("users");
     snap.getUsersList().stream().filter(keep).forEach(u -> list.add(AcctJson.user(u, snap)));
   }
 
@@ -365,7 +366,7 @@ final class SlurmdbApi {
     List<String> clusters = csv(q.get("cluster"));
     List<String> userNames = csv(q.get("user"));
     List<String> partitions = csv(q.get("partition"));
-    ArrayNode list = out.body.putArray("associations");
+    JsonArray list = out.body.putArray("associations");
     for (AcctAssoc a : snap.getAssocsList()) {
       if ((accounts.isEmpty() || accounts.contains(a.getAccount()))
           && (clusters.isEmpty() || clusters.contains(a.getCluster()))
@@ -379,7 +380,7 @@ final class SlurmdbApi {
   private void qosList(Routes.Call c, Matcher m, Answer out) throws IOException {
     AssocSnapshot snap = snapshot(c, out, "slurmdb_qos_get");
     List<String> names = csv(c.query().get("name"));
-    ArrayNode list = out.body.putArray("qos");
+    JsonArray list = out.body.putArray("qos");
     snap.getQosList().stream().filter(q -> names.isEmpty() || names.contains(q.getName()))
         .forEach(q -> list.add(AcctJson.qos(q)));
   }
@@ -387,7 +388,7 @@ final class SlurmdbApi {
   private void qos(Routes.Call c, Matcher m, Answer out) throws IOException {
     String name = Json.pathPart(m.group(1));
     AssocSnapshot snap = snapshot(c, out, "slurmdb_qos_get");
-    ArrayNode list = out.body.putArray("qos");
+    JsonArray list = out.body.putArray("qos");
     snap.getQosList().stream().filter(q -> q.getName().equals(name)).forEach(q -> list.add(AcctJson.qos(q)));
   }
 
@@ -397,7 +398,7 @@ final class SlurmdbApi {
 
   private void clusters(Routes.Call c, Matcher m, Answer out) throws IOException {
     AssocSnapshot snap = snapshot(c, out, "slurmdb_clusters_get");
-    ArrayNode list = out.body.putArray("clusters");
+    JsonArray list = out.body.putArray("clusters");
     for (AcctCluster cl : snap.getClustersList()) {
       list.add(AcctJson.cluster(cl, snap));
     }
@@ -406,19 +407,19 @@ final class SlurmdbApi {
   /** Everything at once, as sacctmgr dump would hand it over. */
   private void config(Routes.Call c, Matcher m, Answer out) throws IOException {
     AssocSnapshot snap = snapshot(c, out, "slurmdb_config_get");
-    ArrayNode clusters = out.body.putArray("clusters");
+    JsonArray clusters = out.body.putArray("clusters");
     snap.getClustersList().forEach(cl -> clusters.add(AcctJson.cluster(cl, snap)));
     out.body.set("tres", AcctJson.tresTable());
-    ArrayNode accounts = out.body.putArray("accounts");
+    JsonArray accounts = out.body.putArray("accounts");
     snap.getAccountsList().forEach(a -> accounts.add(AcctJson.account(a, snap)));
-    ArrayNode userList = out.body.putArray("users");
+    JsonArray userList = out.body.putArray("users");
     snap.getUsersList().forEach(u -> userList.add(AcctJson.user(u, snap)));
-    ArrayNode qos = out.body.putArray("qos");
+    JsonArray qos = out.body.putArray("qos");
     for (AcctQos q : snap.getQosList()) {
       qos.add(AcctJson.qos(q));
     }
     out.body.putArray("wckeys");
-    ArrayNode assocs = out.body.putArray("associations");
+    JsonArray assocs = out.body.putArray("associations");
     snap.getAssocsList().forEach(a -> assocs.add(AcctJson.assoc(a, snap)));
     out.body.putArray("instances");
   }

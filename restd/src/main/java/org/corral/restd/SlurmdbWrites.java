@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.corral.common.SlurmError;
+import org.corral.protocol.dataparser.JsonArray;
 import org.corral.protocol.msg.AcctAccount;
 import org.corral.protocol.msg.AcctAssoc;
 import org.corral.protocol.msg.AcctChange;
@@ -15,7 +16,6 @@ import org.corral.protocol.msg.AssocSnapshot;
 import org.corral.protocol.msg.Response;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 
 /**
  * The openapi/slurmdbd changes: POST accounts, users, associations and qos (add, or modify the
@@ -270,7 +270,7 @@ final class SlurmdbWrites {
   }
 
   void deleteAccount(Routes.Call c, String name, Answer out) throws IOException {
-    ArrayNode removed = out.body.putArray("removed_accounts");
+    JsonArray removed = out.body.putArray("removed_accounts");
     Response r = api.update(c, List.of(AcctChange.newBuilder().setDeleteAccount(name).build()), out,
         "slurmdb_account_delete");
     if (r.getErrorCode() == 0) {
@@ -283,7 +283,7 @@ final class SlurmdbWrites {
   }
 
   void deleteQos(Routes.Call c, String name, Answer out) throws IOException {
-    ArrayNode removed = out.body.putArray("removed_qos");
+    JsonArray removed = out.body.putArray("removed_qos");
     Response r = api.update(c, List.of(AcctChange.newBuilder().setDeleteQos(name).build()), out, "slurmdb_qos_delete");
     if (r.getErrorCode() == 0) {
       removed.add(name);

@@ -26,6 +26,7 @@ import org.corral.protocol.msg.OnBehalfRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.testkit.FreePorts;
+import org.corral.testkit.SpecValidator;
 import org.corral.testkit.TestUsers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,24 +1,50 @@
-package org.corral.restd;
+package org.corral.testkit;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Checks a JSON document against a schema of Slurm's published OpenAPI spec: $ref, type
  * (object, array, string, integer, number, boolean), properties, items, enum and required.
  * Slurm writes some required fields as paths ("error/code"): those are looked up nested.
- * Properties a schema does not list are reported too, so a misspelt field name fails.
+ * Properties a schema does not list are reported too, so a misspelt field name fails. Used by
+ * slurmrestd's tests and by the commands' --json tests: one check of the data_parser v0.0.42
+ * mapping wherever it is printed.
  */
-final class SpecValidator {
+public final class SpecValidator {
+  /** Where slurmrestd ships Slurm's published spec (on the class path with corral-restd). */
+  public static final String PUBLISHED = "org/corral/restd/openapi_v0.0.42.json";
+  private static final JsonMapper MAPPER = JsonMapper.builder().build();
   private final JsonNode schemas;
 
-  SpecValidator(JsonNode spec) {
+  /** Slurm's published v0.0.42 spec, read from the class path ({@link #PUBLISHED}). */
+  public static SpecValidator published() {
+    try (InputStream in = SpecValidator.class.getClassLoader().getResourceAsStream(PUBLISHED)) {
+      if (in == null) {
+        throw new IllegalStateException(PUBLISHED + " is not on the class path (corral-restd is)");
+      }
+      return new SpecValidator(MAPPER.readTree(in));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public SpecValidator(JsonNode spec) {
     this.schemas = spec.path("components").path("schemas");
   }
 
+  /** Problems found, empty when the JSON text {@code doc} conforms to schema {@code name}. */
+  public List<String> validate(String doc, String name) {
+    return validate(MAPPER.readTree(doc), name);
+  }
+
   /** Problems found, empty when {@code doc} conforms to schema {@code name}. */
-  List<String> validate(JsonNode doc, String name) {
+  public List<String> validate(JsonNode doc, String name) {
     List<String> problems = new ArrayList<>();
     check(doc, schemas.path(name), "$", problems);
     return problems;

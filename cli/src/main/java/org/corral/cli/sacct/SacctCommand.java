@@ -11,13 +11,20 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntFunction;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
+import org.corral.cli.format.JsonOutput;
 import org.corral.cli.format.LocalCluster;
 import org.corral.cli.format.UserDirectory;
 import org.corral.cli.submit.CommandFailure;
 import org.corral.cli.submit.HelpText;
 import org.corral.common.Hostlist;
+import org.corral.common.SlurmError;
+import org.corral.protocol.dataparser.AcctJson;
+import org.corral.protocol.dataparser.Envelope;
+import org.corral.protocol.dataparser.JsonArray;
+import org.corral.protocol.dataparser.JsonWriter;
 import org.corral.protocol.msg.AcctJob;
 import org.corral.protocol.msg.AcctStep;
 import org.corral.protocol.msg.JobQueryRequest;
@@ -82,8 +89,7 @@ public final class SacctCommand implements CliCommand {
       default -> { }
     }
     if (o.json()) {
-      cli.error("error: --json and --yaml are not supported by Corral's sacct yet");
-      return 1;
+      return json(args, o, cli, now);
     }
     if (o.verbose() > 0) {
       cli.err().println("sacct: Jobs " + (o.stateNames().isEmpty() ? "Eligible" : String.join(",", o.stateNames()))
@@ -118,11 +124,49 @@ public final class SacctCommand implements CliCommand {
     return 0;
   }
 
+  /**
+   * sacct --json: the selected jobs with their steps (none with -X) in data_parser v0.0.42's
+   * layout, the shape of GET /slurmdb/v0.0.42/jobs, through the mapping slurmrestd uses
+   * ({@link AcctJson}). The {@code jobs} array goes out page by page as slurmdbd sends them; then
+   * {@code meta}, {@code errors} (slurmdbd's refusal or a lost connection, exit 1) and
+   * {@code warnings}. As Slurm's sacct, no newline after the closing brace.
+   */
+  private int json(List<String> args, SacctOptions o, Cli cli, long now) {
+    IntFunction<String> userName = uid -> users.nameOf(uid).orElse(Integer.toUnsignedString(uid));
+    JsonWriter w = new JsonWriter(cli.out(), true).beginObject().key("jobs").beginArray();
+    JsonArray errors = new JsonArray();
+    try {
+      query(o, cli, page -> {
+        for (AcctJob j : selected(page, o)) {
+          w.value(AcctJson.job(j, !o.noSteps(), userName, now));
+        }
+        w.flush();
+      });
+    } catch (IOException | UncheckedIOException e) {
+      errors.add(Envelope.error(String.valueOf(e.getMessage()), SlurmError.DB_CONNECTION.code(),
+          SlurmError.DB_CONNECTION.message(), "slurmdb_jobs_get"));
+    } catch (QueryFailed e) {
+      errors.add(Envelope.error(e.getMessage(), e.code, SlurmError.messageFor(e.code), "slurmdb_jobs_get"));
+    }
+    List<String> argv = new ArrayList<>(List.of(cli.program()));
+    argv.addAll(args);
+    w.endArray();
+    w.key("meta").value(JsonOutput.meta(argv, cli.env().getOrDefault("USER", ""),
+        String.join(",", LocalCluster.of(cli.env())), "accounting_storage/slurmdbd"));
+    w.key("errors").value(errors);
+    w.key("warnings").beginArray().endArray();
+    w.endObject().flush();
+    cli.out().flush();
+    return errors.isEmpty() ? 0 : 1;
+  }
+
   private static final class QueryFailed extends Exception {
     private static final long serialVersionUID = 1L;
+    final int code;
 
-    QueryFailed(String message) {
+    QueryFailed(int code, String message) {
       super(message);
+      this.code = code;
     }
   }
 
@@ -151,7 +195,7 @@ public final class SacctCommand implements CliCommand {
     while (true) {
       Response r = channel.call(Request.newBuilder().setJobQuery(q).build());
       if (r.getErrorCode() != 0) {
-        throw new QueryFailed(r.getErrorMessage());
+        throw new QueryFailed(r.getErrorCode(), r.getErrorMessage());
       }
       pages.accept(r.getJobQuery().getJobsList());
       if (!r.getJobQuery().getMore()) {
@@ -171,20 +215,9 @@ public final class SacctCommand implements CliCommand {
    * single step named as the job (an srun allocation's only step).
    */
   static List<Row> lines(List<AcctJob> jobs, SacctOptions o, Row.Context ctx) {
-    List<AcctJob> sorted = new ArrayList<>(jobs);
-    sorted.sort(Comparator.comparingLong(AcctJob::getSubmitTime)
-        .thenComparingLong(j -> Integer.toUnsignedLong(j.getArrayJobId()))
-        .thenComparingInt(AcctJob::getArrayTaskId)
-        .thenComparingLong(j -> Integer.toUnsignedLong(j.getJobId())));
     List<Row> out = new ArrayList<>();
-    for (AcctJob j : sorted) {
+    for (AcctJob j : selected(jobs, o)) {
       List<JobSelector> naming = o.jobs().stream().filter(s -> s.matches(j)).toList();
-      if (o.jobs().isEmpty() ? j.getEligibleTime() <= 0 : naming.isEmpty()) {
-        continue;
-      }
-      if (!o.qos().isEmpty() && !o.qos().contains(SacctField.qos(j).toLowerCase(Locale.ROOT))) {
-        continue;
-      }
       boolean whole = o.jobs().isEmpty() || naming.stream().anyMatch(s -> s.step() == null);
       if (whole) {
         out.add(new Row(j, null, ctx));
@@ -209,6 +242,23 @@ public final class SacctCommand implements CliCommand {
       }
     }
     return out;
+  }
+
+  /**
+   * The jobs of a page that sacct shows, in its order (by submit time; an array's tasks after the
+   * other jobs submitted in the same second): without -j those that became eligible, with -j
+   * those it names; with -q those of the QOS given.
+   */
+  static List<AcctJob> selected(List<AcctJob> jobs, SacctOptions o) {
+    List<AcctJob> sorted = new ArrayList<>(jobs);
+    sorted.sort(Comparator.comparingLong(AcctJob::getSubmitTime)
+        .thenComparingLong(j -> Integer.toUnsignedLong(j.getArrayJobId()))
+        .thenComparingInt(AcctJob::getArrayTaskId)
+        .thenComparingLong(j -> Integer.toUnsignedLong(j.getJobId())));
+    sorted.removeIf(j -> (o.jobs().isEmpty() ? j.getEligibleTime() <= 0
+        : o.jobs().stream().noneMatch(s -> s.matches(j)))
+        || (!o.qos().isEmpty() && !o.qos().contains(SacctField.qos(j).toLowerCase(Locale.ROOT))));
+    return sorted;
   }
 
   /** --helpformat: the field names in columns of 20, four to a line. */

@@ -118,6 +118,33 @@ class GresPlanningTest {
   }
 
   @Test
+  void gresCommandsReplayFromTheJournalToTheSameState() throws Exception {
+    ClusterState s = TestStates.cluster(1, 8, 8000);
+    ClusterState replayed = s;
+    List<Command> cmds = new java.util.ArrayList<>();
+    cmds.add(new Command.NodeGres("n1", 100, List.of(gpus("a100", 2, "0-3"))));
+    for (Command c : cmds) {
+      s = StateMachine.apply(s, c);
+    }
+    s = TestStates.submit(s, 1, TestStates.spec().setTresPerNode("gres:gpu:a100:1").build(), 1001);
+    replayed = TestStates.submit(StateMachine.apply(replayed, cmds.get(0)), 1,
+        TestStates.spec().setTresPerNode("gres:gpu:a100:1").build(), 1001);
+    for (Command c : PlanCheck.accept(s, Planner.plan(s, 2000), 2000)) {
+      s = StateMachine.apply(s, c);
+      cmds.add(c);
+    }
+    for (Command c : cmds.subList(1, cmds.size())) {
+      Command decoded = org.corral.ctld.state.CommandCodec.decode(org.corral.ctld.state.CommandCodec.encode(c));
+      assertThat(decoded).isEqualTo(c);
+      replayed = StateMachine.apply(replayed, decoded);
+    }
+    Command nodeGres = org.corral.ctld.state.CommandCodec.decode(org.corral.ctld.state.CommandCodec.encode(cmds.get(0)));
+    assertThat(nodeGres).isEqualTo(cmds.get(0));
+    assertThat(replayed.node("n1")).isEqualTo(s.node("n1"));
+    assertThat(replayed.node("n1").orElseThrow().getGresUsedList()).hasSize(1);
+  }
+
+  @Test
   void backfillKeepsTheGpusPromisedToAnEarlierJob() {
     ClusterState s = cluster(1, gpus("", 2, ""));
     s = TestStates.submit(s, 1, TestStates.spec().setTimeLimitMin(60).setTresPerNode("gres:gpu:1").build(), 1001);

@@ -1,4 +1,4 @@
-package org.corral.restd;
+package org.corral.protocol.dataparser;
 
 import java.util.List;
 import java.util.Locale;
@@ -16,8 +16,6 @@ import org.corral.protocol.msg.AcctUser;
 import org.corral.protocol.msg.AssocSnapshot;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.StepUsage;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * slurmdbd's records as data_parser v0.0.42 writes them: v0.0.42_job (with its steps),
@@ -26,24 +24,24 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code max/jobs/active}, its max_jobs {@code max/jobs/per/count}, ...); a limit slurmdbd
  * keeps none of is INFINITE, as Slurm shows it.
  */
-final class AcctJson {
+public final class AcctJson {
   private AcctJson() {}
 
   /** Slurm's TRES table as a new database has it: type, name, id. */
-  static final List<String[]> TRES = List.of(new String[] {"cpu", "", "1"}, new String[] {"mem", "", "2"},
+  public static final List<String[]> TRES = List.of(new String[] {"cpu", "", "1"}, new String[] {"mem", "", "2"},
       new String[] {"energy", "", "3"}, new String[] {"node", "", "4"}, new String[] {"billing", "", "5"},
       new String[] {"fs", "disk", "6"}, new String[] {"vmem", "", "7"}, new String[] {"pages", "", "8"});
 
-  static ArrayNode tresTable() {
-    ArrayNode a = Json.array();
+  public static JsonArray tresTable() {
+    JsonArray a = new JsonArray();
     for (String[] t : TRES) {
       tres(a, t[0], t[1], Integer.parseInt(t[2]), 0);
     }
     return a;
   }
 
-  private static void tres(ArrayNode list, String type, String name, int id, long count) {
-    ObjectNode t = list.addObject();
+  private static void tres(JsonArray list, String type, String name, int id, long count) {
+    JsonObject t = list.addObject();
     t.put("type", type);
     t.put("name", name);
     t.put("id", id);
@@ -51,8 +49,8 @@ final class AcctJson {
   }
 
   /** A TRES string ("cpu=4,mem=100M,node=2", memory in MB) as v0.0.42_tres_list. */
-  static ArrayNode tresList(String text) {
-    ArrayNode a = Json.array();
+  public static JsonArray tresList(String text) {
+    JsonArray a = new JsonArray();
     if (text == null || text.isBlank()) {
       return a;
     }
@@ -94,20 +92,20 @@ final class AcctJson {
   }
 
   /** v0.0.42_job: a job's accounting record with its steps (unless {@code withSteps} is off). */
-  static ObjectNode job(AcctJob j, boolean withSteps, IntFunction<String> userName, long now) {
-    ObjectNode o = Json.object();
+  public static JsonObject job(AcctJob j, boolean withSteps, IntFunction<String> userName, long now) {
+    JsonObject o = new JsonObject();
     boolean ended = j.getEndTime() > 0;
     o.put("account", j.getAccount());
-    ObjectNode comment = o.putObject("comment");
+    JsonObject comment = o.putObject("comment");
     comment.put("administrator", "");
     comment.put("job", j.getComment());
     comment.put("system", "");
     o.put("allocation_nodes", j.getStartTime() > 0 ? j.getNumNodes() : 0);
-    ObjectNode array = o.putObject("array");
+    JsonObject array = o.putObject("array");
     array.put("job_id", j.getArrayJobId());
     array.putObject("limits").putObject("max").putObject("running").put("tasks", 0);
     array.set("task_id", j.getArrayJobId() != 0 && j.getArrayTasks().isEmpty()
-        ? Json.number(Integer.toUnsignedLong(j.getArrayTaskId())) : Json.unset());
+        ? NoVal.number(Integer.toUnsignedLong(j.getArrayTaskId())) : NoVal.unset());
     array.put("task", j.getArrayTasks());
     o.set("association", assocShort(j.getCluster(), j.getAccount(), j.getUserName(), j.getPartition(), 0));
     o.put("block", "");
@@ -115,15 +113,15 @@ final class AcctJson {
     o.put("constraints", j.getConstraints());
     o.put("container", "");
     o.set("derived_exit_code", JobJson.exitCode(j.getDerivedExitStatus(), ended));
-    ObjectNode time = o.putObject("time");
+    JsonObject time = o.putObject("time");
     long start = j.getStartTime();
     long elapsed = start == 0 ? 0 : Math.max(0, (ended ? j.getEndTime() : now) - start);
     time.put("elapsed", elapsed);
     time.put("eligible", j.getEligibleTime());
     time.put("end", j.getEndTime());
     long eligible = j.getEligibleTime();
-    time.set("planned", eligible == 0 ? Json.unset()
-        : Json.number(Math.max(0, (start > 0 ? start : ended ? j.getEndTime() : now) - eligible)));
+    time.set("planned", eligible == 0 ? NoVal.unset()
+        : NoVal.number(Math.max(0, (start > 0 ? start : ended ? j.getEndTime() : now) - eligible)));
     time.put("start", start);
     time.put("submission", j.getSubmitTime());
     time.put("suspended", j.getSuspendedS());
@@ -134,15 +132,15 @@ final class AcctJson {
       sysMs += s.getUsage().getSysCpuMs();
     }
     cpuTimes(time, userMs, sysMs);
-    time.set("limit", Json.limit32(j.getTimeLimitMin()));
+    time.set("limit", NoVal.limit32(j.getTimeLimitMin()));
     o.set("exit_code", JobJson.exitCode(j.getExitStatus(), ended));
     o.put("extra", "");
     o.put("failed_node", "");
-    o.set("flags", Json.array());
+    o.set("flags", new JsonArray());
     o.put("group", j.getGroupName());
-    ObjectNode het = o.putObject("het");
+    JsonObject het = o.putObject("het");
     het.put("job_id", 0);
-    het.set("job_offset", Json.unset());
+    het.set("job_offset", NoVal.unset());
     o.put("job_id", j.getJobId());
     o.put("name", j.getName());
     o.put("licenses", "");
@@ -150,16 +148,16 @@ final class AcctJson {
     o.put("nodes", j.getNodes().isEmpty() ? "None assigned" : j.getNodes());
     o.put("partition", j.getPartition());
     o.put("hold", j.getState() == JobState.PENDING && j.getPriority() == 0);
-    o.set("priority", Json.number(Integer.toUnsignedLong(j.getPriority())));
+    o.set("priority", NoVal.number(Integer.toUnsignedLong(j.getPriority())));
     o.put("qos", j.getQos());
     o.put("qosreq", "");
-    ObjectNode required = o.putObject("required");
+    JsonObject required = o.putObject("required");
     required.put("CPUs", j.getReqCpus());
-    required.set("memory_per_cpu", j.getMemPerCpu() ? Json.number(j.getReqMemMb()) : Json.unset());
-    required.set("memory_per_node", j.getMemPerCpu() ? Json.unset() : Json.number(j.getReqMemMb()));
+    required.set("memory_per_cpu", j.getMemPerCpu() ? NoVal.number(j.getReqMemMb()) : NoVal.unset());
+    required.set("memory_per_node", j.getMemPerCpu() ? NoVal.unset() : NoVal.number(j.getReqMemMb()));
     o.put("kill_request_user", j.getCancelled() ? userName.apply(j.getCancelledBy()) : "");
     o.put("restart_cnt", j.getRestartCount());
-    ObjectNode resv = o.putObject("reservation");
+    JsonObject resv = o.putObject("reservation");
     resv.put("id", 0);
     resv.put("name", "");
     o.put("script", "");
@@ -169,32 +167,32 @@ final class AcctJson {
     o.put("stdout", j.getStdOut());
     o.put("stderr", j.getStdErr());
     o.put("stdin", j.getStdIn());
-    ObjectNode state = o.putObject("state");
-    state.set("current", Json.strings(List.of(state(j.getState()))));
+    JsonObject state = o.putObject("state");
+    state.set("current", JsonArray.of(List.of(state(j.getState()))));
     state.put("reason", j.getReason().isEmpty() ? "None" : j.getReason());
-    ArrayNode steps = o.putArray("steps");
+    JsonArray steps = o.putArray("steps");
     if (withSteps) {
       for (AcctStep s : j.getStepsList()) {
         steps.add(step(j, s, userName, now));
       }
     }
     o.put("submit_line", j.getSubmitLine());
-    ObjectNode tres = o.putObject("tres");
+    JsonObject tres = o.putObject("tres");
     long reqMem = j.getMemPerCpu() ? j.getReqMemMb() * j.getReqCpus()
         : j.getReqMemMb() * Math.max(1, j.getReqNodes());
-    tres.set("allocated", start > 0 ? jobTres(j.getNumCpus(), j.getAllocMemMb(), j.getNumNodes()) : Json.array());
+    tres.set("allocated", start > 0 ? jobTres(j.getNumCpus(), j.getAllocMemMb(), j.getNumNodes()) : new JsonArray());
     tres.set("requested", jobTres(j.getReqCpus(), reqMem, Math.max(1, j.getReqNodes())));
     o.put("used_gres", "");
     o.put("user", j.getUserName());
-    ObjectNode wckey = o.putObject("wckey");
+    JsonObject wckey = o.putObject("wckey");
     wckey.put("wckey", "");
-    wckey.set("flags", Json.array());
+    wckey.set("flags", new JsonArray());
     o.put("working_directory", j.getWorkDir());
     return o;
   }
 
-  private static ArrayNode jobTres(long cpus, long memMb, long nodes) {
-    ArrayNode a = Json.array();
+  private static JsonArray jobTres(long cpus, long memMb, long nodes) {
+    JsonArray a = new JsonArray();
     tres(a, "cpu", "", 1, cpus);
     tres(a, "mem", "", 2, memMb);
     tres(a, "node", "", 4, nodes);
@@ -202,60 +200,60 @@ final class AcctJson {
     return a;
   }
 
-  private static void cpuTimes(ObjectNode time, long userMs, long sysMs) {
+  private static void cpuTimes(JsonObject time, long userMs, long sysMs) {
     seconds(time.putObject("system"), sysMs);
     seconds(time.putObject("total"), userMs + sysMs);
     seconds(time.putObject("user"), userMs);
   }
 
-  private static void seconds(ObjectNode o, long ms) {
+  private static void seconds(JsonObject o, long ms) {
     o.put("seconds", ms / 1000);
     o.put("microseconds", (ms % 1000) * 1000);
   }
 
   /** v0.0.42_step. */
-  static ObjectNode step(AcctJob j, AcctStep s, IntFunction<String> userName, long now) {
-    ObjectNode o = Json.object();
+  public static JsonObject step(AcctJob j, AcctStep s, IntFunction<String> userName, long now) {
+    JsonObject o = new JsonObject();
     boolean ended = s.getEndTime() > 0;
-    ObjectNode time = o.putObject("time");
+    JsonObject time = o.putObject("time");
     time.put("elapsed", s.getStartTime() == 0 ? 0 : Math.max(0, (ended ? s.getEndTime() : now) - s.getStartTime()));
-    time.set("end", ended ? Json.number(s.getEndTime()) : Json.unset());
-    time.set("start", Json.number(s.getStartTime()));
+    time.set("end", ended ? NoVal.number(s.getEndTime()) : NoVal.unset());
+    time.set("start", NoVal.number(s.getStartTime()));
     time.put("suspended", 0);
     StepUsage u = s.getUsage();
     cpuTimes(time, u.getUserCpuMs(), u.getSysCpuMs());
     o.set("exit_code", JobJson.exitCode(s.getExitStatus(), ended));
-    ObjectNode nodes = o.putObject("nodes");
+    JsonObject nodes = o.putObject("nodes");
     nodes.put("count", s.getNumNodes());
     nodes.put("range", s.getNodes());
-    nodes.set("list", Json.strings(s.getNodes().isEmpty() ? List.of() : Hostlist.expand(s.getNodes())));
+    nodes.set("list", JsonArray.of(s.getNodes().isEmpty() ? List.of() : Hostlist.expand(s.getNodes())));
     o.putObject("tasks").put("count", s.getNumTasks());
     o.put("pid", "");
-    ObjectNode cpu = o.putObject("CPU");
-    ObjectNode freq = cpu.putObject("requested_frequency");
-    freq.set("min", Json.unset());
-    freq.set("max", Json.unset());
+    JsonObject cpu = o.putObject("CPU");
+    JsonObject freq = cpu.putObject("requested_frequency");
+    freq.set("min", NoVal.unset());
+    freq.set("max", NoVal.unset());
     cpu.put("governor", "");
     o.put("kill_request_user", s.getCancelled() ? userName.apply(s.getCancelledBy()) : "");
-    o.set("state", Json.strings(List.of(state(s.getState()))));
-    ObjectNode stats = o.putObject("statistics");
+    o.set("state", JsonArray.of(List.of(state(s.getState()))));
+    JsonObject stats = o.putObject("statistics");
     stats.putObject("CPU").put("actual_frequency", u.getAveCpuFreqKhz());
-    stats.putObject("energy").set("consumed", Json.unset());
-    ObjectNode step = o.putObject("step");
+    stats.putObject("energy").set("consumed", NoVal.unset());
+    JsonObject step = o.putObject("step");
     step.put("id", Integer.toUnsignedString(j.getJobId()) + "." + StepIds.name(s.getStepId()));
     step.put("name", s.getName());
     o.putObject("task").put("distribution", "");
-    ObjectNode tres = o.putObject("tres");
-    ObjectNode requested = tres.putObject("requested");
+    JsonObject tres = o.putObject("tres");
+    JsonObject requested = tres.putObject("requested");
     requested.set("max", usageTres(u.getMaxRssKb() * 1024, u.getMaxVmsizeKb() * 1024, u.getMaxPages()));
-    requested.set("min", Json.array());
+    requested.set("min", new JsonArray());
     requested.set("average", usageTres(u.getAveRssKb() * 1024, u.getAveVmsizeKb() * 1024, u.getAvePages()));
-    requested.set("total", Json.array());
-    ObjectNode consumed = tres.putObject("consumed");
+    requested.set("total", new JsonArray());
+    JsonObject consumed = tres.putObject("consumed");
     consumed.set("max", usageTres(u.getMaxRssKb() * 1024, u.getMaxVmsizeKb() * 1024, u.getMaxPages()));
-    consumed.set("min", Json.array());
+    consumed.set("min", new JsonArray());
     consumed.set("average", usageTres(u.getAveRssKb() * 1024, u.getAveVmsizeKb() * 1024, u.getAvePages()));
-    ArrayNode total = Json.array();
+    JsonArray total = new JsonArray();
     tres(total, "cpu", "", 1, u.getUserCpuMs() + u.getSysCpuMs());
     consumed.set("total", total);
     tres.set("allocated", jobTres(s.getNumCpus(), s.getReqMemMb(), s.getNumNodes()));
@@ -263,20 +261,20 @@ final class AcctJson {
   }
 
   /** Usage as Slurm's step TRES: memory (RSS) and vmem in bytes, pages. */
-  private static ArrayNode usageTres(long rssBytes, long vmemBytes, long pages) {
-    ArrayNode a = Json.array();
+  private static JsonArray usageTres(long rssBytes, long vmemBytes, long pages) {
+    JsonArray a = new JsonArray();
     tres(a, "mem", "", 2, rssBytes);
     tres(a, "vmem", "", 7, vmemBytes);
     tres(a, "pages", "", 8, pages);
     return a;
   }
 
-  static String state(JobState s) {
+  public static String state(JobState s) {
     return s.name();
   }
 
-  static ObjectNode assocShort(String cluster, String account, String user, String partition, int id) {
-    ObjectNode o = Json.object();
+  public static JsonObject assocShort(String cluster, String account, String user, String partition, int id) {
+    JsonObject o = new JsonObject();
     o.put("account", account);
     o.put("cluster", cluster);
     o.put("partition", partition);
@@ -286,18 +284,18 @@ final class AcctJson {
   }
 
   /** v0.0.42_account, with its associations and coordinators. */
-  static ObjectNode account(AcctAccount a, AssocSnapshot snap) {
-    ObjectNode o = Json.object();
-    ArrayNode assocs = o.putArray("associations");
+  public static JsonObject account(AcctAccount a, AssocSnapshot snap) {
+    JsonObject o = new JsonObject();
+    JsonArray assocs = o.putArray("associations");
     for (AcctAssoc x : snap.getAssocsList()) {
       if (x.getAccount().equals(a.getName())) {
         assocs.add(assocShort(x.getCluster(), x.getAccount(), x.getUser(), x.getPartition(), x.getId()));
       }
     }
-    ArrayNode coords = o.putArray("coordinators");
+    JsonArray coords = o.putArray("coordinators");
     for (AcctUser u : snap.getUsersList()) {
       if (u.getCoordAccountsList().contains(a.getName())) {
-        ObjectNode c = coords.addObject();
+        JsonObject c = coords.addObject();
         c.put("name", u.getName());
         c.put("direct", true);
       }
@@ -305,74 +303,79 @@ final class AcctJson {
     o.put("description", a.getDescription());
     o.put("name", a.getName());
     o.put("organization", a.getOrganization());
-    o.set("flags", Json.array());
+    o.set("flags", new JsonArray());
     return o;
   }
 
-  /** v0.0.42_user, with its associations and the accounts it coordinates. */
-  static ObjectNode user(AcctUser u, AssocSnapshot snap) {
-    ObjectNode o = Json.object();
-    o.set("administrator_level", Json.strings(List.of(switch (u.getAdminLevel()) {
+  /** A user's administrator_level as Slurm names it. */
+  public static String adminLevel(AcctUser u) {
+    return switch (u.getAdminLevel()) {
       case 2 -> "Operator";
       case 3 -> "Administrator";
       case 0 -> "Not Set";
       default -> "None";
-    })));
-    ArrayNode assocs = o.putArray("associations");
+    };
+  }
+
+  /** v0.0.42_user, with its associations and the accounts it coordinates. */
+  public static JsonObject user(AcctUser u, AssocSnapshot snap) {
+    JsonObject o = new JsonObject();
+    o.set("administrator_level", JsonArray.of(List.of(adminLevel(u))));
+    JsonArray assocs = o.putArray("associations");
     for (AcctAssoc x : snap.getAssocsList()) {
       if (x.getUser().equals(u.getName())) {
         assocs.add(assocShort(x.getCluster(), x.getAccount(), x.getUser(), x.getPartition(), x.getId()));
       }
     }
-    ArrayNode coords = o.putArray("coordinators");
+    JsonArray coords = o.putArray("coordinators");
     for (String acct : u.getCoordAccountsList()) {
-      ObjectNode c = coords.addObject();
+      JsonObject c = coords.addObject();
       c.put("name", acct);
       c.put("direct", true);
     }
-    ObjectNode def = o.putObject("default");
+    JsonObject def = o.putObject("default");
     def.put("account", u.getDefaultAccount());
     def.put("wckey", "");
-    o.set("flags", Json.array());
+    o.set("flags", new JsonArray());
     o.put("name", u.getName());
     o.put("old_name", "");
     o.putArray("wckeys");
     return o;
   }
 
-  private static ObjectNode limit(boolean present, int value) {
-    return present ? Json.limit32(value) : Json.infinite();
+  private static JsonObject limit(boolean present, int value) {
+    return present ? NoVal.limit32(value) : NoVal.infinite();
   }
 
   /** v0.0.42_assoc. */
-  static ObjectNode assoc(AcctAssoc x, AssocSnapshot snap) {
-    ObjectNode o = Json.object();
+  public static JsonObject assoc(AcctAssoc x, AssocSnapshot snap) {
+    JsonObject o = new JsonObject();
     AcctLimits l = x.getLimits();
     o.putArray("accounting");
     o.put("account", x.getAccount());
     o.put("cluster", x.getCluster());
     o.put("comment", "");
     o.putObject("default").put("qos", x.getDefaultQos());
-    o.set("flags", Json.array());
-    ObjectNode max = o.putObject("max");
-    ObjectNode jobs = max.putObject("jobs");
-    ObjectNode per = jobs.putObject("per");
+    o.set("flags", new JsonArray());
+    JsonObject max = o.putObject("max");
+    JsonObject jobs = max.putObject("jobs");
+    JsonObject per = jobs.putObject("per");
     per.set("count", limit(l.hasMaxJobs(), l.getMaxJobs()));
-    per.set("accruing", Json.infinite());
+    per.set("accruing", NoVal.infinite());
     per.set("submitted", limit(l.hasMaxSubmitJobs(), l.getMaxSubmitJobs()));
     per.set("wall_clock", limit(l.hasMaxWallMinutes(), l.getMaxWallMinutes()));
     jobs.set("active", limit(l.hasGrpJobs(), l.getGrpJobs()));
-    jobs.set("accruing", Json.infinite());
+    jobs.set("accruing", NoVal.infinite());
     jobs.set("total", limit(l.hasGrpSubmitJobs(), l.getGrpSubmitJobs()));
-    ObjectNode tres = max.putObject("tres");
+    JsonObject tres = max.putObject("tres");
     tres.set("total", tresList(l.getGrpTres()));
-    ObjectNode group = tres.putObject("group");
+    JsonObject group = tres.putObject("group");
     group.putArray("minutes");
     group.putArray("active");
-    ObjectNode minutes = tres.putObject("minutes");
+    JsonObject minutes = tres.putObject("minutes");
     minutes.putArray("total");
     minutes.putObject("per").putArray("job");
-    ObjectNode tresPer = tres.putObject("per");
+    JsonObject tresPer = tres.putObject("per");
     tresPer.set("job", tresList(l.getMaxTresPerJob()));
     tresPer.putArray("node");
     max.putObject("per").putObject("account").set("wall_clock", limit(l.hasGrpWallMinutes(), l.getGrpWallMinutes()));
@@ -387,11 +390,11 @@ final class AcctJson {
     }
     o.put("is_default", isDefault);
     o.put("lineage", lineage(x, snap));
-    o.putObject("min").set("priority_threshold", Json.infinite());
+    o.putObject("min").set("priority_threshold", NoVal.infinite());
     o.put("parent_account", x.getParentAccount());
     o.put("partition", x.getPartition());
     o.set("priority", limit(l.hasPriority(), l.getPriority()));
-    o.set("qos", Json.strings(effectiveQos(x, snap)));
+    o.set("qos", JsonArray.of(effectiveQos(x, snap)));
     o.put("shares_raw", l.hasShares() ? Integer.toUnsignedLong(l.getShares()) : 1);
     o.put("user", x.getUser());
     return o;
@@ -438,69 +441,69 @@ final class AcctJson {
   }
 
   /** v0.0.42_qos. */
-  static ObjectNode qos(AcctQos q) {
-    ObjectNode o = Json.object();
+  public static JsonObject qos(AcctQos q) {
+    JsonObject o = new JsonObject();
     o.put("description", q.getDescription());
-    ArrayNode flags = o.putArray("flags");
+    JsonArray flags = o.putArray("flags");
     q.getFlagsList().forEach(f -> flags.add(f.toUpperCase(Locale.ROOT)));
     o.put("id", q.getId());
-    ObjectNode limits = o.putObject("limits");
+    JsonObject limits = o.putObject("limits");
     limits.put("grace_time", q.getGraceTime());
-    ObjectNode max = limits.putObject("max");
-    ObjectNode active = max.putObject("active_jobs");
-    active.set("accruing", Json.infinite());
+    JsonObject max = limits.putObject("max");
+    JsonObject active = max.putObject("active_jobs");
+    active.set("accruing", NoVal.infinite());
     active.set("count", limit(q.hasGrpJobs(), q.getGrpJobs()));
-    ObjectNode jobs = max.putObject("jobs");
+    JsonObject jobs = max.putObject("jobs");
     jobs.set("count", limit(q.hasGrpSubmitJobs(), q.getGrpSubmitJobs()));
-    ObjectNode activePer = jobs.putObject("active_jobs").putObject("per");
-    activePer.set("account", Json.infinite());
+    JsonObject activePer = jobs.putObject("active_jobs").putObject("per");
+    activePer.set("account", NoVal.infinite());
     activePer.set("user", limit(q.hasMaxJobsPerUser(), q.getMaxJobsPerUser()));
-    ObjectNode jobsPer = jobs.putObject("per");
-    jobsPer.set("account", Json.infinite());
+    JsonObject jobsPer = jobs.putObject("per");
+    jobsPer.set("account", NoVal.infinite());
     jobsPer.set("user", limit(q.hasMaxSubmitJobsPerUser(), q.getMaxSubmitJobsPerUser()));
-    ObjectNode tres = max.putObject("tres");
+    JsonObject tres = max.putObject("tres");
     tres.set("total", tresList(q.getGrpTres()));
-    ObjectNode minutes = tres.putObject("minutes");
+    JsonObject minutes = tres.putObject("minutes");
     minutes.putArray("total");
-    ObjectNode minutesPer = minutes.putObject("per");
+    JsonObject minutesPer = minutes.putObject("per");
     minutesPer.putArray("qos");
     minutesPer.putArray("job");
     minutesPer.putArray("account");
     minutesPer.putArray("user");
-    ObjectNode tresPer = tres.putObject("per");
+    JsonObject tresPer = tres.putObject("per");
     tresPer.putArray("account");
     tresPer.set("job", tresList(q.getMaxTresPerJob()));
     tresPer.putArray("node");
     tresPer.set("user", tresList(q.getMaxTresPerUser()));
-    ObjectNode wallPer = max.putObject("wall_clock").putObject("per");
-    wallPer.set("qos", Json.infinite());
+    JsonObject wallPer = max.putObject("wall_clock").putObject("per");
+    wallPer.set("qos", NoVal.infinite());
     wallPer.set("job", limit(q.hasMaxWallMinutes(), q.getMaxWallMinutes()));
-    ObjectNode accruingPer = max.putObject("accruing").putObject("per");
-    accruingPer.set("account", Json.infinite());
-    accruingPer.set("user", Json.infinite());
-    limits.set("factor", Json.unset());
-    ObjectNode min = limits.putObject("min");
-    min.set("priority_threshold", Json.infinite());
+    JsonObject accruingPer = max.putObject("accruing").putObject("per");
+    accruingPer.set("account", NoVal.infinite());
+    accruingPer.set("user", NoVal.infinite());
+    limits.set("factor", NoVal.unset());
+    JsonObject min = limits.putObject("min");
+    min.set("priority_threshold", NoVal.infinite());
     min.putObject("tres").putObject("per").putArray("job");
     o.put("name", q.getName());
-    ObjectNode preempt = o.putObject("preempt");
-    preempt.set("list", Json.strings(q.getPreemptList()));
-    preempt.set("mode", Json.strings(List.of(q.getPreemptMode().isEmpty() ? "DISABLED"
+    JsonObject preempt = o.putObject("preempt");
+    preempt.set("list", JsonArray.of(q.getPreemptList()));
+    preempt.set("mode", JsonArray.of(List.of(q.getPreemptMode().isEmpty() ? "DISABLED"
         : q.getPreemptMode().toUpperCase(Locale.ROOT))));
-    preempt.set("exempt_time", Json.unset());
-    o.set("priority", Json.number(Integer.toUnsignedLong(q.getPriority())));
-    o.set("usage_factor", Json.number(q.getUsageFactor() == 0 ? 1.0 : q.getUsageFactor()));
-    o.set("usage_threshold", Json.unset());
+    preempt.set("exempt_time", NoVal.unset());
+    o.set("priority", NoVal.number(Integer.toUnsignedLong(q.getPriority())));
+    o.set("usage_factor", NoVal.number(q.getUsageFactor() == 0 ? 1.0 : q.getUsageFactor()));
+    o.set("usage_threshold", NoVal.unset());
     return o;
   }
 
   /** v0.0.42_cluster_rec. */
-  static ObjectNode cluster(AcctCluster c, AssocSnapshot snap) {
-    ObjectNode o = Json.object();
-    ObjectNode ctl = o.putObject("controller");
+  public static JsonObject cluster(AcctCluster c, AssocSnapshot snap) {
+    JsonObject o = new JsonObject();
+    JsonObject ctl = o.putObject("controller");
     ctl.put("host", c.getControlHost());
     ctl.put("port", c.getControlPort());
-    o.set("flags", Json.array());
+    o.set("flags", new JsonArray());
     o.put("name", c.getName());
     o.put("nodes", "");
     o.put("select_plugin", "");
@@ -508,7 +511,7 @@ final class AcctJson {
         && a.getAccount().equals("root") && a.getUser().isEmpty()).mapToInt(AcctAssoc::getId).findFirst().orElse(0);
     o.putObject("associations").set("root", assocShort(c.getName(), "root", "", "", rootId));
     o.put("rpc_version", c.getRpcVersion());
-    o.set("tres", Json.array());
+    o.set("tres", new JsonArray());
     return o;
   }
 }

@@ -1,20 +1,18 @@
-package org.corral.restd;
+package org.corral.protocol.dataparser;
 
 import org.corral.protocol.msg.CycleStats;
 import org.corral.protocol.msg.RpcStat;
 import org.corral.protocol.msg.StatsReply;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /** sdiag's counters as v0.0.42_stats_msg. */
-final class DiagJson {
+public final class DiagJson {
   private DiagJson() {}
 
-  static ObjectNode of(StatsReply s) {
-    ObjectNode o = Json.object();
+  public static JsonObject of(StatsReply s) {
+    JsonObject o = new JsonObject();
     o.put("parts_packed", 1);
-    o.set("req_time", Json.number(s.getNow()));
-    o.set("req_time_start", Json.number(s.getSince()));
+    o.set("req_time", NoVal.number(s.getNow()));
+    o.set("req_time_start", NoVal.number(s.getSince()));
     o.put("server_thread_count", s.getServerThreads());
     o.put("agent_queue_size", 0);
     o.put("agent_count", 0);
@@ -31,7 +29,7 @@ final class DiagJson {
     long minutes = Math.max(1, (s.getNow() - s.getSince()) / 60);
     o.put("schedule_cycle_per_minute", m.getCount() / minutes);
     o.put("schedule_cycle_depth", m.getDepthTotal());
-    o.set("schedule_exit", Json.object());
+    o.set("schedule_exit", new JsonObject());
     o.put("schedule_queue_length", m.getLastQueue());
     o.put("jobs_submitted", s.getJobsSubmitted());
     o.put("jobs_started", s.getJobsStarted());
@@ -40,7 +38,7 @@ final class DiagJson {
     o.put("jobs_failed", s.getJobsFailed());
     o.put("jobs_pending", s.getJobsPending());
     o.put("jobs_running", s.getJobsRunning());
-    o.set("job_states_ts", Json.number(s.getNow()));
+    o.set("job_states_ts", NoVal.number(s.getNow()));
     CycleStats b = s.getBackfill();
     o.put("bf_backfilled_jobs", s.getBackfilledSinceStart());
     o.put("bf_last_backfilled_jobs", s.getBackfilled());
@@ -52,7 +50,7 @@ final class DiagJson {
     o.put("bf_cycle_sum", b.getTotalUs());
     o.put("bf_cycle_last", b.getLastUs());
     o.put("bf_cycle_max", b.getMaxUs());
-    o.set("bf_exit", Json.object());
+    o.set("bf_exit", new JsonObject());
     o.put("bf_last_depth", b.getLastDepth());
     o.put("bf_last_depth_try", b.getLastDepth());
     o.put("bf_depth_sum", b.getDepthTotal());
@@ -63,11 +61,11 @@ final class DiagJson {
     o.put("bf_table_size", 0);
     o.put("bf_table_size_sum", 0);
     o.put("bf_table_size_mean", 0);
-    o.set("bf_when_last_cycle", Json.number(s.getLastBackfillTime()));
+    o.set("bf_when_last_cycle", NoVal.number(s.getLastBackfillTime()));
     o.put("bf_active", false);
-    ArrayNode types = o.putArray("rpcs_by_message_type");
+    JsonArray types = o.putArray("rpcs_by_message_type");
     for (RpcStat r : s.getByTypeList()) {
-      ObjectNode t = types.addObject();
+      JsonObject t = types.addObject();
       t.put("type_id", r.getId());
       t.put("message_type", r.getName());
       t.put("count", r.getCount());
@@ -76,16 +74,16 @@ final class DiagJson {
       t.put("cycle_last", 0);
       t.put("cycle_max", 0);
       t.put("total_time", r.getTotalUs());
-      t.set("average_time", Json.number(mean(r.getTotalUs(), r.getCount())));
+      t.set("average_time", NoVal.number(mean(r.getTotalUs(), r.getCount())));
     }
-    ArrayNode users = o.putArray("rpcs_by_user");
+    JsonArray users = o.putArray("rpcs_by_user");
     for (RpcStat r : s.getByUserList()) {
-      ObjectNode u = users.addObject();
+      JsonObject u = users.addObject();
       u.put("user_id", r.getId());
       u.put("user", r.getName());
       u.put("count", r.getCount());
       u.put("total_time", r.getTotalUs());
-      u.set("average_time", Json.number(mean(r.getTotalUs(), r.getCount())));
+      u.set("average_time", NoVal.number(mean(r.getTotalUs(), r.getCount())));
     }
     o.putArray("pending_rpcs");
     o.putArray("pending_rpcs_by_hostlist");

@@ -1,31 +1,32 @@
-package org.corral.restd;
+package org.corral.protocol.dataparser;
 
 import java.util.ArrayList;
 import java.util.List;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobState;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
-/** A job as v0.0.42_job_info: the controller's JobInfo with Slurm's field names and shapes. */
-final class JobJson {
+/**
+ * A job as v0.0.42_job_info: the controller's JobInfo with Slurm's field names and shapes
+ * (slurmrestd's GET /slurm/v0.0.42/jobs and squeue --json).
+ */
+public final class JobJson {
   private JobJson() {}
 
-  static ObjectNode of(JobInfo j, String cluster) {
-    ObjectNode o = Json.object();
+  public static JsonObject of(JobInfo j, String cluster) {
+    JsonObject o = new JsonObject();
     o.put("account", j.getAccount());
-    o.set("accrue_time", Json.number(j.getEligibleTime()));
+    o.set("accrue_time", NoVal.number(j.getEligibleTime()));
     o.put("admin_comment", "");
     o.put("allocating_node", j.getSubmitHost());
     boolean inArray = j.getArrayJobId() != 0;
-    o.set("array_job_id", Json.number(j.getArrayJobId()));
-    o.set("array_task_id", inArray && j.getArrayTasks().isEmpty() ? Json.number(j.getArrayTaskId()) : Json.unset());
-    o.set("array_max_tasks", Json.number(j.getArrayThrottle()));
+    o.set("array_job_id", NoVal.number(j.getArrayJobId()));
+    o.set("array_task_id", inArray && j.getArrayTasks().isEmpty() ? NoVal.number(j.getArrayTaskId()) : NoVal.unset());
+    o.set("array_max_tasks", NoVal.number(j.getArrayThrottle()));
     o.put("array_task_string", j.getArrayTasks());
     o.put("association_id", 0);
     o.put("batch_flag", !j.getInteractive());
     o.put("batch_host", j.getBatchHost());
-    o.set("flags", Json.array());
+    o.set("flags", new JsonArray());
     o.put("burst_buffer", "");
     o.put("burst_buffer_state", "");
     o.put("cluster", cluster);
@@ -35,15 +36,15 @@ final class JobJson {
     o.put("container", "");
     o.put("container_id", "");
     o.put("contiguous", false);
-    o.set("cores_per_socket", Json.unset());
-    o.set("cpus_per_task", Json.number(Math.max(1, j.getCpusPerTask())));
+    o.set("cores_per_socket", NoVal.unset());
+    o.set("cpus_per_task", NoVal.number(Math.max(1, j.getCpusPerTask())));
     o.put("cpus_per_tres", "");
     o.put("cron", "");
-    o.set("deadline", Json.number(j.getDeadline()));
+    o.set("deadline", NoVal.number(j.getDeadline()));
     o.put("dependency", j.getDependency());
     o.set("derived_exit_code", exitCode(j, 0));
-    o.set("eligible_time", Json.number(j.getEligibleTime()));
-    o.set("end_time", Json.number(j.getEndTime()));
+    o.set("eligible_time", NoVal.number(j.getEligibleTime()));
+    o.set("end_time", NoVal.number(j.getEndTime()));
     o.put("excluded_nodes", j.getExcNodes());
     o.set("exit_code", exitCode(j, j.getExitStatus()));
     o.put("extra", "");
@@ -51,58 +52,58 @@ final class JobJson {
     o.put("features", j.getFeatures());
     o.put("group_id", j.getGroupId());
     o.put("group_name", j.getGroupName());
-    o.set("het_job_id", Json.number(0));
+    o.set("het_job_id", NoVal.number(0));
     o.put("het_job_id_set", "");
-    o.set("het_job_offset", Json.unset());
+    o.set("het_job_offset", NoVal.unset());
     o.put("job_id", j.getJobId());
     o.set("job_state", state(j));
-    o.set("last_sched_evaluation", Json.number(j.getLastSchedEval()));
+    o.set("last_sched_evaluation", NoVal.number(j.getLastSchedEval()));
     o.put("licenses", "");
-    o.set("mail_type", Json.array());
+    o.set("mail_type", new JsonArray());
     o.put("mail_user", j.getUserName());
-    o.set("max_cpus", Json.number(0));
-    o.set("max_nodes", Json.number(j.getMaxNodes()));
+    o.set("max_cpus", NoVal.number(0));
+    o.set("max_nodes", NoVal.limit32(j.getMaxNodes()));
     o.put("mcs_label", "");
     o.put("memory_per_tres", "");
     o.put("name", j.getName());
     o.put("network", "");
     o.put("nodes", j.getNodes());
     o.put("nice", j.getNice());
-    o.set("tasks_per_node", Json.number(j.getNtasksPerNode()));
-    o.set("cpus", Json.number(j.getNumCpus()));
-    o.set("node_count", Json.number(j.getNumNodes()));
-    o.set("tasks", Json.number(j.getNumTasks()));
+    o.set("tasks_per_node", NoVal.number(j.getNtasksPerNode()));
+    o.set("cpus", NoVal.number(j.getNumCpus()));
+    o.set("node_count", NoVal.number(j.getNumNodes()));
+    o.set("tasks", NoVal.number(j.getNumTasks()));
     o.put("partition", j.getPartition());
     o.put("prefer", "");
-    o.set("memory_per_cpu", j.getMemPerCpuMb() > 0 ? Json.number(j.getMemPerCpuMb()) : Json.unset());
-    o.set("memory_per_node", j.getMemPerNodeMb() > 0 ? Json.number(j.getMemPerNodeMb()) : Json.unset());
-    o.set("minimum_cpus_per_node", Json.number(Math.max(1, j.getCpusPerTask())));
-    o.set("minimum_tmp_disk_per_node", Json.number(0));
-    o.set("preempt_time", Json.number(0));
-    o.set("pre_sus_time", Json.number(0));
+    o.set("memory_per_cpu", j.getMemPerCpuMb() > 0 ? NoVal.number(j.getMemPerCpuMb()) : NoVal.unset());
+    o.set("memory_per_node", j.getMemPerNodeMb() > 0 ? NoVal.number(j.getMemPerNodeMb()) : NoVal.unset());
+    o.set("minimum_cpus_per_node", NoVal.number(Math.max(1, j.getCpusPerTask())));
+    o.set("minimum_tmp_disk_per_node", NoVal.number(0));
+    o.set("preempt_time", NoVal.number(0));
+    o.set("pre_sus_time", NoVal.number(0));
     o.put("hold", j.getPriority() == 0 && j.getState() == JobState.PENDING);
-    o.set("priority", Json.number(j.getPriority()));
-    o.put("qos", "normal");
+    o.set("priority", NoVal.number(Integer.toUnsignedLong(j.getPriority())));
+    o.put("qos", j.getQos().isEmpty() ? "normal" : j.getQos());
     o.put("reboot", false);
     o.put("required_nodes", j.getReqNodes());
     o.put("requeue", j.getRequeue());
-    o.set("resize_time", Json.number(0));
+    o.set("resize_time", NoVal.number(0));
     o.put("restart_cnt", j.getRestartCount());
     o.put("resv_name", "");
     o.put("scheduled_nodes", j.getSchedNodes());
-    o.set("shared", j.getExclusive() ? Json.strings(List.of("none")) : Json.array());
-    o.set("start_time", Json.number(j.getStartTime()));
+    o.set("shared", j.getExclusive() ? JsonArray.of(List.of("none")) : new JsonArray());
+    o.set("start_time", NoVal.number(j.getStartTime()));
     o.put("state_description", "");
     o.put("state_reason", j.getStateReason().isEmpty() ? "None" : j.getStateReason());
     o.put("standard_error", j.getStdErr());
     o.put("standard_input", j.getStdIn());
     o.put("standard_output", j.getStdOut());
-    o.set("submit_time", Json.number(j.getSubmitTime()));
-    o.set("suspend_time", Json.number(j.getSuspendTime()));
+    o.set("submit_time", NoVal.number(j.getSubmitTime()));
+    o.set("suspend_time", NoVal.number(j.getSuspendTime()));
     o.put("system_comment", "");
-    o.set("time_limit", Json.limit32(j.getTimeLimitMin()));
-    o.set("time_minimum", Json.number(0));
-    o.set("threads_per_core", Json.unset());
+    o.set("time_limit", NoVal.limit32(j.getTimeLimitMin()));
+    o.set("time_minimum", NoVal.number(0));
+    o.set("threads_per_core", NoVal.unset());
     o.put("tres_req_str", tres(j.getNumCpus(), memoryMb(j), Math.max(j.getNumNodes(), j.getMinNodes())));
     o.put("tres_alloc_str", j.getNodes().isEmpty() ? "" : tres(j.getNumCpus(), memoryMb(j), j.getNumNodes()));
     o.put("user_id", j.getUserId());
@@ -113,29 +114,29 @@ final class JobJson {
   }
 
   /** job_state as Slurm lists it: the base state, then flags (COMPLETING, REQUEUED, ...). */
-  static ArrayNode state(JobInfo j) {
+  public static JsonArray state(JobInfo j) {
     List<String> s = new ArrayList<>();
     s.add(j.getState() == JobState.SPECIAL_EXIT ? "SPECIAL_EXIT" : j.getState().name());
     if (j.getCompleting()) {
       s.add("COMPLETING");
     }
-    return Json.strings(s);
+    return JsonArray.of(s);
   }
 
-  private static ObjectNode exitCode(JobInfo j, int status) {
+  private static JsonObject exitCode(JobInfo j, int status) {
     return exitCode(status, j.getEndTime() > 0 && j.getState() != JobState.PENDING && j.getState() != JobState.RUNNING);
   }
 
   /** v0.0.42_process_exit_code_verbose from a wait(2) status. */
-  static ObjectNode exitCode(int status, boolean ended) {
-    ObjectNode o = Json.object();
+  public static JsonObject exitCode(int status, boolean ended) {
+    JsonObject o = new JsonObject();
     int code = (status >> 8) & 0xff;
     int signal = status & 0x7f;
     String word = !ended ? "PENDING" : signal != 0 ? "SIGNALED" : code != 0 ? "ERROR" : "SUCCESS";
-    o.set("status", Json.strings(List.of(word)));
-    o.set("return_code", ended ? Json.number(code) : Json.unset());
-    ObjectNode sig = Json.object();
-    sig.set("id", signal != 0 ? Json.number(signal) : Json.unset());
+    o.set("status", JsonArray.of(List.of(word)));
+    o.set("return_code", ended ? NoVal.number(code) : NoVal.unset());
+    JsonObject sig = new JsonObject();
+    sig.set("id", signal != 0 ? NoVal.number(signal) : NoVal.unset());
     sig.put("name", signal != 0 ? Signals.name(signal) : "");
     o.set("signal", sig);
     return o;

@@ -1,67 +1,72 @@
-package org.corral.restd;
+package org.corral.protocol.dataparser;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
-/** Nodes as v0.0.42_node and partitions as v0.0.42_partition_info. */
-final class NodeJson {
+/**
+ * Nodes as v0.0.42_node and partitions as v0.0.42_partition_info (slurmrestd's /nodes and
+ * /partitions, sinfo --json).
+ */
+public final class NodeJson {
   private NodeJson() {}
 
-  static ObjectNode node(NodeInfo n, String cluster) {
-    ObjectNode o = Json.object();
+  /**
+   * @param userName a uid's name (reason_set_by_user), its number where it has none
+   */
+  public static JsonObject node(NodeInfo n, String cluster, IntFunction<String> userName) {
+    JsonObject o = new JsonObject();
     o.put("architecture", n.getArch());
     o.put("burstbuffer_network_address", "");
     o.put("boards", 1);
-    o.set("boot_time", Json.number(n.getBootTime()));
+    o.set("boot_time", NoVal.number(n.getBootTime()));
     o.put("cluster_name", cluster);
     o.put("cores", n.getCoresPerSocket());
     o.put("specialized_cores", 0);
     o.put("cpu_binding", 0);
     o.put("cpu_load", n.getCpuLoad());
-    o.set("free_mem", Json.number(n.getFreeMemMb()));
+    o.set("free_mem", NoVal.number(n.getFreeMemMb()));
     o.put("cpus", n.getCpus());
     o.put("effective_cpus", n.getCpus());
     o.put("specialized_cpus", "");
     o.put("extra", "");
-    o.set("features", Json.strings(n.getFeaturesList()));
-    o.set("active_features", Json.strings(n.getFeaturesList()));
+    o.set("features", JsonArray.of(n.getFeaturesList()));
+    o.set("active_features", JsonArray.of(n.getFeaturesList()));
     o.put("gpu_spec", "");
     o.put("gres", n.getGres());
     o.put("gres_drained", "N/A");
     o.put("gres_used", "");
     o.put("instance_id", "");
     o.put("instance_type", "");
-    o.set("last_busy", Json.number(n.getLastBusy()));
+    o.set("last_busy", NoVal.number(n.getLastBusy()));
     o.put("mcs_label", "");
     o.put("specialized_memory", 0);
     o.put("name", n.getName());
-    o.set("next_state_after_reboot", Json.strings(List.of("INVALID")));
+    o.set("next_state_after_reboot", JsonArray.of(List.of("INVALID")));
     o.put("address", n.getAddr());
     o.put("hostname", n.getHostname());
     o.set("state", state(n));
     o.put("operating_system", n.getOs());
     o.put("owner", "");
-    o.set("partitions", Json.strings(n.getPartitionsList()));
+    o.set("partitions", JsonArray.of(n.getPartitionsList()));
     o.put("port", n.getPort());
     o.put("real_memory", n.getRealMemoryMb());
     o.put("res_cores_per_gpu", 0);
     o.put("comment", "");
     o.put("reason", n.getReason());
-    o.set("reason_changed_at", Json.number(n.getReasonTime()));
-    o.put("reason_set_by_user", n.getReason().isEmpty() ? "" : String.valueOf(n.getReasonUid()));
-    o.set("resume_after", Json.number(0));
+    o.set("reason_changed_at", NoVal.number(n.getReasonTime()));
+    o.put("reason_set_by_user", n.getReason().isEmpty() ? "" : userName.apply(n.getReasonUid()));
+    o.set("resume_after", NoVal.number(0));
     o.put("reservation", "");
     o.put("alloc_memory", n.getAllocMemMb());
     o.put("alloc_cpus", n.getAllocCpus());
     o.put("alloc_idle_cpus", Math.max(0, n.getCpus() - n.getAllocCpus()));
     o.put("tres_used", n.getAllocCpus() == 0 ? "" : "cpu=" + n.getAllocCpus() + ",mem=" + n.getAllocMemMb() + "M");
     o.put("tres_weighted", 0.0);
-    o.set("slurmd_start_time", Json.number(n.getSlurmdStartTime()));
+    o.set("slurmd_start_time", NoVal.number(n.getSlurmdStartTime()));
     o.put("sockets", n.getSockets());
     o.put("threads", n.getThreadsPerCore());
     o.put("temporary_disk", n.getTmpDiskMb());
@@ -72,7 +77,7 @@ final class NodeJson {
   }
 
   /** The base state (IDLE, MIXED, ALLOCATED, DOWN, UNKNOWN, FUTURE) and its flags. */
-  static ArrayNode state(NodeInfo n) {
+  public static JsonArray state(NodeInfo n) {
     List<String> s = new ArrayList<>();
     s.add(switch (n.getBaseState()) {
       case NODE_DOWN -> "DOWN";
@@ -87,65 +92,65 @@ final class NodeJson {
     if (n.getNotResponding() && n.getBaseState() != NodeBaseState.NODE_UNKNOWN) {
       s.add("NOT_RESPONDING");
     }
-    return Json.strings(s);
+    return JsonArray.of(s);
   }
 
-  static ObjectNode partition(PartitionInfo p, String cluster) {
-    ObjectNode o = Json.object();
-    ObjectNode nodes = o.putObject("nodes");
+  public static JsonObject partition(PartitionInfo p, String cluster) {
+    JsonObject o = new JsonObject();
+    JsonObject nodes = o.putObject("nodes");
     nodes.put("allowed_allocation", "");
     nodes.put("configured", p.getNodes());
     nodes.put("total", p.getTotalNodes());
-    ObjectNode accounts = o.putObject("accounts");
+    JsonObject accounts = o.putObject("accounts");
     accounts.put("allowed", p.getAllowAccounts());
     accounts.put("deny", p.getDenyAccounts());
     o.putObject("groups").put("allowed", p.getAllowGroups());
-    ObjectNode qos = o.putObject("qos");
+    JsonObject qos = o.putObject("qos");
     qos.put("allowed", p.getAllowQos());
     qos.put("deny", "");
     qos.put("assigned", "");
     o.put("alternate", "");
-    ObjectNode tres = o.putObject("tres");
+    JsonObject tres = o.putObject("tres");
     tres.put("billing_weights", "");
     tres.put("configured", "cpu=" + p.getTotalCpus() + ",node=" + p.getTotalNodes() + ",billing=" + p.getTotalCpus());
     o.put("cluster", cluster);
-    o.set("select_type", Json.strings(List.of("CORE", "MEMORY")));
-    ObjectNode cpus = o.putObject("cpus");
+    o.set("select_type", JsonArray.of(List.of("CORE", "MEMORY")));
+    JsonObject cpus = o.putObject("cpus");
     cpus.put("task_binding", 0);
     cpus.put("total", p.getTotalCpus());
-    ObjectNode defaults = o.putObject("defaults");
+    JsonObject defaults = o.putObject("defaults");
     defaults.put("memory_per_cpu", p.getDefMemPerCpuMb() > 0 ? p.getDefMemPerCpuMb() : p.getDefMemPerNodeMb());
-    defaults.set("partition_memory_per_cpu", p.getDefMemPerCpuMb() > 0 ? Json.number(p.getDefMemPerCpuMb()) : Json.unset());
-    defaults.set("partition_memory_per_node", p.getDefMemPerNodeMb() > 0 ? Json.number(p.getDefMemPerNodeMb()) : Json.unset());
-    defaults.set("time", Integer.toUnsignedLong(p.getDefaultTimeMin()) == Json.INFINITE32 ? Json.unset() : Json.number(p.getDefaultTimeMin()));
+    defaults.set("partition_memory_per_cpu", p.getDefMemPerCpuMb() > 0 ? NoVal.number(p.getDefMemPerCpuMb()) : NoVal.unset());
+    defaults.set("partition_memory_per_node", p.getDefMemPerNodeMb() > 0 ? NoVal.number(p.getDefMemPerNodeMb()) : NoVal.unset());
+    defaults.set("time", Integer.toUnsignedLong(p.getDefaultTimeMin()) == NoVal.INFINITE32 ? NoVal.unset() : NoVal.number(p.getDefaultTimeMin()));
     defaults.put("job", "");
     o.put("grace_time", p.getGraceTime());
-    ObjectNode max = o.putObject("maximums");
-    max.set("cpus_per_node", Json.limit32(p.getMaxCpusPerNode()));
-    max.set("cpus_per_socket", Json.infinite());
+    JsonObject max = o.putObject("maximums");
+    max.set("cpus_per_node", NoVal.limit32(p.getMaxCpusPerNode()));
+    max.set("cpus_per_socket", NoVal.infinite());
     max.put("memory_per_cpu", p.getMaxMemPerCpuMb() > 0 ? p.getMaxMemPerCpuMb() : p.getMaxMemPerNodeMb());
-    max.set("partition_memory_per_cpu", p.getMaxMemPerCpuMb() > 0 ? Json.number(p.getMaxMemPerCpuMb()) : Json.unset());
-    max.set("partition_memory_per_node", p.getMaxMemPerNodeMb() > 0 ? Json.number(p.getMaxMemPerNodeMb()) : Json.unset());
-    max.set("nodes", Json.limit32(p.getMaxNodes()));
+    max.set("partition_memory_per_cpu", p.getMaxMemPerCpuMb() > 0 ? NoVal.number(p.getMaxMemPerCpuMb()) : NoVal.unset());
+    max.set("partition_memory_per_node", p.getMaxMemPerNodeMb() > 0 ? NoVal.number(p.getMaxMemPerNodeMb()) : NoVal.unset());
+    max.set("nodes", NoVal.limit32(p.getMaxNodes()));
     String over = p.getOversubscribe().isEmpty() ? "NO" : p.getOversubscribe();
     int jobs = over.contains(":") ? Integer.parseInt(over.substring(over.indexOf(':') + 1)) : 1;
     max.put("shares", jobs);
-    ObjectNode oversubscribe = max.putObject("oversubscribe");
+    JsonObject oversubscribe = max.putObject("oversubscribe");
     oversubscribe.put("jobs", jobs);
-    oversubscribe.set("flags", over.startsWith("FORCE") ? Json.strings(List.of("force")) : Json.array());
-    max.set("time", Json.limit32(p.getMaxTimeMin()));
-    max.set("over_time_limit", Json.unset());
+    oversubscribe.set("flags", over.startsWith("FORCE") ? JsonArray.of(List.of("force")) : new JsonArray());
+    max.set("time", NoVal.limit32(p.getMaxTimeMin()));
+    max.set("over_time_limit", NoVal.unset());
     o.putObject("minimums").put("nodes", p.getMinNodes());
     o.put("name", p.getName());
     o.put("node_sets", "");
-    ObjectNode prio = o.putObject("priority");
+    JsonObject prio = o.putObject("priority");
     prio.put("job_factor", p.getPriorityJobFactor());
     prio.put("tier", p.getPriorityTier());
-    ObjectNode timeouts = o.putObject("timeouts");
-    timeouts.set("resume", Json.unset());
-    timeouts.set("suspend", Json.unset());
-    o.putObject("partition").set("state", Json.strings(List.of(p.getState().isEmpty() ? "UP" : p.getState())));
-    o.set("suspend_time", Json.unset());
+    JsonObject timeouts = o.putObject("timeouts");
+    timeouts.set("resume", NoVal.unset());
+    timeouts.set("suspend", NoVal.unset());
+    o.putObject("partition").set("state", JsonArray.of(List.of(p.getState().isEmpty() ? "UP" : p.getState())));
+    o.set("suspend_time", NoVal.unset());
     return o;
   }
 }

@@ -1,10 +1,10 @@
-package org.corral.restd;
+package org.corral.protocol.dataparser;
 
 import java.util.Locale;
 import java.util.Map;
 
 /** Signal names and numbers (Linux), for ?signal= and exit codes. */
-final class Signals {
+public final class Signals {
   private static final String[] NAMES = {null, "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE",
       "KILL", "USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP",
       "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS"};
@@ -12,12 +12,12 @@ final class Signals {
 
   private Signals() {}
 
-  static String name(int signal) {
+  public static String name(int signal) {
     return signal > 0 && signal < NAMES.length ? "SIG" + NAMES[signal] : String.valueOf(signal);
   }
 
   /** "KILL", "SIGKILL", "sigterm" or "9"; -1 when it is none of them. */
-  static int parse(String text) {
+  public static int parse(String text) {
     String s = text.trim().toUpperCase(Locale.ROOT);
     if (s.matches("[0-9]{1,2}")) {
       int n = Integer.parseInt(s);
