@@ -113,6 +113,12 @@ final class SallocOptionTable {
       Map.entry("SALLOC_ACCOUNT", "A"),
       Map.entry("SALLOC_EXCLUSIVE", "exclusive"),
       Map.entry("SALLOC_MEM_PER_CPU", "mem-per-cpu"),
+      Map.entry("SALLOC_GRES", "gres"),
+      Map.entry("SALLOC_GPUS", "G"),
+      Map.entry("SALLOC_GPUS_PER_NODE", "gpus-per-node"),
+      Map.entry("SALLOC_GPUS_PER_TASK", "gpus-per-task"),
+      Map.entry("SALLOC_CPUS_PER_GPU", "cpus-per-gpu"),
+      Map.entry("SALLOC_MEM_PER_GPU", "mem-per-gpu"),
       Map.entry("SALLOC_MEM_PER_NODE", "mem"),
       Map.entry("SALLOC_PARTITION", "p"),
       Map.entry("SALLOC_TIMELIMIT", "t"));

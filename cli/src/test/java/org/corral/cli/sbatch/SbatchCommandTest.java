@@ -275,6 +275,15 @@ class SbatchCommandTest {
   }
 
   @Test
+  void gpuOptionsComeFromSbatchVariablesToo() {
+    sbatch.env.put("SBATCH_GRES", "gpu:tesla:1");
+    sbatch.env.put("SBATCH_GPUS", "2");
+    assertThat(sbatch.run("--wrap", "true")).isZero();
+    assertThat(sbatch.spec().getTresPerNode()).isEqualTo("gres:gpu:tesla:1");
+    assertThat(sbatch.spec().getTresPerJob()).isEqualTo("gres:gpu:2");
+  }
+
+  @Test
   void arrayIsSentAsGiven() {
     assertThat(sbatch.run("--array=0-9%2", "--wrap", "true")).isZero();
     assertThat(sbatch.spec().getArray()).isEqualTo("0-9%2");
