@@ -111,6 +111,7 @@ public final class Slurmd {
       link.gres(gres.slots());
       JobConfinement confinement = new JobConfinement(limiter, node.cpus(), JobConfinement.hostCpus(),
           ProcReader.system(), nodeName);
+      confinement.gres(gres);
       if (cgroupConf.constrainDevices() && limiter.name().equals("cgroup/v1")) {
         confinement.devices(gres);
       } else if (cgroupConf.constrainDevices()) {

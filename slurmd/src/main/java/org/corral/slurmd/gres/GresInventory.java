@@ -135,6 +135,30 @@ public final class GresInventory {
     return id & 0xffffffffL;
   }
 
+  /** The cores gres.conf's Cores= gives for these units (empty where none is given or readable). */
+  public java.util.BitSet closeCores(List<org.corral.protocol.msg.GresAlloc> given) {
+    java.util.BitSet out = new java.util.BitSet();
+    java.util.Map<String, Integer> next = new java.util.HashMap<>();
+    for (GresSlot s : slots) {
+      int first = next.getOrDefault(s.getName(), 0);
+      next.put(s.getName(), first + (int) s.getCount());
+      if (s.getCores().isEmpty()) {
+        continue;
+      }
+      for (org.corral.protocol.msg.GresAlloc a : given) {
+        if (a.getName().equals(s.getName())
+            && a.getIndicesList().stream().anyMatch(i -> i >= first && i < first + s.getCount())) {
+          try {
+            out.or(org.corral.slurmd.cgroup.CpuList.parse(s.getCores()));
+          } catch (IllegalArgumentException e) {
+            // a Cores= this daemon cannot read binds nothing
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** The node's units of a name, counted. */
   public long count(String name) {
     return slots.stream().filter(s -> s.getName().equals(name)).mapToLong(GresSlot::getCount).sum();

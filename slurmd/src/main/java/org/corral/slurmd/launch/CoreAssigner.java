@@ -22,6 +22,14 @@ final class CoreAssigner {
 
   /** The node CPUs for a job of {@code count} CPUs (again the same for a job that has some). */
   synchronized BitSet claim(int jobId, int count) {
+    return claim(jobId, count, new BitSet());
+  }
+
+  /**
+   * As above, taking free CPUs among {@code preferred} first (those gres.conf says are close to
+   * the job's GPUs), then the lowest free others.
+   */
+  synchronized BitSet claim(int jobId, int count, BitSet preferred) {
     BitSet mine = held.get(jobId);
     if (mine != null) {
       return (BitSet) mine.clone();
@@ -30,6 +38,12 @@ final class CoreAssigner {
     held.values().forEach(busy::or);
     mine = new BitSet();
     int wanted = Math.min(Math.max(1, count), nodeCpus);
+    for (int cpu = preferred.nextSetBit(0); cpu >= 0 && cpu < nodeCpus && mine.cardinality() < wanted;
+        cpu = preferred.nextSetBit(cpu + 1)) {
+      if (!busy.get(cpu)) {
+        mine.set(cpu);
+      }
+    }
     for (int cpu = busy.nextClearBit(0); cpu < nodeCpus && mine.cardinality() < wanted; cpu = busy.nextClearBit(cpu + 1)) {
       mine.set(cpu);
     }

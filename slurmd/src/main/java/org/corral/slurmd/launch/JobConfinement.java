@@ -52,6 +52,8 @@ public final class JobConfinement {
   private final Map<Integer, Future<?>> removals = new ConcurrentHashMap<>();
   /** ConstrainDevices: the node's generic resources whose device files jobs not given them are denied. */
   private volatile org.corral.slurmd.gres.GresInventory devices;
+  /** The node's generic resources: a job's CPUs are taken near its GPUs (gres.conf Cores=) first. */
+  private volatile org.corral.slurmd.gres.GresInventory gres = org.corral.slurmd.gres.GresInventory.none();
 
   /**
    * @param nodeCpus the node's CPUs (slurm.conf CPUs=)
@@ -62,6 +64,17 @@ public final class JobConfinement {
     this.cores = new CoreAssigner(nodeCpus, hostCpus);
     this.proc = proc;
     this.nodeName = nodeName;
+  }
+
+  /** The node's generic resources, for choosing a job's CPUs close to its GPUs. */
+  public void gres(org.corral.slurmd.gres.GresInventory inventory) {
+    this.gres = inventory;
+  }
+
+  /** The node CPUs gres.conf's Cores= puts close to the job's generic resources here. */
+  private BitSet closeCpus(JobInfo job) {
+    var here = org.corral.protocol.Gres.on(job.getAllocationList(), nodeName);
+    return here == null ? new BitSet() : gres.closeCores(here.getGresList());
   }
 
   /** ConstrainDevices=yes: jobs and steps may open only the GRES device files they were given. */
@@ -119,7 +132,7 @@ public final class JobConfinement {
     }
     awaitRemoval(jobId);
     int cpuCount = request.getCpusOnNode() > 0 ? request.getCpusOnNode() : Math.max(1, job.getNumCpus());
-    BitSet nodeCpus = cores.claim(jobId, cpuCount);
+    BitSet nodeCpus = cores.claim(jobId, cpuCount, closeCpus(job));
     dir.writeRootFile("cores", CpuList.format(nodeCpus) + "\n");
     JobScope scope = limiter.limitJob(jobId, job.getUserId(), cores.hostCpus(nodeCpus), memoryBytes(request));
     constrainDevices(scope, job);

@@ -92,6 +92,19 @@ class GresDiscoveryTest {
   }
 
   @Test
+  void closeCoresAreThoseOfTheGivenGpusSlots() {
+    GresInventory inv = new GresInventory(List.of(
+        GresSlot.newBuilder().setName("gpu").setCount(2).setCores("0-3").build(),
+        GresSlot.newBuilder().setName("gpu").setCount(2).setCores("4-7").build(),
+        GresSlot.newBuilder().setName("nic").setCount(1).setCores("8").build()));
+    assertThat(inv.closeCores(List.of(GresAlloc.newBuilder().setName("gpu").addIndices(2).build())))
+        .isEqualTo(org.corral.slurmd.cgroup.CpuList.parse("4-7"));
+    assertThat(inv.closeCores(List.of(GresAlloc.newBuilder().setName("gpu").addIndices(1).addIndices(3).build())))
+        .isEqualTo(org.corral.slurmd.cgroup.CpuList.parse("0-7"));
+    assertThat(inv.closeCores(List.of()).isEmpty()).isTrue();
+  }
+
+  @Test
   void jobAndStepVariablesAsSlurmSetsThem() {
     JobInfo job = JobInfo.newBuilder().setTresPerJob("gres:gpu:2").addAllocation(NodeAllocation.newBuilder()
         .setNode("g2").addGres(GresAlloc.newBuilder().setName("gpu").setType("tesla").addIndices(0).addIndices(1)))

@@ -26,6 +26,14 @@ class CoreAssignerTest {
   }
 
   @Test
+  void cpusCloseToTheJobsGpusComeFirstWhileFree() {
+    CoreAssigner cores = new CoreAssigner(8, CpuList.parse("0-7"));
+    assertThat(CpuList.format(cores.claim(1, 2, CpuList.parse("4-7")))).isEqualTo("4-5");
+    assertThat(CpuList.format(cores.claim(2, 3, CpuList.parse("4-6")))).as("6 left there, then the lowest")
+        .isEqualTo("0-1,6");
+  }
+
+  @Test
   void restoredJobsKeepTheirCpus() {
     CoreAssigner cores = new CoreAssigner(4, CpuList.parse("0-3"));
     cores.restore(9, CpuList.parse("0"));
