@@ -73,29 +73,28 @@ public final class JsonWriter {
    * {@link JsonArray}) written whole at the current place.
    */
   public JsonWriter value(Object v) {
-    switch (v) {
-      case null -> scalar("null");
-      case String s -> {
-        separate();
-        quote(s);
+    // instanceof, not a pattern switch: no invokedynamic bootstrap in a command's start-up
+    if (v instanceof String s) {
+      separate();
+      quote(s);
+    } else if (v instanceof JsonObject o) {
+      beginObject();
+      for (Map.Entry<String, Object> e : o.fields().entrySet()) {
+        key(e.getKey()).value(e.getValue());
       }
-      case Double d -> scalar(number(d));
-      case Float f -> scalar(number(f));
-      case Number n -> scalar(n.toString());
-      case Boolean b -> scalar(b.toString());
-      case JsonObject o -> {
-        beginObject();
-        for (Map.Entry<String, Object> e : o.fields().entrySet()) {
-          key(e.getKey()).value(e.getValue());
-        }
-        endObject();
+      endObject();
+    } else if (v instanceof JsonArray a) {
+      beginArray();
+      for (Object item : a.items()) {
+        value(item);
       }
-      case JsonArray a -> {
-        beginArray();
-        a.items().forEach(this::value);
-        endArray();
-      }
-      default -> throw new IllegalArgumentException("not a JSON value: " + v.getClass().getName());
+      endArray();
+    } else if (v instanceof Double || v instanceof Float) {
+      scalar(number(((Number) v).doubleValue()));
+    } else if (v instanceof Number || v instanceof Boolean || v == null) {
+      scalar(String.valueOf(v));
+    } else {
+      throw new IllegalArgumentException("not a JSON value: " + v.getClass().getName());
     }
     return this;
   }
