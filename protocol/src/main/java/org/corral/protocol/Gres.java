@@ -77,6 +77,38 @@ public final class Gres {
     return out;
   }
 
+  /**
+   * The GPU indices that units of a shared name (shard) at these indices belong to: the GPUs
+   * with the same device file.
+   */
+  public static List<Integer> gpuIndicesOf(List<GresSlot> slots, String name, List<Integer> units) {
+    List<String> files = new ArrayList<>();
+    List<String> gpuFiles = new ArrayList<>();
+    int next = 0;
+    for (GresSlot s : slots) {
+      for (int u = 0; u < s.getCount() && u < 4096; u++) {
+        String f = s.getFilesCount() == s.getCount() ? s.getFiles(u) : s.getFilesCount() == 1 ? s.getFiles(0) : "";
+        if (s.getName().equals("gpu")) {
+          gpuFiles.add(f);
+        } else if (s.getName().equals(name)) {
+          if (units.contains(next + u) && !f.isEmpty()) {
+            files.add(f);
+          }
+        }
+      }
+      if (s.getName().equals(name)) {
+        next += (int) s.getCount();
+      }
+    }
+    TreeSet<Integer> out = new TreeSet<>();
+    for (int g = 0; g < gpuFiles.size(); g++) {
+      if (files.contains(gpuFiles.get(g))) {
+        out.add(g);
+      }
+    }
+    return new ArrayList<>(out);
+  }
+
   /** The indices of a name taken in these allocations, ascending. */
   public static List<Integer> indices(List<GresAlloc> allocs, String name) {
     TreeSet<Integer> set = new TreeSet<>();

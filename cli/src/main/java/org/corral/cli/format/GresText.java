@@ -26,7 +26,16 @@ public final class GresText {
       return n.getGres().isEmpty() ? "(null)" : n.getGres();
     }
     List<String> out = new ArrayList<>();
-    for (Map.Entry<String, List<GresSlot>> e : byNameAndType(n.getGresSlotsList()).entrySet()) {
+    List<Map.Entry<String, List<GresSlot>>> groups = new ArrayList<>(byNameAndType(n.getGresSlotsList()).entrySet());
+    List<String> configured = new ArrayList<>(); // in the order of the node's Gres=, as Slurm lists them
+    for (String item : n.getGres().split(",")) {
+      configured.add(item.split(":")[0].trim());
+    }
+    groups.sort(java.util.Comparator.comparingInt(e -> {
+      int i = configured.indexOf(e.getValue().get(0).getName());
+      return i < 0 ? Integer.MAX_VALUE : i;
+    }));
+    for (Map.Entry<String, List<GresSlot>> e : groups) {
       GresSlot first = e.getValue().get(0);
       long count = e.getValue().stream().mapToLong(GresSlot::getCount).sum();
       TreeSet<Integer> sockets = new TreeSet<>();
@@ -75,9 +84,11 @@ public final class GresText {
       }
       idx.sort(null);
       boolean files = e.getValue().stream().anyMatch(s -> s.getFilesCount() > 0);
+      List<Integer> shown = first.getName().equals("shard") // a shard's IDX: its GPU's
+          ? Gres.gpuIndicesOf(n.getGresSlotsList(), first.getName(), idx) : idx;
       if (files) {
         out.add(first.getName() + ":" + (first.getType().isEmpty() ? "(null)" : first.getType()) + ":"
-            + idx.size() + "(IDX:" + Gres.ranges(idx) + ")");
+            + idx.size() + "(IDX:" + Gres.ranges(shown) + ")");
       } else {
         out.add(first.getName() + (first.getType().isEmpty() ? "" : ":" + first.getType()) + ":" + idx.size());
       }
@@ -88,10 +99,10 @@ public final class GresText {
   public static String onNode(NodeAllocation a) {
     List<String> out = new ArrayList<>();
     for (GresAlloc g : a.getGresList()) {
-      List<Integer> idx = new ArrayList<>(g.getIndicesList());
+      List<Integer> idx = new ArrayList<>(g.getGpuIndicesCount() > 0 ? g.getGpuIndicesList() : g.getIndicesList());
       idx.sort(null);
-      out.add(g.getName() + (g.getType().isEmpty() ? "" : ":" + g.getType()) + ":" + idx.size()
-          + "(IDX:" + Gres.ranges(idx) + ")");
+      out.add(g.getName() + (g.getType().isEmpty() ? "" : ":" + g.getType()) + ":" + g.getIndicesCount()
+          + "(IDX:" + Gres.ranges(idx) + ")"); // a shard's IDX: its GPU's, as Slurm shows it
     }
     return String.join(",", out);
   }

@@ -128,6 +128,19 @@ class GresGoldenTest {
   }
 
   @Test
+  void sinfoGresColumnWithShardsOfTheGpus() throws IOException {
+    // g1 as slurmd reports it with gres.conf Name=shard Count=4 File=/dev/corral-ref-gpu[0-1]:
+    // two shards on each GPU's file, the GPU's cores; listed in Gres= order, not gres.conf's
+    NodeInfo g1 = G1.toBuilder().setGres("gpu:2,nic:1,shard:4").clearGresSlots()
+        .addGresSlots(G1.getGresSlots(0))
+        .addGresSlots(GresSlot.newBuilder().setName("shard").setCount(2).addFiles(GPU0).setCores("0-3"))
+        .addGresSlots(GresSlot.newBuilder().setName("shard").setCount(2).addFiles("/dev/corral-ref-gpu1").setCores("0-3"))
+        .addGresSlots(G1.getGresSlots(1)).build();
+    assertThat(org.corral.cli.format.GresText.node(g1) + "\n")
+        .isEqualTo(recorded("sinfo_G_shard.out").lines().skip(1).findFirst().orElseThrow().substring(3) + "\n");
+  }
+
+  @Test
   void sinfoGresAndGresUsedFields() throws IOException {
     assertThat(run("sinfo", "-N", "-O", "NodeList,Gres:30,GresUsed:40")).isEqualTo(recorded("sinfo_O_gres.out"));
   }

@@ -17,18 +17,23 @@ import org.corral.protocol.msg.NodeInfo;
 final class GresUnits {
   /** Units beyond this many per slot are not scheduled one by one (huge counts: bandwidth-like). */
   static final int MAX_PER_SLOT = 4096;
-  static final GresUnits EMPTY = new GresUnits(new String[0], new String[0], new int[0], new String[0]);
+  static final GresUnits EMPTY = new GresUnits(new String[0], new String[0], new int[0], new String[0],
+      new String[0]);
+  /** Names whose units share a GPU's device file: never in use while the GPU is used whole, and the other way round. */
+  static final java.util.Set<String> SHARING = java.util.Set.of("shard", "mps");
 
   private final String[] names;
   private final String[] types;
   private final int[] index;
   private final String[] cores;
+  private final String[] files; // the unit's device file, "" when none
 
-  private GresUnits(String[] names, String[] types, int[] index, String[] cores) {
+  private GresUnits(String[] names, String[] types, int[] index, String[] cores, String[] files) {
     this.names = names;
     this.types = types;
     this.index = index;
     this.cores = cores;
+    this.files = files;
   }
 
   static GresUnits of(NodeInfo n) {
@@ -43,6 +48,7 @@ final class GresUnits {
     List<String> ty = new ArrayList<>();
     List<Integer> ix = new ArrayList<>();
     List<String> co = new ArrayList<>();
+    List<String> fi = new ArrayList<>();
     Map<String, Integer> next = new LinkedHashMap<>();
     for (GresSlot s : slots) {
       long count = Math.min(s.getCount(), MAX_PER_SLOT);
@@ -52,10 +58,11 @@ final class GresUnits {
         ty.add(s.getType());
         ix.add(i);
         co.add(s.getCores());
+        fi.add(s.getFilesCount() == s.getCount() ? s.getFiles((int) u) : s.getFilesCount() == 1 ? s.getFiles(0) : "");
       }
     }
     return new GresUnits(nm.toArray(String[]::new), ty.toArray(String[]::new),
-        ix.stream().mapToInt(Integer::intValue).toArray(), co.toArray(String[]::new));
+        ix.stream().mapToInt(Integer::intValue).toArray(), co.toArray(String[]::new), fi.toArray(String[]::new));
   }
 
   int size() {
@@ -82,6 +89,22 @@ final class GresUnits {
     return out;
   }
 
+  /**
+   * Whether the units of these allocations are all free beside {@code held}: none held, none
+   * on a device file another name's held unit shares (a shard and its GPU).
+   */
+  boolean free(List<GresAlloc> held, List<GresAlloc> wanted) {
+    long[] busy = bits(held);
+    long[] want = bits(wanted);
+    for (int p = 0; p < names.length; p++) {
+      if ((want[p >> 6] & (1L << (p & 63))) != 0
+          && ((busy[p >> 6] & (1L << (p & 63))) != 0 || heldFiles(busy, names[p]).contains(files[p]))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether the node has enough units, taken or not, for these needs. */
   boolean couldHold(List<GresCount> needs) {
     return pick(new long[words()], needs) != null;
@@ -103,9 +126,10 @@ final class GresUnits {
         continue;
       }
       List<Integer> free = new ArrayList<>();
+      java.util.Set<String> held = heldFiles(taken, need.name());
       for (int p = 0; p < names.length; p++) {
         if ((taken[p >> 6] & (1L << (p & 63))) == 0 && names[p].equals(need.name())
-            && (need.type().isEmpty() || types[p].equals(need.type()))) {
+            && (need.type().isEmpty() || types[p].equals(need.type())) && !held.contains(files[p])) {
           free.add(p);
         }
       }
@@ -121,16 +145,51 @@ final class GresUnits {
     List<GresAlloc> out = new ArrayList<>();
     chosen.forEach((k, idx) -> {
       String[] nt = k.split("\0", -1);
-      out.add(GresAlloc.newBuilder().setName(nt[0]).setType(nt[1]).addAllIndices(idx.stream().sorted().toList()).build());
+      GresAlloc.Builder b = GresAlloc.newBuilder().setName(nt[0]).setType(nt[1])
+          .addAllIndices(idx.stream().sorted().toList());
+      if (SHARING.contains(nt[0])) {
+        b.addAllGpuIndices(gpusOf(nt[0], idx));
+      }
+      out.add(b.build());
     });
     return out;
+  }
+
+  /**
+   * The device files that units of another name hold, which units of {@code name} cannot use:
+   * a GPU used whole blocks its shards, a shard in use blocks its GPU.
+   */
+  private java.util.Set<String> heldFiles(long[] taken, String name) {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    for (int p = 0; p < names.length; p++) {
+      if ((taken[p >> 6] & (1L << (p & 63))) != 0 && !names[p].equals(name) && !files[p].isEmpty()
+          && (SHARING.contains(names[p]) || SHARING.contains(name))) {
+        out.add(files[p]);
+      }
+    }
+    return out;
+  }
+
+  /** The GPU indices whose device files the shared units of {@code name} at these indices use. */
+  private List<Integer> gpusOf(String name, List<Integer> indices) {
+    java.util.TreeSet<Integer> out = new java.util.TreeSet<>();
+    for (int p = 0; p < names.length; p++) {
+      if (names[p].equals(name) && indices.contains(index[p]) && !files[p].isEmpty()) {
+        for (int g = 0; g < names.length; g++) {
+          if (names[g].equals("gpu") && files[g].equals(files[p])) {
+            out.add(index[g]);
+          }
+        }
+      }
+    }
+    return new ArrayList<>(out);
   }
 
   /** count of the free positions: the first group with the same close cores that holds them all, else the lowest. */
   private List<Integer> closeGroup(List<Integer> free, int count) {
     Map<String, List<Integer>> groups = new LinkedHashMap<>();
-    for (int p : free) {
-      groups.computeIfAbsent(cores[p], k -> new ArrayList<>()).add(p);
+    for (int p : free) { // shared units of one GPU together, else GPUs of one socket together
+      groups.computeIfAbsent(SHARING.contains(names[p]) ? files[p] : cores[p], k -> new ArrayList<>()).add(p);
     }
     if (groups.size() > 1) {
       for (List<Integer> g : groups.values()) {

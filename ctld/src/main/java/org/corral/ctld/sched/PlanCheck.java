@@ -101,15 +101,11 @@ public final class PlanCheck {
     List<GresAlloc> held = Gres.plus(n == null ? List.of() : n.getGresUsedList(),
         planned.getOrDefault(a.getNode(), List.of()), 1);
     for (GresAlloc g : a.getGresList()) {
-      List<Integer> taken = Gres.indices(held, g.getName());
-      if (g.getIndicesList().stream().anyMatch(taken::contains)) {
-        return false;
-      }
       if (n == null || g.getIndicesList().stream().anyMatch(i -> i >= Gres.total(n.getGresSlotsList(), g.getName(), ""))) {
         return false;
       }
     }
-    return true;
+    return GresUnits.of(n).free(held, a.getGresList());
   }
 
   private static boolean fits(ClusterState s, NodeAllocation a, Map<String, long[]> used,

@@ -118,6 +118,29 @@ class GresPlanningTest {
   }
 
   @Test
+  void shardsShareAGpuButNeverWithAJobUsingItWhole() {
+    GresSlot gpu = GresSlot.newBuilder().setName("gpu").setCount(2).addFiles("/dev/nvidia0").addFiles("/dev/nvidia1")
+        .build();
+    GresSlot shards0 = GresSlot.newBuilder().setName("shard").setCount(2).addFiles("/dev/nvidia0").build();
+    GresSlot shards1 = GresSlot.newBuilder().setName("shard").setCount(2).addFiles("/dev/nvidia1").build();
+    ClusterState s = cluster(1, gpu, shards0, shards1);
+    s = TestStates.submit(s, 1, TestStates.spec().setTresPerNode("gres:shard:1").build(), 1001);
+    s = TestStates.submit(s, 2, TestStates.spec().setTresPerNode("gres:shard:1").build(), 1002);
+    s = TestStates.submit(s, 3, TestStates.spec().setTresPerNode("gres:gpu:1").build(), 1003);
+    s = TestStates.submit(s, 4, TestStates.spec().setTresPerNode("gres:shard:2").build(), 1004);
+    s = applyAll(s, 2000);
+    assertThat(job(s, 1).getAllocation(0).getGres(0).getGpuIndicesList()).containsExactly(0);
+    assertThat(job(s, 2).getAllocation(0).getGres(0).getGpuIndicesList()).as("shares GPU 0").containsExactly(0);
+    assertThat(gpuIndices(job(s, 3), "n1")).as("GPU 1 has no shard in use").containsExactly(1);
+    assertThat(job(s, 4).getStateReason()).as("GPU 0's shards are taken, GPU 1 is used whole")
+        .isEqualTo("Resources");
+    s = StateMachine.apply(s, new Command.JobEnded(3, 2001, 0, "n1"));
+    s = applyAll(s, 2002);
+    assertThat(job(s, 4).getAllocation(0).getGres(0).getGpuIndicesList()).as("both shards of one GPU")
+        .containsExactly(1);
+  }
+
+  @Test
   void gresCommandsReplayFromTheJournalToTheSameState() throws Exception {
     ClusterState s = TestStates.cluster(1, 8, 8000);
     ClusterState replayed = s;

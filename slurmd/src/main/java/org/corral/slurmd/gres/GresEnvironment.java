@@ -45,9 +45,20 @@ public final class GresEnvironment {
 
   private static Map<String, String> gpus(List<GresAlloc> gres, String listName) {
     Map<String, String> env = new LinkedHashMap<>();
-    List<Integer> idx = Gres.indices(gres, "gpu");
+    java.util.TreeSet<Integer> all = new java.util.TreeSet<>(Gres.indices(gres, "gpu"));
+    int shards = 0;
+    for (GresAlloc a : gres) {
+      if (a.getName().equals("shard")) { // a shard job sees the GPU its shards are of
+        all.addAll(a.getGpuIndicesList());
+        shards += a.getIndicesCount();
+      }
+    }
+    List<Integer> idx = new java.util.ArrayList<>(all);
     if (idx.isEmpty()) {
       return env;
+    }
+    if (shards > 0) {
+      env.put("SLURM_SHARDS_ON_NODE", Integer.toString(shards));
     }
     String list = String.join(",", idx.stream().map(String::valueOf).toList());
     env.put("CUDA_VISIBLE_DEVICES", list);

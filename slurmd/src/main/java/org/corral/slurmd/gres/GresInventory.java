@@ -47,6 +47,10 @@ public final class GresInventory {
         if (!detected.isEmpty() && e.name().equals("gpu")) {
           continue; // found ones take the place of configured GPUs (Slurm merges them; see docs)
         }
+        if (SHARING.contains(e.name()) && e.files().size() > 1 && e.count() != e.files().size()) {
+          out.addAll(spread(e)); // Count=8 File=/dev/nvidia[0-1]: 4 on each GPU
+          continue;
+        }
         GresSlot.Builder b = GresSlot.newBuilder().setName(e.name()).setType(e.type()).setCount(e.count())
             .setCores(e.cores()).setLinks(e.links());
         if (!e.files().isEmpty() && e.files().size() == e.count()) {
@@ -57,6 +61,7 @@ public final class GresInventory {
         out.add(b.build());
       }
     }
+    inheritCores(out);
     List<String> have = out.stream().map(GresSlot::getName).distinct().toList();
     for (GresCount c : GresCount.parseList(nodeGres)) {
       if (!have.contains(c.name())) {
@@ -64,6 +69,38 @@ public final class GresInventory {
       }
     }
     return new GresInventory(out);
+  }
+
+  /** Names whose units share GPUs' device files. */
+  static final java.util.Set<String> SHARING = java.util.Set.of("shard", "mps");
+
+  /** Shared units without Cores= have their GPU's (the slot with the same file), as Slurm gives them. */
+  private static void inheritCores(List<GresSlot> slots) {
+    for (int i = 0; i < slots.size(); i++) {
+      GresSlot s = slots.get(i);
+      if (SHARING.contains(s.getName()) && s.getCores().isEmpty() && s.getFilesCount() == 1) {
+        for (GresSlot g : slots) {
+          if (g.getName().equals("gpu") && g.getFilesList().contains(s.getFiles(0)) && !g.getCores().isEmpty()) {
+            slots.set(i, s.toBuilder().setCores(g.getCores()).build());
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /** A shared GRES line over several GPU files: its count spread evenly over them, one slot per file. */
+  private static List<GresSlot> spread(GresEntry e) {
+    List<GresSlot> out = new ArrayList<>();
+    int n = e.files().size();
+    for (int i = 0; i < n; i++) {
+      long share = e.count() / n + (i < e.count() % n ? 1 : 0);
+      if (share > 0) {
+        out.add(GresSlot.newBuilder().setName(e.name()).setType(e.type()).setCount(share).addFiles(e.files().get(i))
+            .setCores(e.cores()).build());
+      }
+    }
+    return out;
   }
 
   public List<GresSlot> slots() {
@@ -81,6 +118,8 @@ public final class GresInventory {
       for (int u = 0; u < s.getCount(); u++, next++) {
         if (indices.contains(next) && s.getFilesCount() == s.getCount()) {
           out.add(s.getFiles(u));
+        } else if (indices.contains(next) && s.getFilesCount() == 1 && !out.contains(s.getFiles(0))) {
+          out.add(s.getFiles(0)); // shared units of one GPU
         }
       }
     }
@@ -91,7 +130,7 @@ public final class GresInventory {
   public List<String> allFiles() {
     List<String> out = new ArrayList<>();
     for (GresSlot s : slots) {
-      if (s.getFilesCount() == s.getCount()) {
+      if (s.getFilesCount() == s.getCount() || s.getFilesCount() == 1) {
         out.addAll(s.getFilesList());
       }
     }

@@ -105,6 +105,24 @@ class GresDiscoveryTest {
   }
 
   @Test
+  void shardsAreSpreadOverTheirGpusFilesWithTheGpusCores() throws Exception {
+    Path conf = dir.resolve("gres.conf");
+    Files.writeString(conf, "Name=gpu File=/dev/nvidia[0-1] Cores=0-3\nName=shard Count=5 File=/dev/nvidia[0-1]\n");
+    GresInventory inv = GresInventory.load(conf, "n1", "gpu:2,shard:5", new NvidiaSmi(args -> null));
+    assertThat(inv.slots()).filteredOn(s -> s.getName().equals("shard"))
+        .extracting(GresSlot::getCount, s -> s.getFiles(0), GresSlot::getCores)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(3L, "/dev/nvidia0", "0-3"),
+            org.assertj.core.groups.Tuple.tuple(2L, "/dev/nvidia1", "0-3"));
+    // a job of two shards on GPU 1 sees GPU 1 (the reference's env_shard_j13.out)
+    JobInfo job = JobInfo.newBuilder().addAllocation(NodeAllocation.newBuilder().setNode("n1")
+        .addGres(GresAlloc.newBuilder().setName("shard").addIndices(3).addIndices(4).addGpuIndices(1))).build();
+    assertThat(GresEnvironment.job(job, "n1")).containsEntry("CUDA_VISIBLE_DEVICES", "1")
+        .containsEntry("SLURM_JOB_GPUS", "1").containsEntry("SLURM_GPUS_ON_NODE", "1")
+        .containsEntry("SLURM_SHARDS_ON_NODE", "2");
+    assertThat(inv.files("shard", List.of(3, 4))).containsExactly("/dev/nvidia1");
+  }
+
+  @Test
   void jobAndStepVariablesAsSlurmSetsThem() {
     JobInfo job = JobInfo.newBuilder().setTresPerJob("gres:gpu:2").addAllocation(NodeAllocation.newBuilder()
         .setNode("g2").addGres(GresAlloc.newBuilder().setName("gpu").setType("tesla").addIndices(0).addIndices(1)))
