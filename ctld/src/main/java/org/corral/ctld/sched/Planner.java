@@ -185,9 +185,12 @@ public final class Planner {
     } else if (startNow(j, nodes, duration, need, -1)) {
       return;
     }
-    String why = !usable.computeIfAbsent(need.withoutDuration(), k -> NodeSelector.anyUsable(j, nodes))
-        ? NODES_UNAVAILABLE
-        : blocked.add(p.getName()) ? "Resources" : "Priority";
+    // Slurm's main scheduler: the first job of a partition that cannot start blocks it, with
+    // Resources, or with NODES_UNAVAILABLE when too few of its nodes are up; the partition's
+    // later jobs wait on Priority, whatever would have kept them out.
+    String why = !blocked.add(p.getName()) ? "Priority"
+        : !usable.computeIfAbsent(need.withoutDuration(), k -> NodeSelector.anyUsable(j, nodes))
+        ? NODES_UNAVAILABLE : "Resources";
     waiting.put(j.getJobId(), planLater(j, nodes, duration, need, why));
   }
 

@@ -85,6 +85,16 @@ class PlannerTest {
   }
 
   @Test
+  void laterJobsOfABlockedPartitionWaitOnPriority() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = StateMachine.apply(s, new Command.NodeDown("n2", 1500, "dead"));
+    s = TestStates.submit(s, 1, TestStates.spec().setMinNodes(2).build(), 1000);
+    s = TestStates.submit(s, 2, TestStates.spec().setMinNodes(2).build(), 1001);
+    Plan p = Planner.plan(s, 2000);
+    assertThat(p.reasons()).containsEntry(1, Planner.NODES_UNAVAILABLE).containsEntry(2, "Priority");
+  }
+
+  @Test
   void jobsNoNodeCouldHoldWaitWithSlurmsReasons() {
     ClusterState s = TestStates.cluster(2, 8, 4000);
     s = TestStates.submit(s, 1, TestStates.spec().setCpusPerTask(99).build(), 1000);
