@@ -58,7 +58,9 @@ final class AssocPolicy {
       if (cache.enforces("associations")) {
         throw new SlurmException(SlurmError.INVALID_ACCOUNT);
       }
-      return spec.toBuilder().setAccount(account).build();
+      // No association (not enforced): Slurm still gives the job its default QOS, normal.
+      String qos = spec.getQos().isEmpty() && tree.qos("normal").isPresent() ? "normal" : spec.getQos();
+      return spec.toBuilder().setAccount(account).setQos(qos).build();
     }
     String qos = spec.getQos().isEmpty() ? tree.defaultQos(assoc.get()) : spec.getQos();
     List<String> allowed = tree.allowedQos(assoc.get());
