@@ -323,6 +323,20 @@ final class JobRequests {
         if (!rest.isEmpty()) {
           cmds.add(new Command.UpdateJob(id, now(), Map.copyOf(rest)));
         }
+        if (r.getInfo().getArrayJobId() == id) { // an array's id names its started tasks too
+          for (JobRecord t : s.jobs().values()) {
+            JobInfo task = t.getInfo();
+            if (task.getArrayJobId() == id && task.getJobId() != id
+                && updateRefusal(peer, admin, task, changes) == SlurmError.SUCCESS) {
+              if ("0".equals(priority) && JobStates.isPending(task)) {
+                cmds.add(new Command.HoldJob(task.getJobId(), false, false));
+              }
+              if (!rest.isEmpty()) {
+                cmds.add(new Command.UpdateJob(task.getJobId(), now(), Map.copyOf(rest)));
+              }
+            }
+          }
+        }
       }
       reply.addResults(result(id, err));
     }
