@@ -54,6 +54,7 @@ final class NodeSelector {
     }
     int cpusPerNode = cpusPerNode(j, nodesWanted);
     NodeFilter filter = NodeFilter.of(j);
+    GresNeed gn = GresNeed.of(j);
     List<NodeAllocation> out = new ArrayList<>();
     // the nodes it named (-w) first, every one of them, then the others in order
     int first = from == candidates.now() && filter.required().isEmpty() ? candidates.firstUsableNow() : 0;
@@ -65,7 +66,6 @@ final class NodeSelector {
           continue;
         }
         int cpus = j.getExclusive() ? n.getCpus() : cpusPerNode;
-        GresNeed gn = GresNeed.of(j);
         List<GresCount> need = gn.forNode(out.size(), nodesWanted, tasksOn(j, cpus, nodesWanted));
         cpus = j.getExclusive() ? cpus : gn.cpus(cpus, need);
         long mem = gn.mem(memoryOnNode(j, n, cpus), need);
