@@ -73,12 +73,9 @@ public final class GresOptions {
         .setCpusPerTres(cpusPerTres()).setMemPerTres(memPerTres());
   }
 
-  /** A step takes per node what --gres/--gpus-per-node say, and --gpus as its one node's share. */
+  /** A step takes per node what --gres/--gpus-per-node say, --gpus spread over its nodes, --gpus-per-task per task. */
   public StepSpec.Builder applyTo(StepSpec.Builder b) {
-    List<GresCount> perNode = new ArrayList<>(gres);
-    perNode.addAll(gpusPerNode);
-    perNode.addAll(gpus);
-    return b.setTresPerNode(GresCount.toTres(perNode)).setTresPerTask(tresPerTask());
+    return b.setTresPerNode(tresPerNode()).setTresPerJob(tresPerJob()).setTresPerTask(tresPerTask());
   }
 
   private List<GresCount> parse(String value, String option) throws CommandFailure {

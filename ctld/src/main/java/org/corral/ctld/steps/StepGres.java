@@ -40,13 +40,15 @@ public final class StepGres {
     List<NodeAllocation> out = new ArrayList<>();
     List<GresCount> perNode;
     List<GresCount> perTask;
+    List<GresCount> perStep;
     try {
       perNode = GresCount.parseList(spec.getTresPerNode());
       perTask = GresCount.parseList(spec.getTresPerTask());
+      perStep = GresCount.parseList(spec.getTresPerJob());
     } catch (IllegalArgumentException e) {
       throw new Unavailable(SlurmError.INVALID_GRES);
     }
-    boolean asks = !perNode.isEmpty() || !perTask.isEmpty();
+    boolean asks = !perNode.isEmpty() || !perTask.isEmpty() || !perStep.isEmpty();
     for (int i = 0; i < nodes.size(); i++) {
       NodeAllocation job = Gres.on(rec.getInfo().getAllocationList(), nodes.get(i));
       List<GresAlloc> mine = job == null ? List.of() : job.getGresList();
@@ -58,8 +60,8 @@ public final class StepGres {
       }
       List<GresAlloc> busy = List.of();
       for (StepRecord s : rec.getStepsList()) {
-        if (s.getInfo().getState() == JobState.RUNNING && !s.getSpec().getTresPerNode().isEmpty()
-            || s.getInfo().getState() == JobState.RUNNING && !s.getSpec().getTresPerTask().isEmpty()) {
+        if (s.getInfo().getState() == JobState.RUNNING && (!s.getSpec().getTresPerNode().isEmpty()
+            || !s.getSpec().getTresPerTask().isEmpty() || !s.getSpec().getTresPerJob().isEmpty())) {
           NodeAllocation held = Gres.on(s.getInfo().getGresList(), nodes.get(i));
           if (held != null) {
             busy = Gres.plus(busy, held.getGresList(), 1);
@@ -70,6 +72,12 @@ public final class StepGres {
       int t = i < tasks.size() ? tasks.get(i) : 1;
       for (GresCount c : perTask) {
         need.add(new GresCount(c.name(), c.type(), c.count() * Math.max(1, t)));
+      }
+      for (GresCount c : perStep) { // --gpus=N: as even as it goes, the first nodes one more
+        long share = c.count() / nodes.size() + (i < c.count() % nodes.size() ? 1 : 0);
+        if (share > 0) {
+          need.add(new GresCount(c.name(), c.type(), share));
+        }
       }
       List<GresAlloc> taken = new ArrayList<>();
       for (GresCount c : need) {

@@ -40,6 +40,15 @@ class StepGresTest {
   }
 
   @Test
+  void gpusPerStepAreSpreadOverItsNodes() throws Exception {
+    JobRecord two = JOB.toBuilder().setInfo(JOB.getInfo().toBuilder().addAllocation(NodeAllocation.newBuilder()
+        .setNode("n2").addGres(gpus(0)))).build();
+    assertThat(StepGres.choose(two, StepSpec.newBuilder().setTresPerJob("gres:gpu:2").build(), List.of("n1", "n2"),
+        List.of(1, 1))).containsExactly(NodeAllocation.newBuilder().setNode("n1").addGres(gpus(1)).build(),
+            NodeAllocation.newBuilder().setNode("n2").addGres(gpus(0)).build());
+  }
+
+  @Test
   void gpusOfARunningStepAreBusyAndMoreThanTheJobHasIsRefused() {
     StepRecord running = StepRecord.newBuilder().setSpec(StepSpec.newBuilder().setTresPerNode("gres:gpu:1"))
         .setInfo(StepInfo.newBuilder().setState(JobState.RUNNING)
