@@ -325,6 +325,7 @@ public final class StateMachine {
         .setOs(c.os())
         .setArch(c.arch())
         .setLastHeard(c.time())
+        .setLastBusy(n.getLastBusy() > 0 ? n.getLastBusy() : c.time()) // Slurm: registered idle
         .build();
     return s.withNodes(s.nodes().plus(c.node(), up), c.time());
   }
