@@ -51,7 +51,8 @@ public final class PercentFormat {
     return items;
   }
 
-  private static int parseWidth(String digits) {
+  /** A width's digits; one too large for an int is as wide as can be. */
+  static int parseWidth(String digits) {
     try {
       return Integer.parseInt(digits);
     } catch (NumberFormatException e) {

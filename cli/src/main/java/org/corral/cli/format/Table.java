@@ -49,12 +49,14 @@ public final class Table<T> {
   }
 
   /**
-   * A table for a {@code -O} format: comma-separated long names, each optionally followed by
-   * {@code :[.]width}; fields have no separator and default to {@code defaultWidth}.
-   *
-   * @throws IllegalArgumentException naming the first unknown field
+   * A table for a {@code -O} format: comma-separated long names (any case), each optionally
+   * followed by {@code :[.][width][suffix]} as Slurm's _parse_long_token reads it (strtol: no
+   * digits is width 0, what follows them is printed after the field); fields have no separator
+   * and default to {@code defaultWidth}. An unknown name is reported to {@code badName} and
+   * prints nothing, as in Slurm.
    */
-  public static <T> Table<T> ofLong(String format, List<Column<T>> columns, int defaultWidth) {
+  public static <T> Table<T> ofLong(String format, List<Column<T>> columns, int defaultWidth,
+      Consumer<String> badName) {
     Map<String, Column<T>> byName = new LinkedHashMap<>();
     for (Column<T> c : columns) {
       if (c.longName() != null) {
@@ -68,27 +70,28 @@ public final class Table<T> {
       }
       int colon = spec.indexOf(':');
       String name = colon < 0 ? spec : spec.substring(0, colon);
-      Column<T> c = byName.get(name.toLowerCase(Locale.ROOT));
-      if (c == null) {
-        throw new IllegalArgumentException(name);
-      }
       int width = defaultWidth;
       boolean right = false;
+      String suffix = "";
       if (colon >= 0) {
-        String w = spec.substring(colon + 1);
-        if (w.startsWith(".")) {
+        int i = colon + 1;
+        if (i < spec.length() && spec.charAt(i) == '.') {
           right = true;
-          w = w.substring(1);
+          i++;
         }
-        if (!w.isEmpty()) {
-          try {
-            width = Integer.parseInt(w);
-          } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name, e);
-          }
+        int digits = i;
+        while (i < spec.length() && Character.isDigit(spec.charAt(i))) {
+          i++;
         }
+        width = i == digits ? 0 : PercentFormat.parseWidth(spec.substring(digits, i));
+        suffix = spec.substring(i);
       }
-      parts.add(new Bound<>(c, new PercentFormat.Field(c.letter(), width, right, ""), null));
+      Column<T> c = byName.get(name.toLowerCase(Locale.ROOT));
+      if (c == null) {
+        badName.accept(name);
+        continue;
+      }
+      parts.add(new Bound<>(c, new PercentFormat.Field(c.letter(), width, right, suffix), null));
     }
     return new Table<>(parts);
   }

@@ -3,6 +3,7 @@ package org.corral.cli.scontrol;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import org.corral.cli.format.Dependencies;
 import org.corral.cli.format.JobStates;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.common.MemorySize;
@@ -31,7 +32,7 @@ final class JobText {
     l.add("Priority=" + u(j.getPriority()) + " Nice=" + j.getNice() + " Account="
         + orNull(j.getAccount()) + " QOS=" + orNull(j.getQos()));
     l.add("JobState=" + JobStates.name(j) + " Reason=" + j.getStateReason().replace(' ', '_')
-        + " Dependency=" + orNull(j.getDependency()));
+        + " Dependency=" + orNull(Dependencies.shown(j)));
     l.add("Requeue=" + (j.getRequeue() ? 1 : 0) + " Restarts=" + u(j.getRestartCount())
         + " BatchFlag=" + (j.getInteractive() ? 0 : 1) + " Reboot=0 ExitCode=" + exitCode(j.getExitStatus()));
     if (details) {
@@ -41,12 +42,13 @@ final class JobText {
     l.add("RunTime=" + SlurmTimes.hms(runTime(j, now)) + " TimeLimit="
         + SlurmTimes.limitHms(limit) + " TimeMin=N/A");
     l.add("SubmitTime=" + time(j.getSubmitTime(), zone) + " EligibleTime="
-        + time(j.getEligibleTime(), zone));
-    l.add("AccrueTime=" + time(accrue(j), zone));
+        + time(neverEligible(j) || splitOff(j) ? 0 : j.getEligibleTime(), zone));
+    l.add("AccrueTime=" + time(neverEligible(j) ? 0 : accrue(j), zone));
     l.add("StartTime=" + time(j.getStartTime(), zone) + " EndTime=" + time(end(j, limit), zone)
         + " Deadline=" + (j.getDeadline() > 0 ? time(j.getDeadline(), zone) : "N/A"));
     l.add("SuspendTime=" + SlurmTimes.iso(j.getSuspendTime(), zone, "None")
-        + " SecsPreSuspend=0 LastSchedEval=" + time(j.getLastSchedEval(), zone)
+        + " SecsPreSuspend=0 LastSchedEval="
+        + time(j.getLastSchedEval() > 0 ? j.getLastSchedEval() : j.getSubmitTime(), zone)
         + " Scheduler=Main");
     l.add("Partition=" + j.getPartition() + " AllocNode:Sid=" + j.getSubmitHost() + ":" + j.getAllocSid());
     l.add("ReqNodeList=" + orNull(j.getReqNodes()) + " ExcNodeList=" + orNull(j.getExcNodes()));
@@ -56,14 +58,14 @@ final class JobText {
       l.add("BatchHost=" + j.getBatchHost());
     }
     l.add("NumNodes=" + numNodes(j) + " NumCPUs=" + u(j.getNumCpus()) + " NumTasks="
-        + (j.getNumTasks() == 0 ? "N/A" : u(j.getNumTasks())) + " CPUs/Task="
+        + (j.getNumTasks() == 0 || cancelledUnstarted(j) ? "N/A" : u(j.getNumTasks())) + " CPUs/Task="
         + Math.max(1, j.getCpusPerTask()) + " ReqB:S:C:T=0:0:*:*");
     l.add("TRES=cpu=" + u(j.getNumCpus()) + ",mem=" + MemorySize.format(totalMem(j)) + ",node="
         + u(j.getNumNodes()) + ",billing=" + u(j.getNumCpus()));
     l.add("Socks/Node=* NtasksPerN:B:S:C=" + u(j.getNtasksPerNode()) + ":0:*:* CoreSpec=*");
     String jobGres = org.corral.cli.format.GresText.job(j);
-    if (details && !jobGres.isEmpty() && j.getState() == JobState.RUNNING) {
-      l.add("JOB_GRES=" + jobGres);
+    if (details && j.getState() == JobState.RUNNING) {
+      l.add("JOB_GRES=" + (jobGres.isEmpty() ? "(null)" : jobGres));
       for (org.corral.protocol.msg.NodeAllocation a : j.getAllocationList()) {
         l.add("  Nodes=" + a.getNode() + " CPU_IDs=" + cpuIds(a) + " Mem=" + a.getMemMb() + " GRES="
             + org.corral.cli.format.GresText.onNode(a));
@@ -133,6 +135,34 @@ final class JobText {
     }
     long end = j.getEndTime() > 0 && j.getState() != JobState.RUNNING ? j.getEndTime() : now;
     return Math.max(0, end - j.getStartTime());
+  }
+
+  /**
+   * Slurm sets a job's eligible time once its scheduler finds it independent: a job held at
+   * submission (user hold) or waiting for a dependency has none yet (Unknown), nor any accrue
+   * time; one cancelled so keeps none.
+   */
+  private static boolean neverEligible(JobInfo j) {
+    boolean waiting = j.getState() == JobState.PENDING || cancelledUnstarted(j);
+    return waiting && switch (j.getStateReason()) {
+      case "JobHeldUser", "Dependency" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * An array's record of pending tasks once some started: Slurm made it anew when it split the
+   * started task off, and sets its eligible time when its scheduler next looks at it, which it
+   * does not while the array's throttle holds it.
+   */
+  private static boolean splitOff(JobInfo j) {
+    return j.getState() == JobState.PENDING && !j.getArrayTasks().isEmpty()
+        && "JobArrayTaskLimit".equals(j.getStateReason());
+  }
+
+  /** Cancelled before it ever started: Slurm never worked out its tasks (NumTasks=N/A). */
+  private static boolean cancelledUnstarted(JobInfo j) {
+    return j.getState() == JobState.CANCELLED && j.getBatchHost().isEmpty() && j.getNodes().isEmpty();
   }
 
   // Slurm starts counting a job's queue time once it is eligible; a job cancelled before it

@@ -185,9 +185,14 @@ public final class ScontrolCommand implements CliCommand {
 
   private int showJobs(String id, Cli cli) throws Failed, IOException {
     JobInfoRequest.Builder req = JobInfoRequest.newBuilder();
+    int task = -1; // JOB_TASK: one task of an array
     if (id != null) {
       try {
-        req.addJobIds(Integer.parseUnsignedInt(id));
+        int under = id.indexOf('_');
+        if (under > 0) {
+          task = Integer.parseUnsignedInt(id.substring(under + 1));
+        }
+        req.addJobIds(Integer.parseUnsignedInt(under > 0 ? id.substring(0, under) : id));
       } catch (NumberFormatException e) {
         cli.err().println("scontrol_print_job error: " + SlurmError.INVALID_JOB_ID.message());
         return 1;
@@ -195,15 +200,47 @@ public final class ScontrolCommand implements CliCommand {
     }
     Response r = call(cli, Request.newBuilder().setJobInfo(req).build(), "slurm_load_jobs");
     List<JobInfo> jobs = r.getJobInfo().getJobsList();
+    if (task >= 0) {
+      int t = task;
+      jobs = jobs.stream().filter(j -> j.getArrayJobId() != 0 && j.getArrayTasks().isEmpty()
+          && j.getArrayTaskId() == t).toList();
+      if (jobs.isEmpty()) {
+        cli.err().println("scontrol_print_job error: " + SlurmError.INVALID_JOB_ID.message());
+        return 1;
+      }
+    }
     if (jobs.isEmpty()) {
       cli.out().println("No jobs in the system");
       return 0;
+    }
+    jobs = inListOrder(jobs);
+    if (id != null) { // one job's records come from Slurm's id hash, newest first
+      jobs = jobs.reversed();
     }
     long now = cli.clock().instant().getEpochSecond();
     for (JobInfo j : jobs) {
       cli.out().print(JobText.of(j, now, cli.clock().getZone(), details).render(oneLiner));
     }
     return 0;
+  }
+
+  /**
+   * Jobs in the order of Slurm's job list: by id, except that an array's record of pending tasks
+   * comes after its started tasks (each task that starts takes the record's place, and the
+   * pending rest moves to a new record at the list's end).
+   */
+  static List<JobInfo> inListOrder(List<JobInfo> jobs) {
+    java.util.Map<Integer, Long> lastTask = new java.util.HashMap<>();
+    for (JobInfo j : jobs) {
+      if (j.getArrayJobId() != 0 && j.getJobId() != j.getArrayJobId()) {
+        lastTask.merge(j.getArrayJobId(), Integer.toUnsignedLong(j.getJobId()), Math::max);
+      }
+    }
+    java.util.function.ToDoubleFunction<JobInfo> key = j -> {
+      Long last = j.getJobId() == j.getArrayJobId() ? lastTask.get(j.getJobId()) : null;
+      return last != null ? last + 0.5 : Integer.toUnsignedLong(j.getJobId());
+    };
+    return jobs.stream().sorted(java.util.Comparator.comparingDouble(key)).toList();
   }
 
   /** {@code show step [JOB[.STEP]]}: running steps, the batch step first as Slurm lists them. */
@@ -214,7 +251,10 @@ public final class ScontrolCommand implements CliCommand {
       try {
         req.setJobId(Integer.parseUnsignedInt(dot < 0 ? id : id.substring(0, dot)));
         if (dot >= 0) {
-          req.setStepId(StepIds.parse(id.substring(dot + 1)));
+          // Slurm 22.05 reads the step with strtol: "batch" or "extern" is step 0.
+          String step = id.substring(dot + 1).replaceFirst("^(\\d*).*", "$1");
+          id = id.substring(0, dot + 1) + (step.isEmpty() ? "0" : step);
+          req.setStepId(StepIds.parse(step.isEmpty() ? "0" : step));
         }
       } catch (IllegalArgumentException e) {
         cli.err().println("Invalid job step id: " + id);
@@ -223,6 +263,9 @@ public final class ScontrolCommand implements CliCommand {
     }
     Response r = call(cli, Request.newBuilder().setStepInfo(req).build(), "slurm_get_job_steps");
     List<StepInfo> steps = r.getStepInfo().getStepsList();
+    if (req.hasStepId()) {
+      steps = steps.stream().filter(st -> st.getStepId() == req.getStepId()).toList();
+    }
     if (steps.isEmpty()) {
       if (id == null) {
         cli.out().println("No job steps in the system");

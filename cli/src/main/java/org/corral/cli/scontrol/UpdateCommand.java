@@ -31,6 +31,7 @@ final class UpdateCommand {
     }
     String nodes = null;
     String state = "";
+    String stateWord = "";
     String reason = null;
     for (String w : words) {
       int eq = w.indexOf('=');
@@ -38,7 +39,10 @@ final class UpdateCommand {
       String value = eq < 0 ? "" : w.substring(eq + 1);
       switch (key) {
         case "nodename" -> nodes = value;
-        case "state" -> state = value;
+        case "state" -> {
+          state = value;
+          stateWord = w; // echoed as typed in Slurm's "Invalid input"
+        }
         case "reason" -> reason = value;
         default -> {
           if (nodes == null && isOtherEntity(key)) {
@@ -60,7 +64,7 @@ final class UpdateCommand {
     }
     String upper = state.toUpperCase(Locale.ROOT);
     if (!state.isEmpty() && !NODE_STATES.contains(upper)) {
-      cli.err().println("Invalid input: State=" + state);
+      cli.err().println("Invalid input: " + stateWord);
       cli.err().println("Request aborted");
       cli.err().println("Valid states are: NoResp DRAIN FAIL FUTURE RESUME POWER_DOWN POWER_UP UNDRAIN");
       cli.err().println("Not all states are valid given a node's prior state");

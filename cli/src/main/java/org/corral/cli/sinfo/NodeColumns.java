@@ -67,7 +67,13 @@ final class NodeColumns {
       node('E', "Reason", "REASON", n -> or(n.getReason(), "none")),
       new Column<>('H', "Timestamp", "TIMESTAMP", g -> g.empty() ? "Unknown"
           : SlurmTimes.iso(g.first().getReasonTime(), g.zone(), "Unknown")),
-      new Column<>('u', "User", "USER", NodeColumns::reasonUser));
+      new Column<>('u', "User", "USER", NodeColumns::reasonUser),
+      new Column<>('U', "UserLong", "USER", g -> {
+        String user = reasonUser(g);
+        return user.equals("Unknown") ? user
+            : user + "(" + Integer.toUnsignedString(g.first().getReasonUid()) + ")";
+      }),
+      node('\u0002', "AllocMem", "ALLOCMEM", n -> Long.toUnsignedString(n.getAllocMemMb()))); // -O only
 
   private static Column<NodeGroup> part(char letter, String name, String header,
       Function<PartitionInfo, String> f) {
@@ -140,7 +146,9 @@ final class NodeColumns {
     long other = 0;
     for (NodeInfo n : g.nodes()) {
       NodeStates.Base b = NodeStates.base(n);
-      if (NodeStates.unavailable(n)) {
+      if (n.getAllocCpus() > 0 && b != NodeStates.Base.DOWN && !n.getNotResponding()) {
+        alloc++; // running jobs, draining or not (Slurm counts a draining node allocated)
+      } else if (NodeStates.unavailable(n)) {
         other++;
       } else if (b == NodeStates.Base.IDLE) {
         idle++;

@@ -44,8 +44,14 @@ public final class SinfoCommand implements CliCommand {
       cli.err().println("Try \"sinfo --help\" for more information");
       return 1;
     } catch (IllegalArgumentException e) {
-      cli.error("error: " + e.getMessage());
+      for (String line : e.getMessage().split("\n")) {
+        cli.error("error: " + line);
+      }
       return 1;
+    }
+    if (opts.reservations()) { // Corral has no advance reservations
+      cli.out().println("No reservations in the system");
+      return 0;
     }
     List<PartitionInfo> partitions;
     List<NodeInfo> nodes;
@@ -81,7 +87,8 @@ public final class SinfoCommand implements CliCommand {
     Table<NodeGroup> table;
     try {
       table = opts.longFormat() != null
-          ? Table.ofLong(opts.longFormat(), NodeColumns.ALL, 20)
+          ? Table.ofLong(opts.longFormat(), NodeColumns.ALL, 20,
+              f -> cli.error("error: Invalid job format specification: " + f))
           : Table.ofPercent(format, NodeColumns.ALL,
               c -> cli.err().println("Invalid node format specification: " + c));
     } catch (IllegalArgumentException e) {
@@ -116,7 +123,8 @@ public final class SinfoCommand implements CliCommand {
     Set<String> names = opts.nodes() == null ? null : new HashSet<>(opts.nodes());
     return n -> (names == null || names.contains(n.getName()))
         && (opts.states() == null || opts.states().stream().anyMatch(w -> NodeStates.matches(n, w)))
-        && (!opts.reasons() || n.getDrain() || NodeStates.unavailable(n));
+        && (!opts.reasons() || n.getDrain() || NodeStates.unavailable(n))
+        && (!opts.dead() || n.getNotResponding()) && (!opts.responding() || !n.getNotResponding());
   }
 
   /** Slurm's formats for each listing; the partition and node columns fit the longest name. */
@@ -126,7 +134,7 @@ public final class SinfoCommand implements CliCommand {
         .mapToInt(p -> p.getName().length() + (p.getIsDefault() ? 1 : 0)).max().orElse(0));
     int nw = Math.max(9, nodes.stream().mapToInt(n -> n.getName().length()).max().orElse(0));
     if (o.reasons()) {
-      return "%20E %9u %19H %N";
+      return o.dateLine() ? "%20E %12U %19H %6t %N" : "%20E %9u %19H %N";
     }
     if (o.summarize()) {
       return "%" + pw + "P %.5a %.10l %.16F %N";

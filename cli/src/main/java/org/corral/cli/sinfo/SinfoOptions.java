@@ -13,9 +13,14 @@ import org.corral.common.Hostlist;
 record SinfoOptions(String format, String longFormat, boolean header, boolean dateLine,
     boolean nodeOriented, boolean summarize, boolean reasons, boolean exact,
     List<String> partitions, List<String> nodes, List<String> states, boolean all,
-    boolean json) {
+    boolean json, boolean dead, boolean responding, boolean reservations) {
 
-  private static final Getopt GETOPT = new Getopt("adehi:lM:n:NO:o:p:rRsS:t:vV", List.of(
+  /** Slurm's list after "Bad state string" (sinfo -t with a word it does not know). */
+  static final String VALID_STATES = "unknown,down,idle,allocated,?,mixed,future,drain,drained,"
+      + "draining,no_respond,reserved,perfctrs,cloud,completing,powering_down,powered_down,"
+      + "power_down,powering_up,fail,maint,reboot,reboot^,unknown";
+
+  private static final Getopt GETOPT = new Getopt("adehi:lM:n:NO:o:p:rRsS:t:TvV", List.of(
       new LongOpt("all", Arg.NONE, "a"),
       new LongOpt("dead", Arg.NONE, "d"),
       new LongOpt("exact", Arg.NONE, "e"),
@@ -28,6 +33,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
       new LongOpt("format", Arg.REQUIRED, "o"),
       new LongOpt("Format", Arg.REQUIRED, "O"),
       new LongOpt("partition", Arg.REQUIRED, "p"),
+      new LongOpt("reservation", Arg.NONE, "T"),
       new LongOpt("responding", Arg.NONE, "r"),
       new LongOpt("list-reasons", Arg.NONE, "R"),
       new LongOpt("summarize", Arg.NONE, "s"),
@@ -48,12 +54,18 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
     boolean exact = false;
     boolean all = false;
     boolean json = false;
+    boolean dead = false;
+    boolean responding = false;
+    boolean reservations = false;
     List<String> nodes = null;
     List<String> states = null;
     for (Getopt.Opt o : GETOPT.parse(args).options()) {
       String v = o.value();
       switch (o.key()) {
         case "e" -> exact = true;
+        case "d" -> dead = true;
+        case "r" -> responding = true;
+        case "T" -> reservations = true;
         case "a" -> all = true;
         case "json" -> json = true;
         case "h" -> header = false;
@@ -69,15 +81,16 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
           states = split(v);
           for (String s : states) {
             if (!NodeStates.isStateWord(s)) {
-              throw new IllegalArgumentException("Invalid node state specified: " + s);
+              throw new IllegalArgumentException("Bad state string: \"" + s + "\"\n"
+                  + "valid states: " + VALID_STATES);
             }
           }
         }
-        default -> { } // -a, -d, -i, -M, -r, -S, -v, -V: accepted, no effect here
+        default -> { } // -i, -M, -S, -v, -V: accepted, no effect here
       }
     }
     return new SinfoOptions(format, longFormat, header, dateLine, nodeOriented, summarize,
-        reasons, exact, partitions, nodes, states, all, json);
+        reasons, exact, partitions, nodes, states, all, json, dead, responding, reservations);
   }
 
   private static List<String> split(String v) {

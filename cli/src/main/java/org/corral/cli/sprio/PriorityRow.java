@@ -42,6 +42,9 @@ record PriorityRow(JobInfo job, PriorityWeights weights) {
    * 3000 + 281.25 shows as 0.00000076397555, where squeue's %p shows 3281 / 2^32).
    */
   String normPriority() {
+    if (!isWeights() && job.getAdminPriority()) { // set by an administrator: sprio's %f of it
+      return fixed(Integer.toUnsignedLong(job.getPriority()), 6);
+    }
     return isWeights() ? "" : fixed(Math.max(0, f().getSum()) / 4294967295.0, 14);
   }
 

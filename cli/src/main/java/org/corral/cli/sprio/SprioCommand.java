@@ -175,7 +175,8 @@ public final class SprioCommand implements CliCommand {
       return false;
     }
     return switch (j.getStateReason()) {
-      case "BeginTime", "Dependency", "DependencyNeverSatisfied" -> false;
+      // an array's pending tasks held back by its throttle are not listed either (as observed)
+      case "BeginTime", "Dependency", "DependencyNeverSatisfied", "JobArrayTaskLimit" -> false;
       default -> true;
     };
   }

@@ -3,6 +3,7 @@ package org.corral.cli.squeue;
 import java.util.List;
 import java.util.function.Function;
 import org.corral.cli.format.Column;
+import org.corral.cli.format.Dependencies;
 import org.corral.cli.format.JobStates;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.common.MemorySize;
@@ -37,6 +38,9 @@ final class JobColumns {
       row('L', "TimeLeft", "TIME_LEFT", JobColumns::timeLeft).uncut(),
       col('D', "NumNodes", "NODES", j -> Integer.toUnsignedString(j.getNumNodes())),
       col('C', "NumCPUs", "CPUS", j -> Integer.toUnsignedString(j.getNumCpus())),
+      col('\0', "NumTasks", "TASKS",
+          j -> Integer.toUnsignedString(Math.max(j.getNumTasks(), Math.max(1, j.getNumNodes())))),
+      col('d', "MinTmpDisk", "MIN_TMP_DISK", j -> "0"),
       col('c', "MinCpus", "MIN_CPUS", j -> Integer.toString(Math.max(1, j.getCpusPerTask()))),
       col('m', "MinMemory", "MIN_MEMORY", JobColumns::minMemory),
       col('N', "NodeList", "NODELIST", JobInfo::getNodes),
@@ -45,8 +49,9 @@ final class JobColumns {
       col('B', "BatchHost", "EXEC_HOST", j -> j.getBatchHost().isEmpty() ? "n/a" : j.getBatchHost()),
       col('R', "ReasonList", "NODELIST(REASON)", JobColumns::reasonList),
       col('r', "Reason", "REASON", JobInfo::getStateReason),
-      col('Q', "Priority", "PRIORITY", j -> Integer.toUnsignedString(j.getPriority())),
-      col('p', "PriorityLong", "PRIORITY",
+      // -O's Priority is %p's normalized one, PriorityLong %Q's integer (squeue(1))
+      col('Q', "PriorityLong", "PRIORITY", j -> Integer.toUnsignedString(j.getPriority())),
+      col('p', "Priority", "PRIORITY",
           j -> String.format("%.14f", Integer.toUnsignedLong(j.getPriority()) / 4294967296.0)),
       row('V', "SubmitTime", "SUBMIT_TIME", r -> SlurmTimes.iso(r.job().getSubmitTime(), r.zone(), "N/A")),
       row('S', "StartTime", "START_TIME", JobRow::start),
@@ -54,8 +59,9 @@ final class JobColumns {
       col('Z', "WorkDir", "WORK_DIR", JobInfo::getWorkDir),
       col('o', "Command", "COMMAND", j -> orNull(j.getCommand())),
       col('k', "Comment", "COMMENT", j -> orNull(j.getComment())),
-      col('E', "Dependency", "DEPENDENCY", j -> orNull(j.getDependency())),
+      col('E', "Dependency", "DEPENDENCY", j -> orNull(Dependencies.shown(j))),
       col('h', "OverSubscribe", "OVER_SUBSCRIBE", j -> j.getExclusive() ? "NO" : "OK"),
+      col('\0', "Shared", "OVER_SUBSCRIBE", j -> j.getExclusive() ? "NO" : "OK"),
       col('H', "SocketsPerNode", "SOCKETS_PER_NODE", j -> "*"),
       col('I', "CoresPerSocket", "CORES_PER_SOCKET", j -> "*"),
       col('J', "ThreadsPerCore", "THREADS_PER_CORE", j -> "*"),

@@ -20,6 +20,17 @@ final class JobOrder {
   private static final Comparator<JobRow> BY_ID =
       Comparator.comparingLong(r -> Integer.toUnsignedLong(r.job().getJobId()));
 
+  /**
+   * squeue -S i: by job id, an array's tasks under the array's id in task order, its record of
+   * pending tasks after them (Slurm's _sort_job_by_id).
+   */
+  private static final Comparator<JobRow> BY_ARRAY_ID = Comparator
+      .comparingLong((JobRow r) -> Integer.toUnsignedLong(
+          r.job().getArrayJobId() != 0 ? r.job().getArrayJobId() : r.job().getJobId()))
+      .thenComparingLong(r -> r.job().getArrayJobId() == 0 ? 0
+          : !r.job().getArrayTasks().isEmpty() ? Long.MAX_VALUE
+          : Integer.toUnsignedLong(r.job().getArrayTaskId()));
+
   private static Comparator<JobRow> num(Function<JobInfo, Integer> f) {
     return Comparator.comparingLong(r -> Integer.toUnsignedLong(f.apply(r.job())));
   }
@@ -35,17 +46,30 @@ final class JobOrder {
       .thenComparing(BY_ID);
 
   /**
-   * What Slurm 22.05 does with jobs equal on every sort key, as observed: pending jobs come newest
-   * first, all others oldest first.
+   * What Slurm 22.05 does with jobs equal on every sort key, as observed: jobs that started come
+   * first, the latest start first and then oldest first; pending jobs after them, newest first.
    */
   private static final Comparator<JobRow> TIES = (a, b) -> {
-    boolean pending = a.job().getState() == org.corral.protocol.msg.JobState.PENDING
-        && b.job().getState() == org.corral.protocol.msg.JobState.PENDING;
-    return pending ? BY_ID.compare(b, a) : BY_ID.compare(a, b);
+    boolean pa = a.job().getState() == org.corral.protocol.msg.JobState.PENDING;
+    boolean pb = b.job().getState() == org.corral.protocol.msg.JobState.PENDING;
+    if (pa != pb) {
+      return pa ? 1 : -1;
+    }
+    if (pa) {
+      return BY_ID.compare(b, a);
+    }
+    int byStart = Long.compare(b.job().getStartTime(), a.job().getStartTime());
+    return byStart != 0 ? byStart : BY_ID.compare(a, b);
   };
 
+  /**
+   * Ties when squeue asked for one job (-j ID: Slurm loads that job alone, an array's records
+   * newest first): by decreasing id.
+   */
+  private static final Comparator<JobRow> ONE_JOB_TIES = (a, b) -> BY_ID.compare(b, a);
+
   private static final Map<Character, Comparator<JobRow>> KEYS = Map.ofEntries(
-      Map.entry('i', BY_ID), Map.entry('A', BY_ID), Map.entry('F', BY_ID),
+      Map.entry('i', BY_ARRAY_ID), Map.entry('A', BY_ID), Map.entry('F', BY_ARRAY_ID),
       Map.entry('j', str(JobInfo::getName)),
       Map.entry('u', str(JobInfo::getUserName)),
       Map.entry('U', num(JobInfo::getUserId)),
@@ -74,6 +98,12 @@ final class JobOrder {
    * @throws IllegalArgumentException naming the first letter that cannot be sorted on
    */
   static Comparator<JobRow> parse(String spec) {
+    return parse(spec, false);
+  }
+
+  /** The comparator for a sort list; {@code oneJob}: squeue -j named a single job. */
+  static Comparator<JobRow> parse(String spec, boolean oneJob) {
+    Comparator<JobRow> ties = oneJob ? ONE_JOB_TIES : TIES;
     Comparator<JobRow> result = null;
     for (String key : spec.split(",")) {
       String k = key.trim();
@@ -94,6 +124,6 @@ final class JobOrder {
       }
       result = result == null ? c : result.thenComparing(c);
     }
-    return result == null ? TIES : result.thenComparing(TIES);
+    return result == null ? ties : result.thenComparing(ties);
   }
 }

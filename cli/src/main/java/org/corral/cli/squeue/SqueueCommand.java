@@ -66,7 +66,6 @@ public final class SqueueCommand implements CliCommand {
       for (String line : e.lines()) {
         cli.error("error: " + line);
       }
-      cli.err().println();
       return 1;
     }
     if (opts.usage()) {
@@ -81,10 +80,11 @@ public final class SqueueCommand implements CliCommand {
     Comparator<JobRow> order;
     try {
       table = opts.longFormat() != null
-          ? Table.ofLong(opts.longFormat(), JobColumns.ALL, 20)
+          ? Table.ofLong(opts.longFormat(), JobColumns.ALL, 20,
+              f -> cli.error("error: Invalid job format specification: " + f))
           : Table.ofPercent(opts.format(), JobColumns.ALL,
               c -> cli.error("error: Invalid job format specification: " + c));
-      order = JobOrder.parse(opts.sort());
+      order = JobOrder.parse(opts.sort(), oneJob(opts));
     } catch (IllegalArgumentException e) {
       cli.error("error: Invalid job format specification: " + e.getMessage());
       return 1;
@@ -102,6 +102,12 @@ public final class SqueueCommand implements CliCommand {
       lastUpdate = r.getJobInfo().getLastUpdate();
     } catch (IOException e) {
       cli.err().println("slurm_load_jobs error: " + SlurmError.CONTROLLER_DOWN.message());
+      return 1;
+    }
+    if (oneJob(opts) && jobs.stream().noneMatch(j -> j.getJobId() == opts.jobIds().get(0)
+            || j.getArrayJobId() == opts.jobIds().get(0))) {
+      // One id: Slurm's squeue loads that job alone, and reports it unknown.
+      cli.err().println("slurm_load_jobs error: " + SlurmError.INVALID_JOB_ID.message());
       return 1;
     }
     long now = cli.clock().instant().getEpochSecond();
@@ -130,6 +136,11 @@ public final class SqueueCommand implements CliCommand {
       cli.out().println(table.row(r));
     }
     return 0;
+  }
+
+  /** -j with a single job id: Slurm's squeue loads that job alone (slurm_load_job). */
+  private static boolean oneJob(SqueueOptions opts) {
+    return opts.jobIds() != null && opts.jobIds().size() == 1 && opts.arrayTasks().isEmpty();
   }
 
   /** -r: an array's pending record becomes one row per pending task. */

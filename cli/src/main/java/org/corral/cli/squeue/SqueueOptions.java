@@ -89,7 +89,8 @@ record SqueueOptions(
       throws Getopt.GetoptException, UsageException {
     var b = new Builder();
     b.format = env.get("SQUEUE_FORMAT");
-    b.longFormat = env.get("SQUEUE_FORMAT2");
+    // SQUEUE_FORMAT wins over SQUEUE_FORMAT2 when both are set, as in Slurm.
+    b.longFormat = b.format == null ? env.get("SQUEUE_FORMAT2") : null;
     b.sort = env.get("SQUEUE_SORT");
     if (env.get("SQUEUE_USERS") != null) {
       b.users = split(env.get("SQUEUE_USERS"));
@@ -119,7 +120,10 @@ record SqueueOptions(
           b.format = v;
           b.longFormat = null;
         }
-        case "O" -> b.longFormat = v;
+        case "O" -> {
+          b.longFormat = v;
+          b.format = null;
+        }
         case "p" -> b.partitions = split(v);
         case "S" -> b.sort = v;
         case "s" -> {
@@ -160,7 +164,7 @@ record SqueueOptions(
       return JobStates.parseFilter(v);
     } catch (IllegalArgumentException e) {
       throw new UsageException("Invalid job state specified: " + e.getMessage(),
-          "Valid job states include: " + JobStates.VALID_NAMES);
+          "Valid job states include: " + JobStates.VALID_NAMES + "\n"); // Slurm's own blank line
     }
   }
 

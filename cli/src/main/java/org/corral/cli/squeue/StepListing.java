@@ -18,8 +18,10 @@ final class StepListing {
   static final String DEFAULT_FORMAT = "%.15i %.8j %.9P %.8u %.9M %N";
 
   /** Job id, then step id as an unsigned number (so .batch follows the numbered steps). */
+  /** Slurm's default for steps ("P,i"): partition, then job and step id. */
   private static final Comparator<StepRow> ORDER = Comparator
-      .comparingLong((StepRow r) -> Integer.toUnsignedLong(r.step().getJobId()))
+      .comparing((StepRow r) -> r.step().getPartition())
+      .thenComparingLong(r -> Integer.toUnsignedLong(r.step().getJobId()))
       .thenComparingLong(r -> Integer.toUnsignedLong(r.step().getStepId()));
 
   private StepListing() {}
@@ -28,7 +30,8 @@ final class StepListing {
     Table<StepRow> table;
     try {
       table = opts.longFormat() != null
-          ? Table.ofLong(opts.longFormat(), StepColumns.ALL, 20)
+          ? Table.ofLong(opts.longFormat(), StepColumns.ALL, 20,
+              f -> cli.error("error: Invalid job format specification: " + f))
           : Table.ofPercent(opts.stepFormat(), StepColumns.ALL,
               c -> cli.error("error: Invalid job format specification: " + c));
     } catch (IllegalArgumentException e) {

@@ -52,10 +52,18 @@ class FormatHelpersTest {
   @Test
   void longFormatsUseNamesAndWidths() {
     Table<String> t = Table.ofLong("id:.4,name", List.of(
-        new Column<String>('i', "ID", "JOBID", s -> s), new Column<String>('j', "Name", "NAME", s -> "x")), 6);
+        new Column<String>('i', "ID", "JOBID", s -> s), new Column<String>('j', "Name", "NAME", s -> "x")), 6,
+        f -> { });
     assertThat(t.header()).isEqualTo("JOBINAME  ");
-    assertThatThrownBy(() -> Table.ofLong("nope", List.<Column<String>>of(), 20))
-        .hasMessage("nope");
+    // As Slurm's strtol: no digits is width 0, what follows the digits is a suffix; an unknown
+    // name is reported and prints nothing.
+    StringBuilder bad = new StringBuilder();
+    Table<String> s = Table.ofLong("id:,nope,name:3|,id:.4;", List.of(
+        new Column<String>('i', "ID", "JOBID", v -> v), new Column<String>('j', "Name", "NAME", v -> "x")), 20,
+        bad::append);
+    assertThat(s.header()).isEqualTo("JOBIDNAM|JOBI;");
+    assertThat(s.row("7")).isEqualTo("7x  |   7;");
+    assertThat(bad).hasToString("nope");
   }
 
   @Test
