@@ -4,7 +4,7 @@
 cd "$(dirname "$0")"
 mask() { perl -pe 's/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/#/g; s/(?<![\d:-])\d:\d\d(?![\d:])/#/g;
   s/(?<![\d:-])00:0\d:\d\d(?![\d:])/#/g; s/(?<=CPULoad=)[\d.]+/#/g; s/(?<=FreeMem=)\d+/#/g;
-  s/(AllocNode:Sid=\S{1,64}:)\d+/$1#/g' "$1"; }
+  s/(?<=AllocNode:Sid=)\S{1,64}:\d+/#/g; s/(NodeHostName=\S{1,64} Port=)\d+/$1#/g; s/^\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/#/' "$1"; }
 same=0; total=0
 for a in ref/*.args; do
   n=$(basename "$a" .args); total=$((total + 1)); bad=""

@@ -22,7 +22,7 @@
 # The sequence: phase 1 has finished jobs (completed, failed, cancelled) and is recorded
 # quickly (MinJobAge=30 s); phase 2 waits until they are purged, then records a stable queue
 # (running jobs, a throttled array, held, begin-time, dependent and too-big pending jobs,
-# partitions debug/long/short/closed, n3 draining, n4 down); phase 3 records commands that
+# partitions debug/long/short/closed, n3 draining, n4 drained); phase 3 records commands that
 # change state (holds, updates, scancel, sbatch and its SBATCH_* precedence) each followed by
 # what they changed. Partitions long, short and closed are created with scontrol on the
 # reference (and written in slurm.conf for Corral); the end undoes everything on the reference.
@@ -54,13 +54,13 @@ else
   "$repo/corral" down --dir "$dir" >/dev/null
   rm -rf "$dir/state" "$dir/dbd"
   sed -i -e 's/^ClusterName=.*/ClusterName=reference/' -e 's/^MinJobAge=.*/MinJobAge=30/' \
-    -e 's/^SlurmdTimeout=.*/SlurmdTimeout=300/' "$dir/slurm.conf"
+    -e 's/^SlurmdTimeout=.*/SlurmdTimeout=300/' -e 's/ NodeAddr=127.0.0.1//' "$dir/slurm.conf"
   cat >> "$dir/slurm.conf" <<EOF
 FirstJobId=$first
 JobAcctGatherFrequency=5
-PartitionName=long Nodes=n[3-4] MaxTime=2-00:00:00 DefaultTime=1:00:00 State=UP
-PartitionName=short Nodes=n[1-2] MaxTime=30 MaxNodes=2 State=UP
-PartitionName=closed Nodes=n[1-2] State=DOWN
+PartitionName=long Nodes=n[3-4] MaxTime=2-00:00:00 DefaultTime=1:00:00 MinNodes=1 State=UP
+PartitionName=short Nodes=n[1-2] MaxTime=30 MaxNodes=2 MinNodes=1 State=UP
+PartitionName=closed Nodes=n[1-2] MinNodes=1 State=DOWN
 EOF
   CORRAL_SKIP_BUILD=1 "$repo/corral" up --dir "$dir" >/dev/null || exit 1
   export SLURM_CONF=$dir/slurm.conf
@@ -129,12 +129,17 @@ fi
 submit S sbatch --parsable -H -J probe --chdir=/tmp --wrap true
 S scancel "$(J 0)"
 [ "$target" = ref ] && echo "$(J 0)" > "$here/first-id"
+# The users' ids on this machine, for LiveGoldenTest's replay (squeue -u, sinfo's reason user).
+[ "$target" = ref ] && getent passwd root corral-alice corral-bob | cut -d: -f1,3 > "$here/users"
 if [ "$target" = ref ]; then
   S scontrol create partitionname=long nodes=n[3-4] maxtime=2-00:00:00 defaulttime=1:00:00 state=up
   S scontrol create partitionname=short nodes=n[1-2] maxtime=30 maxnodes=2 state=up
   S scontrol create partitionname=closed nodes=n[1-2] state=down
 fi
-S scontrol update nodename=n4 state=down reason=dead
+# n4 is drained, not DOWN: with ReturnToService=2 Slurm 22.05 returns a DOWN node to service as
+# soon as its slurmd answers a ping (setting it DOWN pings it at once: idle again within
+# seconds), so a live node cannot be kept DOWN on the reference; a drained node stays drained.
+S scontrol update nodename=n4 state=drain reason=dead
 wait_gone "$(J 0)"
 
 # ---- phase 1: finished jobs (ids 1-3)
@@ -233,7 +238,7 @@ c squeue_fmt_p squeue -o '%i %O %p %P %q %Q %r %R'
 c squeue_fmt_s squeue -o '%i %S %t %T %u %U %v %V %w %W %x %X %y %Y %z %Z'
 c squeue_fmt_literal squeue -o 'JOB=%i;%%;%j end'
 c squeue_fmt_attached squeue -o%i
-c squeue_fmt_space "-o %i %j"
+c squeue_fmt_space squeue "-o %i %j"
 c squeue_fmt_bundle squeue -ho %i,%t
 c squeue_fmt_prefix squeue --form=%i:%j
 c squeue_fmt_unknown squeue -o '%i %!'

@@ -16,6 +16,8 @@ import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -24,6 +26,7 @@ import java.util.stream.Stream;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
 import org.corral.cli.RpcRecording;
+import org.corral.cli.format.UserDirectory;
 import org.corral.cli.sacct.SacctCommand;
 import org.corral.cli.sbatch.LocalSubmitterFacts;
 import org.corral.cli.sbatch.SbatchCommand;
@@ -40,8 +43,10 @@ import org.junit.jupiter.api.TestFactory;
  * Slurm 22.05 (live/ref/) is run through Corral's command, which gets the answers Corral's own
  * controller gave for the same line in the same sequence (live/corral/NAME.rpc, replayed), at
  * the time it ran there; stdout, stderr and exit status must be the reference's, byte for byte,
- * after {@link #mask} (times that move between two runs, machine load). Cases listed in
- * live/differences.txt still differ and are skipped until fixed (docs/compatibility.md).
+ * after {@link #mask} (times that move between two runs, machine load, slurmd's port, the
+ * submitting host). Cases listed in live/differences.txt still differ and are skipped until
+ * fixed (docs/compatibility.md); {@code -Dlive.all=true} runs them too, {@code -Dlive.out=DIR}
+ * writes what the commands print.
  */
 class LiveGoldenTest {
   /**
@@ -51,12 +56,15 @@ class LiveGoldenTest {
   static final Map<String, String> DEVIATIONS = Map.of(
       "scontrol_show_config", "Corral's daemons have their own paths, ports and plugins");
 
+  /** The users of the recording machine (live/users, NAME:UID lines record.sh writes). */
+  private static final UserDirectory USERS = users();
+
   private static final Map<String, Supplier<CliCommand>> COMMANDS = Map.of(
-      "squeue", () -> new SqueueCommand(ReferenceState.USERS),
-      "sinfo", () -> new SinfoCommand(ReferenceState.USERS),
-      "scontrol", () -> new ScontrolCommand(ReferenceState.USERS),
-      "sprio", () -> new SprioCommand(ReferenceState.USERS),
-      "sacct", () -> new SacctCommand(ReferenceState.USERS, 0),
+      "squeue", () -> new SqueueCommand(USERS),
+      "sinfo", () -> new SinfoCommand(USERS),
+      "scontrol", () -> new ScontrolCommand(USERS),
+      "sprio", () -> new SprioCommand(USERS),
+      "sacct", () -> new SacctCommand(USERS, 0),
       "scancel", ScancelCommand::new,
       "sbatch", () -> new SbatchCommand(InputStream::nullInputStream, new LocalSubmitterFacts()));
 
@@ -65,7 +73,39 @@ class LiveGoldenTest {
       Pattern.compile("(?<![\\d:-])\\d:\\d\\d(?![\\d:])"),          // elapsed M:SS
       Pattern.compile("(?<![\\d:-])00:0\\d:\\d\\d(?![\\d:])"),      // elapsed HH:MM:SS
       Pattern.compile("(?<=CPULoad=)[\\d.]+|(?<=FreeMem=)\\d+"),    // the machine's load
-      Pattern.compile("(?<=AllocNode:Sid=\\S{1,64}:)\\d+"));        // the submitter's session
+      Pattern.compile("(?m)^\\w{3} \\w{3} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}$"), // -l's date line
+      // slurmd's port: both systems' nodes run on this one machine, so theirs must differ
+      Pattern.compile("(?<=NodeHostName=\\S{1,64} Port=)\\d+"),
+      // The submitting host and its session: Slurm names the host as its resolver names the
+      // submitter's address (localhost here), Corral as the host names itself (docs/compatibility.md).
+      Pattern.compile("(?<=AllocNode:Sid=)\\S{1,64}:\\d+"));
+
+  private static UserDirectory users() {
+    Map<String, Integer> byName = new LinkedHashMap<>();
+    try {
+      for (String line : Files.readAllLines(root().resolve("users"))) {
+        if (line.contains(":")) {
+          byName.put(line.substring(0, line.indexOf(':')),
+              Integer.parseInt(line.substring(line.indexOf(':') + 1).strip()));
+        }
+      }
+    } catch (IOException | URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+    return new UserDirectory() {
+      @Override
+      public OptionalInt uidOf(String name) {
+        Integer uid = byName.get(name);
+        return uid == null ? OptionalInt.empty() : OptionalInt.of(uid);
+      }
+
+      @Override
+      public Optional<String> nameOf(int uid) {
+        return byName.entrySet().stream().filter(e -> e.getValue() == uid).map(Map.Entry::getKey)
+            .findFirst();
+      }
+    };
+  }
 
   static Path root() throws URISyntaxException {
     return Path.of(LiveGoldenTest.class.getResource("/golden/live/ref").toURI()).getParent();
@@ -80,9 +120,11 @@ class LiveGoldenTest {
           .map(f -> f.substring(0, f.length() - 5)).sorted().toList();
     }
     assertThat(names).hasSizeGreaterThanOrEqualTo(150);
-    Set<String> open = Files.readAllLines(root().resolve("differences.txt")).stream()
-        .filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.split(" ")[0])
-        .collect(Collectors.toSet());
+    // -Dlive.all=true runs the listed differences too (to see which of them now match).
+    Set<String> open = Boolean.getBoolean("live.all") ? Set.of()
+        : Files.readAllLines(root().resolve("differences.txt")).stream()
+            .filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.split(" ")[0])
+            .collect(Collectors.toSet());
     return names.stream().filter(n -> !DEVIATIONS.containsKey(n.substring(4)))
         .filter(n -> !open.contains(n))
         .map(n -> DynamicTest.dynamicTest(n, () -> check(n)));
@@ -114,6 +156,13 @@ class LiveGoldenTest {
       rc = COMMANDS.get(tool).get().run(args.subList(1, args.size()), cli);
     } catch (RuntimeException e) {
       rc = 1;
+    }
+    String dump = System.getProperty("live.out"); // -Dlive.out=DIR: what today's commands print
+    if (dump != null) {
+      Files.createDirectories(Path.of(dump));
+      Files.writeString(Path.of(dump, name + ".out"), out.toString(StandardCharsets.UTF_8));
+      Files.writeString(Path.of(dump, name + ".err"), err.toString(StandardCharsets.UTF_8));
+      Files.writeString(Path.of(dump, name + ".rc"), rc + "\n");
     }
     assertThat(mask(out.toString(StandardCharsets.UTF_8))).as(name + " stdout")
         .isEqualTo(mask(Files.readString(ref.resolve(name + ".out"))));
