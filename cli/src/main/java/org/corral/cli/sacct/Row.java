@@ -53,10 +53,13 @@ record Row(AcctJob job, AcctStep step, Context ctx) {
     return Math.max(0, e);
   }
 
-  /** Allocated CPUs (0 for a job not started). */
+  /** Allocated CPUs: a pending job's requested ones, 0 for a job that ended without starting. */
   long cpus() {
     if (isStep()) {
       return step.getNumCpus() > 0 ? step.getNumCpus() : job.getNumCpus();
+    }
+    if (job.getState() == JobState.PENDING) {
+      return Math.max(job.getNumCpus(), job.getReqCpus());
     }
     return started() ? job.getNumCpus() : 0;
   }
