@@ -266,6 +266,9 @@ public final class ScontrolCommand implements CliCommand {
     if (req.hasStepId()) {
       steps = steps.stream().filter(st -> st.getStepId() == req.getStepId()).toList();
     }
+    if (id == null) { // Slurm 22.05 lists no array task's steps here (squeue -s does)
+      steps = steps.stream().filter(st -> st.getArrayJobId() == 0).toList();
+    }
     if (steps.isEmpty()) {
       if (id == null) {
         cli.out().println("No job steps in the system");

@@ -28,12 +28,18 @@ final class StepColumns {
       step('\0', "NumCPUs", "NUM_CPUS", s -> Integer.toUnsignedString(s.getNumCpus())),
       step('\0', "StepState", "STATE", s -> s.getState().name()),
       step('\0', "JobID", "JOBID", s -> Integer.toUnsignedString(s.getJobId())),
-      step('\0', "ArrayJobID", "ARRAY_JOB_ID", s -> Integer.toUnsignedString(s.getJobId())),
-      step('\0', "ArrayTaskID", "ARRAY_TASK_ID", s -> "N/A"),
+      step('\0', "ArrayJobID", "ARRAY_JOB_ID",
+          s -> Integer.toUnsignedString(s.getArrayJobId() != 0 ? s.getArrayJobId() : s.getJobId())),
+      step('\0', "ArrayTaskID", "ARRAY_TASK_ID",
+          s -> s.getArrayJobId() != 0 ? Integer.toUnsignedString(s.getArrayTaskId()) : "N/A"),
       step('\0', "Name", "NAME", StepInfo::getName));
 
+  /** JOB.STEP, an array task's as ARRAY_TASK.STEP (12_3.batch). */
   static String id(StepInfo s) {
-    return Integer.toUnsignedString(s.getJobId()) + "." + StepIds.name(s.getStepId());
+    String job = s.getArrayJobId() != 0
+        ? Integer.toUnsignedString(s.getArrayJobId()) + "_" + Integer.toUnsignedString(s.getArrayTaskId())
+        : Integer.toUnsignedString(s.getJobId());
+    return job + "." + StepIds.name(s.getStepId());
   }
 
   private static Column<StepRow> step(char letter, String name, String header, Function<StepInfo, String> value) {

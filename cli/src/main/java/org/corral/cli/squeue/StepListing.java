@@ -8,6 +8,7 @@ import org.corral.cli.Cli;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.cli.format.Table;
 import org.corral.common.SlurmError;
+import org.corral.protocol.StepIds;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.StepInfo;
@@ -21,7 +22,9 @@ final class StepListing {
   /** Slurm's default for steps ("P,i"): partition, then job and step id. */
   private static final Comparator<StepRow> ORDER = Comparator
       .comparing((StepRow r) -> r.step().getPartition())
-      .thenComparingLong(r -> Integer.toUnsignedLong(r.step().getJobId()))
+      .thenComparingLong(r -> Integer.toUnsignedLong(
+          r.step().getArrayJobId() != 0 ? r.step().getArrayJobId() : r.step().getJobId()))
+      .thenComparingLong(r -> Integer.toUnsignedLong(r.step().getArrayTaskId()))
       .thenComparingLong(r -> Integer.toUnsignedLong(r.step().getStepId()));
 
   private StepListing() {}
@@ -72,10 +75,12 @@ final class StepListing {
   }
 
   private static boolean accepts(SqueueOptions opts, StepInfo s) {
-    if (!opts.steps().isEmpty() && !opts.steps().contains(StepColumns.id(s))) {
+    if (!opts.steps().isEmpty() && !opts.steps().contains(StepColumns.id(s))
+        && !opts.steps().contains(Integer.toUnsignedString(s.getJobId()) + "." + StepIds.name(s.getStepId()))) {
       return false;
     }
-    if (opts.jobIds() != null && !opts.jobIds().contains(s.getJobId())) {
+    if (opts.jobIds() != null && !opts.jobIds().contains(s.getJobId())
+        && !(s.getArrayJobId() != 0 && opts.jobIds().contains(s.getArrayJobId()))) {
       return false;
     }
     if (opts.partitions() != null && !opts.partitions().contains(s.getPartition())) {

@@ -186,6 +186,10 @@ final class StepRequests {
         out.add(st.getInfo());
       }
     }
+    if (job.getArrayJobId() != 0) { // an array task's steps are listed as the task's (12_3.batch)
+      out.replaceAll(st -> st.toBuilder().setArrayJobId(job.getArrayJobId())
+          .setArrayTaskId(job.getArrayTaskId()).build());
+    }
     return out;
   }
 
