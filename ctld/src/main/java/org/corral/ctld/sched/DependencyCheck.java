@@ -17,7 +17,7 @@ import org.corral.protocol.msg.JobState;
  * {@code +minutes} after it started), afterany, afterok, afternotok, aftercorr (taken as afterok
  * of the whole array). An id may name a whole array (every task counts) or one task
  * ({@code 12_3}). A job no longer in memory counts as satisfied, as in Slurm once it has been
- * purged.
+ * purged (a dependency already found never satisfiable stays so).
  */
 public final class DependencyCheck {
   /** Outcome of a check. */
@@ -50,10 +50,14 @@ public final class DependencyCheck {
       sawWaiting |= r == Result.WAITING;
       sawNever |= r == Result.NEVER;
     }
-    if (any) {
-      return sawWaiting ? Result.WAITING : Result.NEVER;
+    Result result = any ? (sawWaiting ? Result.WAITING : Result.NEVER)
+        : sawNever ? Result.NEVER : sawWaiting ? Result.WAITING : Result.SATISFIED;
+    // Once never satisfiable, always (Slurm keeps the failed dependency): a target purged since
+    // must not make it look satisfied.
+    if (result == Result.SATISFIED && "DependencyNeverSatisfied".equals(job.getStateReason())) {
+      return Result.NEVER;
     }
-    return sawNever ? Result.NEVER : sawWaiting ? Result.WAITING : Result.SATISFIED;
+    return result;
   }
 
   private Result term(String term, JobInfo job) {

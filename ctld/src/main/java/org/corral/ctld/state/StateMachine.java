@@ -589,7 +589,7 @@ public final class StateMachine {
         }
         case "jobname" -> b.setName(v);
         case "comment" -> b.setComment(v);
-        case "dependency" -> b.setDependency(v);
+        case "dependency" -> b.setDependency(v).setStateReason("None"); // evaluated afresh
         case "starttime" -> b.setEligibleTime(Long.parseLong(v)).setStartTime(Long.parseLong(v)).setSchedNodes("");
         default -> { } // checked before logging; an unknown key from a newer version changes nothing
       }

@@ -54,4 +54,13 @@ class DependencyCheckTest {
     s = StateMachine.apply(s, new Command.CancelJob(1, 1003, 0));
     assertThat(check(s, "singleton", 1004)).isEqualTo(Result.SATISFIED); // bob's job does not count
   }
+
+  @Test
+  void aDependencyFoundNeverSatisfiableStaysSoOnceItsTargetIsPurged() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    JobInfo failed = JobInfo.newBuilder().setDependency("afterok:99").setStateReason("DependencyNeverSatisfied").build();
+    JobInfo fresh = JobInfo.newBuilder().setDependency("afterok:99").build();
+    assertThat(new DependencyCheck(s, 1000).check(failed)).isEqualTo(Result.NEVER);
+    assertThat(new DependencyCheck(s, 1000).check(fresh)).isEqualTo(Result.SATISFIED); // purged, never seen failing
+  }
 }
