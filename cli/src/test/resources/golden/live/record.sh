@@ -108,6 +108,15 @@ c() {
 last_id() { grep -oE "[0-9]+" "$out/$last.out" | tail -1; }
 
 settle() { sleep "${1:-3}"; }
+# Waits until at least N of the job's (array's) records run: an array task takes a new job id
+# when it starts, so the next submission's id depends on it.
+wait_running() {
+  for _ in $(seq 1 30); do
+    [ "$("$bin/squeue" -h -r -t R -j "$1" -o %i 2>/dev/null | wc -l)" -ge "$2" ] && return 0
+    sleep 1
+  done
+  echo "job $1: fewer than $2 running" >&2
+}
 # Waits until none of the given jobs is listed any more (purged after MinJobAge).
 wait_gone() {
   for _ in $(seq 1 90); do
@@ -171,6 +180,7 @@ settle 2
 submit as corral-bob sbatch --parsable -p debug -n8 -J bigbob --wrap 'sleep 600'                # 6
 submit S sbatch --parsable -p debug --array=0-5%2 -t 30 -J arr --chdir=/tmp --wrap 'sleep 600'  # 7
 settle 2
+wait_running "$(J 7)" 2
 submit as corral-bob sbatch --parsable -p debug -N4 -J waitall --wrap 'sleep 600'               # 8
 submit as corral-bob sbatch --parsable -p debug -H -J heldbob --wrap 'sleep 600'                # 9
 submit as corral-alice sbatch --parsable -p short -t 20 --begin=now+1hour -J later --wrap 'sleep 600' # 10
@@ -371,6 +381,10 @@ c sacct_steps sacct -j "$(J 4)" -o JobID,JobName,State -P
 c hold_it scontrol hold "$(J 8)"
 c hold_shown squeue -j "$(J 8)" -o '%i %t %r %Q'
 c release_it scontrol release "$(J 8)"
+# Slurm's scheduler looks at a released or updated job (and a failed dependency, and new jobs:
+# backfill every 30 s) a few seconds later; Corral's at once: let the reference's pass come first
+# (the last wait stays under MinJobAge, or Corral would have purged the job that ran).
+settle 5
 c release_shown squeue -j "$(J 8)" -o '%i %t %r'
 c uhold_it scontrol uhold "$(J 11)"
 c uhold_shown squeue -j "$(J 11)" -o '%i %t %r %Q'
@@ -378,6 +392,7 @@ c release_user_held scontrol release "$(J 11)"
 c update_time scontrol update jobid="$(J 8)" timelimit=45
 c update_time_shown squeue -j "$(J 8)" -o '%i %l'
 c update_name scontrol update jobid="$(J 8)" name=renamed
+settle 5
 c update_name_shown scontrol show job "$(J 8)"
 c scancel_invalid scancel 999999
 c scancel_invalid_v scancel -v 999999
@@ -392,6 +407,7 @@ c scancel_user scancel -u corral-bob -t PD
 c scancel_user_shown squeue -t all -u corral-bob -o '%i %j %t %r'
 c scancel_one scancel "$(J 10)"
 c scancel_one_v scancel -v "$(J 12)"
+settle 5
 c scancel_shown squeue -t all -o '%i %j %t %r'
 c sbatch_plain sbatch -H --wrap true
 c sbatch_parsable sbatch --parsable -H --wrap true
@@ -418,6 +434,7 @@ c sbatch_bad_opt sbatch --bogus
 c sbatch_no_script sbatch
 c sbatch_missing_file sbatch nosuch.sh
 c sbatch_bad_dep sbatch -d afterok:999999 --wrap true
+settle 20
 c final_squeue squeue -t all
 c final_sinfo sinfo
 
