@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -266,33 +265,8 @@ final class SlurmdbApi {
   }
 
   private static JobState state(String s) {
-    String u = s.trim().toUpperCase(Locale.ROOT);
-    for (JobState st : JobState.values()) {
-      if (st != JobState.UNRECOGNIZED && (st.name().equals(u) || abbreviation(st).equals(u))) {
-        return st;
-      }
-    }
-    throw new RestError(400, SlurmError.REST_INVALID_QUERY, "unknown job state " + s);
-  }
-
-  /** sacct's short state names (CD, CA, F, ...). */
-  private static String abbreviation(JobState s) {
-    return switch (s) {
-      case PENDING -> "PD";
-      case RUNNING -> "R";
-      case SUSPENDED -> "S";
-      case COMPLETED -> "CD";
-      case CANCELLED -> "CA";
-      case FAILED -> "F";
-      case TIMEOUT -> "TO";
-      case NODE_FAIL -> "NF";
-      case PREEMPTED -> "PR";
-      case BOOT_FAIL -> "BF";
-      case DEADLINE -> "DL";
-      case OUT_OF_MEMORY -> "OOM";
-      case SPECIAL_EXIT -> "SE";
-      default -> s.name();
-    };
+    return org.corral.protocol.JobStateNames.parse(s)
+        .orElseThrow(() -> new RestError(400, SlurmError.REST_INVALID_QUERY, "unknown job state " + s));
   }
 
   private static long epoch(Map<String, String> q, String key) {

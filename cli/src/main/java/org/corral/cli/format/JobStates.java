@@ -3,6 +3,7 @@ package org.corral.cli.format;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
+import org.corral.protocol.JobStateNames;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobState;
 
@@ -21,41 +22,11 @@ public final class JobStates {
   }
 
   public static String name(JobState s) {
-    return switch (s) {
-      case PENDING -> "PENDING";
-      case RUNNING -> "RUNNING";
-      case SUSPENDED -> "SUSPENDED";
-      case COMPLETED -> "COMPLETED";
-      case CANCELLED -> "CANCELLED";
-      case FAILED -> "FAILED";
-      case TIMEOUT -> "TIMEOUT";
-      case NODE_FAIL -> "NODE_FAIL";
-      case PREEMPTED -> "PREEMPTED";
-      case BOOT_FAIL -> "BOOT_FAIL";
-      case DEADLINE -> "DEADLINE";
-      case OUT_OF_MEMORY -> "OUT_OF_MEMORY";
-      case SPECIAL_EXIT -> "SPECIAL_EXIT";
-      case UNRECOGNIZED -> "UNKNOWN";
-    };
+    return JobStateNames.name(s);
   }
 
   public static String code(JobState s) {
-    return switch (s) {
-      case PENDING -> "PD";
-      case RUNNING -> "R";
-      case SUSPENDED -> "S";
-      case COMPLETED -> "CD";
-      case CANCELLED -> "CA";
-      case FAILED -> "F";
-      case TIMEOUT -> "TO";
-      case NODE_FAIL -> "NF";
-      case PREEMPTED -> "PR";
-      case BOOT_FAIL -> "BF";
-      case DEADLINE -> "DL";
-      case OUT_OF_MEMORY -> "OOM";
-      case SPECIAL_EXIT -> "SE";
-      case UNRECOGNIZED -> "??";
-    };
+    return JobStateNames.code(s);
   }
 
   /** Whether the job has not ended: squeue's default selection (pending, running, suspended, completing). */
@@ -91,16 +62,7 @@ public final class JobStates {
         completing = true;
         continue;
       }
-      JobState found = null;
-      for (JobState s : JobState.values()) {
-        if (s != JobState.UNRECOGNIZED && (name(s).equals(w) || code(s).equals(w))) {
-          found = s;
-        }
-      }
-      if (found == null) {
-        throw new IllegalArgumentException(word);
-      }
-      states.add(found);
+      states.add(JobStateNames.parse(w).orElseThrow(() -> new IllegalArgumentException(word)));
     }
     return new Filter(states, completing, false);
   }

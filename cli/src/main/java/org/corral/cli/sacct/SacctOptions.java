@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import org.corral.cli.format.ParseTime;
@@ -18,6 +19,7 @@ import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Arg;
 import org.corral.cli.getopt.Getopt.LongOpt;
 import org.corral.common.Hostlist;
+import org.corral.protocol.JobStateNames;
 import org.corral.protocol.msg.JobState;
 
 /**
@@ -121,20 +123,6 @@ record SacctOptions(
           new LongOpt("yaml", Arg.NONE, "yaml"),
           new LongOpt("associations", Arg.REQUIRED, "x")));
 
-  /** The states -s takes (long and short names); Corral's equivalent or null where it has none. */
-  private static final Map<String, JobState> STATES = Map.ofEntries(
-      Map.entry("PENDING", JobState.PENDING), Map.entry("PD", JobState.PENDING),
-      Map.entry("RUNNING", JobState.RUNNING), Map.entry("R", JobState.RUNNING),
-      Map.entry("SUSPENDED", JobState.SUSPENDED), Map.entry("S", JobState.SUSPENDED),
-      Map.entry("COMPLETED", JobState.COMPLETED), Map.entry("CD", JobState.COMPLETED),
-      Map.entry("CANCELLED", JobState.CANCELLED), Map.entry("CA", JobState.CANCELLED),
-      Map.entry("FAILED", JobState.FAILED), Map.entry("F", JobState.FAILED),
-      Map.entry("TIMEOUT", JobState.TIMEOUT), Map.entry("TO", JobState.TIMEOUT),
-      Map.entry("NODE_FAIL", JobState.NODE_FAIL), Map.entry("NF", JobState.NODE_FAIL),
-      Map.entry("PREEMPTED", JobState.PREEMPTED), Map.entry("PR", JobState.PREEMPTED),
-      Map.entry("BOOT_FAIL", JobState.BOOT_FAIL), Map.entry("BF", JobState.BOOT_FAIL),
-      Map.entry("DEADLINE", JobState.DEADLINE), Map.entry("DL", JobState.DEADLINE),
-      Map.entry("OUT_OF_MEMORY", JobState.OUT_OF_MEMORY), Map.entry("OOM", JobState.OUT_OF_MEMORY));
   private static final Set<String> UNTRACKED_STATES = Set.of("REQUEUED", "RQ", "RESIZING", "RS", "REVOKED", "RV");
   private static final Set<String> UNACCOUNTED_STATES = Set.of("SPECIAL_EXIT", "SE", "COMPLETING", "CG",
       "CONFIGURING", "CF", "STOPPED", "ST", "SIGNALING", "SI", "STAGE_OUT", "SO", "RESV_DEL_HOLD", "RD",
@@ -233,8 +221,9 @@ record SacctOptions(
             if (UNACCOUNTED_STATES.contains(u)) {
               throw new Refused("sacct: fatal: job state " + w + " is not supported / accounted");
             }
-            if (STATES.containsKey(u)) {
-              states.add(STATES.get(u));
+            Optional<JobState> state = JobStateNames.parse(u); // SPECIAL_EXIT refused above
+            if (state.isPresent()) {
+              states.add(state.get());
             } else if (!UNTRACKED_STATES.contains(u)) {
               throw new Refused("sacct: fatal: unrecognized job state value '" + w + "'");
             }
