@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.corral.cli.Cli;
@@ -43,22 +41,7 @@ class SacctGoldenTest {
       "35_ids", "association ids (AssocID) and full submit lines are not reconstructed; Corral prints 0",
       "58_S_future", "the recording computed now+1hour a second before its end time");
 
-  static final UserDirectory USERS = new UserDirectory() {
-    @Override
-    public OptionalInt uidOf(String name) {
-      return switch (name) {
-        case "root" -> OptionalInt.of(0);
-        case "alice" -> OptionalInt.of(1001);
-        case "bob" -> OptionalInt.of(1002);
-        default -> OptionalInt.empty();
-      };
-    }
-
-    @Override
-    public Optional<String> nameOf(int uid) {
-      return Optional.empty();
-    }
-  };
+  static final UserDirectory USERS = org.corral.cli.golden.ReferenceUsers.INSTANCE;
 
   /** slurmdbd's selection (dbd/JobQuery) over the reference jobs, for a caller. */
   static RpcChannel dbd(int callerUid) {

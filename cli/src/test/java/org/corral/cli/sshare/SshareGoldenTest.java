@@ -14,8 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.stream.Stream;
 import org.corral.cli.Cli;
 import org.corral.cli.format.UserDirectory;
@@ -104,27 +102,7 @@ class SshareGoldenTest {
     };
   }
 
-  static final UserDirectory USERS = new UserDirectory() {
-    @Override
-    public OptionalInt uidOf(String name) {
-      return switch (name) {
-        case "root" -> OptionalInt.of(0);
-        case "alice" -> OptionalInt.of(1001);
-        case "bob" -> OptionalInt.of(1002);
-        default -> OptionalInt.empty();
-      };
-    }
-
-    @Override
-    public Optional<String> nameOf(int uid) {
-      return switch (uid) {
-        case 0 -> Optional.of("root");
-        case 1001 -> Optional.of("alice");
-        case 1002 -> Optional.of("bob");
-        default -> Optional.empty();
-      };
-    }
-  };
+  static final UserDirectory USERS = org.corral.cli.golden.ReferenceUsers.INSTANCE;
 
   record Run(String out, String err, int rc) {}
 
