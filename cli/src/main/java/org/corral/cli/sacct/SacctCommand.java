@@ -225,11 +225,6 @@ public final class SacctCommand implements CliCommand {
       if (o.noSteps()) {
         continue;
       }
-      boolean trackSteps = j.getStepsCount() > 1
-          || (j.getStepsCount() == 1 && !j.getSteps(0).getName().equals(j.getName()));
-      if (whole && !trackSteps) {
-        continue;
-      }
       for (AcctStep s : j.getStepsList()) {
         boolean named = whole || naming.stream().anyMatch(sel -> sel.step() != null && sel.matches(s));
         boolean onNodes = o.nodes().isEmpty()

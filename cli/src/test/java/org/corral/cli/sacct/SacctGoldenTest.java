@@ -21,6 +21,7 @@ import org.corral.cli.format.UserDirectory;
 import org.corral.common.Hostlist;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.msg.AcctJob;
+import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.JobQueryReply;
 import org.corral.protocol.msg.JobQueryRequest;
 import org.corral.protocol.msg.Response;
@@ -114,6 +115,31 @@ class SacctGoldenTest {
       assertThat(r.out()).isEqualTo(resource(name + ".out"));
       assertThat(r.rc()).isEqualTo(Integer.parseInt(resource(name + ".rc").strip()));
     }));
+  }
+
+  /** A job made by a plain srun lists its only step, named as the job (the reference's live_09: sacct -j 19,20). */
+  @org.junit.jupiter.api.Test
+  void aPlainSrunJobListsItsStep() throws IOException {
+    List<AcctJob> jobs = new ArrayList<>();
+    String[][] rows = {{"19", "direct", "0", "root", "1", "n1"}, {"20", "direct2", "1001", "physics", "4", "n[1-2]"}};
+    for (String[] r : rows) {
+      int id = Integer.parseInt(r[0]);
+      int cpus = Integer.parseInt(r[4]);
+      jobs.add(AcctJob.newBuilder().setCluster("reference").setJobId(id).setName(r[1]).setUserId(Integer.parseInt(r[2]))
+          .setAccount(r[3]).setPartition("debug").setState(JobState.COMPLETED).setSubmitTime(ReferenceJobs.NOW - 100 + id)
+          .setEligibleTime(ReferenceJobs.NOW - 100 + id).setStartTime(ReferenceJobs.NOW - 90).setEndTime(ReferenceJobs.NOW - 80)
+          .setNodes(r[5]).setNumCpus(cpus).setInteractive(true)
+          .addSteps(org.corral.protocol.msg.AcctStep.newBuilder().setStepId(0).setName(r[1])
+              .setState(JobState.COMPLETED).setNodes(r[5]).setNumCpus(cpus).setNumTasks(cpus)
+              .setStartTime(ReferenceJobs.NOW - 90).setEndTime(ReferenceJobs.NOW - 80))
+          .build());
+    }
+    RpcChannel channel = request -> Response.newBuilder().setJobQuery(JobQueryReply.newBuilder().addAllJobs(jobs)).build();
+    var out = new ByteArrayOutputStream();
+    Cli cli = new Cli("sacct", new PrintStream(out, true, StandardCharsets.UTF_8), System.err, Map.of(),
+        Clock.fixed(Instant.ofEpochSecond(ReferenceJobs.NOW), ZoneOffset.UTC), () -> null, () -> channel);
+    assertThat(new SacctCommand(USERS, 0).run(List.of("-j", "19,20"), cli)).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(resource("srun_jobs.out"));
   }
 
   @org.junit.jupiter.api.Test
