@@ -109,15 +109,19 @@ final class AssocPolicy {
   /** MaxSubmitJobs (nearest set), GrpSubmitJobs (every level), the QOS's per-user submit limit. */
   private static void checkSubmitLimits(AssocTree tree, AcctAssoc assoc, AcctQos qos, String user, String account,
       ClusterState s) {
+    OptionalLong max = tree.max(assoc, AssocTree::maxSubmitJobs);
+    List<AcctAssoc> grp = tree.chain(assoc).stream().filter(c -> c.getLimits().hasGrpSubmitJobs()).toList();
+    if (max.isEmpty() && !qos.hasMaxSubmitJobsPerUser() && grp.isEmpty()) {
+      return; // nothing to count: no pass over the jobs on the writer thread
+    }
     long mine = 0;
     long qosMine = 0;
-    java.util.Map<String, Long> perAccount = new java.util.HashMap<>();
+    java.util.Map<Integer, Long> under = new java.util.HashMap<>(); // jobs at or below each Grp association
     for (JobRecord r : s.jobs().values()) {
       JobInfo j = r.getInfo();
       if (JobStates.isFinished(j)) {
         continue;
       }
-      perAccount.merge(j.getAccount(), 1L, Long::sum);
       if (j.getUserName().equals(user)) {
         if (j.getAccount().equals(account)) {
           mine++;
@@ -126,15 +130,22 @@ final class AssocPolicy {
           qosMine++;
         }
       }
+      if (!grp.isEmpty() && !j.getAccount().isEmpty()) {
+        tree.assoc(j.getUserName(), j.getAccount(), j.getPartition()).ifPresent(a -> {
+          for (AcctAssoc c : tree.chain(a)) {
+            if (grp.contains(c)) {
+              under.merge(c.getId(), 1L, Long::sum);
+            }
+          }
+        });
+      }
     }
-    OptionalLong max = tree.max(assoc, AssocTree::maxSubmitJobs);
     if (max.isPresent() && mine >= max.getAsLong()
         || qos.hasMaxSubmitJobsPerUser() && qosMine >= qos.getMaxSubmitJobsPerUser()) {
       throw new SlurmException(SlurmError.ACCOUNTING_POLICY);
     }
-    for (AcctAssoc c : tree.chain(assoc)) {
-      if (c.getUser().isEmpty() && c.getLimits().hasGrpSubmitJobs()
-          && perAccount.getOrDefault(c.getAccount(), 0L) >= c.getLimits().getGrpSubmitJobs()) {
+    for (AcctAssoc c : grp) {
+      if (under.getOrDefault(c.getId(), 0L) >= c.getLimits().getGrpSubmitJobs()) {
         throw new SlurmException(SlurmError.ACCOUNTING_POLICY);
       }
     }

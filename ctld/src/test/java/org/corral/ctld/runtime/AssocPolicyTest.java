@@ -75,6 +75,27 @@ class AssocPolicyTest {
   }
 
   @Test
+  void grpSubmitJobsCountsTheWholeSubtree() {
+    // root > physics (GrpSubmitJobs=1) > theory: bob's job in theory counts against physics
+    AssocTree tree = new AssocTree(AssocSnapshot.newBuilder()
+        .addUsers(AcctUser.newBuilder().setName("alice").setDefaultAccount("physics"))
+        .addUsers(AcctUser.newBuilder().setName("bob").setDefaultAccount("theory"))
+        .addAssocs(AcctAssoc.newBuilder().setId(1).setCluster("c").setAccount("root"))
+        .addAssocs(AcctAssoc.newBuilder().setId(2).setCluster("c").setAccount("physics").setParentAccount("root")
+            .setLimits(AcctLimits.newBuilder().setGrpSubmitJobs(1)))
+        .addAssocs(AcctAssoc.newBuilder().setId(3).setCluster("c").setAccount("theory").setParentAccount("physics"))
+        .addAssocs(AcctAssoc.newBuilder().setId(4).setCluster("c").setAccount("physics").setUser("alice"))
+        .addAssocs(AcctAssoc.newBuilder().setId(5).setCluster("c").setAccount("theory").setUser("bob"))
+        .addQos(AcctQos.newBuilder().setName("normal")).build(), "c");
+    AssocPolicy p = new AssocPolicy(new AssociationCache(tree, Set.of("limits")));
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    assertThat(refusal(p, spec().build(), "alice", s)).isEqualTo(SlurmError.SUCCESS);
+    ClusterState one = org.corral.ctld.state.StateMachine.apply(s, new org.corral.ctld.state.Command.SubmitJob(
+        1, 1000, 1002, "bob", 1002, "bob", spec().setAccount("theory").build()));
+    assertThat(refusal(p, spec().build(), "alice", one)).isEqualTo(SlurmError.ACCOUNTING_POLICY);
+  }
+
+  @Test
   void partitionsAllowAndDenyAccountsAndQos() {
     ClusterState base = TestStates.cluster(1, 8, 4000);
     ClusterState s = new ClusterState(base.jobs(), base.nodes(), base.nodeOrder(), java.util.List.of(
