@@ -283,12 +283,33 @@ public final class Planner {
       return new Waiting(why, Math.max(0, late), "");
     }
     plannedFrom.put(need, start);
-    List<NodeAllocation> alloc = NodeSelector.select(j, nodes, start, start + duration);
+    List<NodeAllocation> alloc = previousReservation(j, nodes, start, duration);
+    if (alloc != null) {
+      start = j.getStartTime();
+    } else {
+      alloc = NodeSelector.select(j, nodes, start, start + duration);
+    }
     if (alloc == null) {
       return Waiting.because(why);
     }
     profile.take(alloc, start, start + duration);
     return new Waiting(why, start, Hostlist.compress(alloc.stream().map(NodeAllocation::getNode).toList()));
+  }
+
+  /**
+   * The nodes the last pass reserved for the job, if they still hold it at the time planned
+   * then and nothing earlier was found. Keeping them stops a job that started since (placed
+   * around that reservation) from moving a planned job onto other nodes, where it would push
+   * a lower-priority job's reservation later.
+   */
+  private List<NodeAllocation> previousReservation(JobInfo j, NodeSelector.Candidates nodes, long earliest,
+      long duration) {
+    long before = j.getStartTime();
+    if (j.getSchedNodes().isEmpty() || before <= now || (earliest >= 0 && earliest < before)) {
+      return null;
+    }
+    JobInfo same = j.toBuilder().setReqNodes(j.getSchedNodes()).build();
+    return NodeSelector.select(same, nodes, before, before + duration);
   }
 
   /** Keeps a bounded list of needs that could not be met, most recent last. */

@@ -8,6 +8,7 @@ import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -97,6 +98,17 @@ class PlannerPropertiesTest {
       // started since, or still planned: either way no later than promised
       assertThat(j.getStartTime()).as("job %d planned at %d", id, start).isBetween(1L, start);
     });
+  }
+
+  /**
+   * Found by the property above: job 10 backfilled onto n5 beside job 8's reservation; the
+   * next pass moved job 8 to n3 and job 9, reserved on n3, from 10660 to 10900.
+   */
+  @Example
+  void aJobStartedBesideAReservationDoesNotMoveIt() {
+    backfillNeverDelaysAPlannedJob(List.of(new Req(1, 1, 30, false), new Req(1, 1, 30, true),
+        new Req(2, 2, 10, true), new Req(2, 6, 10, false), new Req(1, 1, 1, false), new Req(1, 1, 1, false),
+        new Req(2, 2, 1, false), new Req(2, 10, 5, false), new Req(1, 1, 1, true), new Req(1, 1, 30, false)), 5, 6);
   }
 
   @Property(tries = 100)
