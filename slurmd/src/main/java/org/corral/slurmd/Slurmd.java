@@ -112,11 +112,10 @@ public final class Slurmd {
       JobConfinement confinement = new JobConfinement(limiter, node.cpus(), JobConfinement.hostCpus(),
           ProcReader.system(), nodeName);
       confinement.gres(gres);
-      if (cgroupConf.constrainDevices() && limiter.name().equals("cgroup/v1")) {
+      if (cgroupConf.constrainDevices() && limiter.name().startsWith("cgroup/")) {
         confinement.devices(gres);
       } else if (cgroupConf.constrainDevices()) {
-        log.log(Level.WARNING, "ConstrainDevices=yes: devices are constrained with cgroup v1 only; "
-            + limiter.name() + " leaves jobs every device");
+        log.log(Level.WARNING, "ConstrainDevices=yes: " + limiter.name() + " leaves jobs every device");
       }
       HookSettings hookSettings = HookSettings.of(cfg,
           java.util.Optional.ofNullable(System.getProperty("corral.bin"))); // set by bin/slurmd

@@ -45,7 +45,7 @@ abstract class CgroupBackend implements ResourceLimiter {
   /** The step's counters; {@code dirs} are the step's directories, one per hierarchy. */
   abstract CgroupUsage usage(List<Path> dirs);
 
-  /** Denies devices to the processes under these directories (one per hierarchy); v1 only. */
+  /** Denies devices to the processes under these directories (one per hierarchy) (v1: devices.deny; v2: a BPF program). */
   void deny(List<Path> dirs, List<String> devices) throws IOException {
     if (!devices.isEmpty()) {
       throw new IOException(name() + " cannot constrain devices (ConstrainDevices)");

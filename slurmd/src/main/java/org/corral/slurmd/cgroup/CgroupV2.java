@@ -91,6 +91,12 @@ final class CgroupV2 extends CgroupBackend {
     }
   }
 
+  /** v2 filters devices with a BPF program on the directory; a step's adds to its job's. */
+  @Override
+  void deny(List<Path> dirs, List<String> devices) throws IOException {
+    BpfDeviceFilter.deny(dirs.get(0), devices);
+  }
+
   @Override
   CgroupUsage usage(List<Path> dirs) {
     Path step = dirs.get(0);
