@@ -112,6 +112,7 @@ public final class Slurmd {
       JobConfinement confinement = new JobConfinement(limiter, node.cpus(), JobConfinement.hostCpus(),
           ProcReader.system(), nodeName);
       confinement.gres(gres);
+      org.corral.slurmd.gres.GresEnvironment.register(nodeName, gres);
       if (cgroupConf.constrainDevices() && limiter.name().startsWith("cgroup/")) {
         confinement.devices(gres);
       } else if (cgroupConf.constrainDevices()) {

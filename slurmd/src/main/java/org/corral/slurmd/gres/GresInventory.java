@@ -40,7 +40,7 @@ public final class GresInventory {
     List<GresSlot> out = new ArrayList<>();
     GresConf conf = Files.isRegularFile(gresConf) ? GresConf.load(gresConf) : null;
     boolean detect = conf != null && conf.autoDetect(node).map(a -> a.equals("nvml")).orElse(false);
-    List<GresSlot> detected = detect ? smi.detect() : List.of();
+    List<GresSlot> detected = detect ? configuredTypes(smi.detect(), nodeGres) : List.of();
     out.addAll(detected);
     if (conf != null) {
       for (GresEntry e : conf.forNode(node)) {
@@ -53,8 +53,8 @@ public final class GresInventory {
         }
         GresSlot.Builder b = GresSlot.newBuilder().setName(e.name()).setType(e.type()).setCount(e.count())
             .setCores(e.cores()).setLinks(e.links());
-        if (!e.files().isEmpty() && e.files().size() == e.count()) {
-          b.addAllFiles(e.files());
+        if (!e.files().isEmpty() && (e.files().size() == e.count() || SHARING.contains(e.name()))) {
+          b.addAllFiles(e.files()); // a shared name's line per GPU: Name=mps Count=100 File=/dev/nvidia0
         } else if (!e.multipleFiles().isEmpty()) {
           b.addAllFiles(e.multipleFiles());
         }
@@ -69,6 +69,28 @@ public final class GresInventory {
       }
     }
     return new GresInventory(out);
+  }
+
+  /**
+   * Detected GPUs take the type slurm.conf's Gres= gives them where that type is part of the
+   * detected name, as Slurm matches them ({@code gpu:1g.10gb:2} names the MIG instances
+   * detected as {@code nvidia_a100-sxm4-80gb_1g.10gb}); the longest such type wins.
+   */
+  private static List<GresSlot> configuredTypes(List<GresSlot> detected, String nodeGres) {
+    List<String> types = new ArrayList<>();
+    for (GresCount c : GresCount.parseList(nodeGres)) {
+      if (c.name().equals("gpu") && !c.type().isEmpty()) {
+        types.add(c.type());
+      }
+    }
+    List<GresSlot> out = new ArrayList<>();
+    for (GresSlot s : detected) {
+      String found = s.getType().toLowerCase(java.util.Locale.ROOT);
+      String type = types.stream().filter(t -> found.contains(t.toLowerCase(java.util.Locale.ROOT)))
+          .max(java.util.Comparator.comparingInt(String::length)).orElse(s.getType());
+      out.add(s.toBuilder().setType(type).build());
+    }
+    return out;
   }
 
   /** Names whose units share GPUs' device files. */
@@ -110,16 +132,26 @@ public final class GresInventory {
   /** The device files of a name's units at these indices (those that have files). */
   public List<String> files(String name, List<Integer> indices) {
     List<String> out = new ArrayList<>();
+    for (Unit unit : unitsAt(name, indices)) {
+      unitFiles(unit.slot(), unit.offset()).stream().filter(f -> !out.contains(f)).forEach(out::add);
+    }
+    return out;
+  }
+
+  /** Unit {@code offset} of a slot. */
+  private record Unit(GresSlot slot, int offset) {}
+
+  /** A name's units at these indices, in order. */
+  private List<Unit> unitsAt(String name, List<Integer> indices) {
+    List<Unit> out = new ArrayList<>();
     int next = 0;
     for (GresSlot s : slots) {
       if (!s.getName().equals(name)) {
         continue;
       }
       for (int u = 0; u < s.getCount(); u++, next++) {
-        if (indices.contains(next) && s.getFilesCount() == s.getCount()) {
-          out.add(s.getFiles(u));
-        } else if (indices.contains(next) && s.getFilesCount() == 1 && !out.contains(s.getFiles(0))) {
-          out.add(s.getFiles(0)); // shared units of one GPU
+        if (indices.contains(next)) {
+          out.add(new Unit(s, u));
         }
       }
     }
@@ -130,11 +162,43 @@ public final class GresInventory {
   public List<String> allFiles() {
     List<String> out = new ArrayList<>();
     for (GresSlot s : slots) {
-      if (s.getFilesCount() == s.getCount() || s.getFilesCount() == 1) {
+      if (s.getFilesCount() == s.getCount() || s.getFilesCount() == 1 || s.getCount() == 1) {
         out.addAll(s.getFilesList());
       }
     }
     return out;
+  }
+
+  /**
+   * The files of unit u of a slot: its own file (one per unit), the one file shared units use,
+   * or every file of a slot of one unit with several (a MIG instance, MultipleFiles).
+   */
+  private static List<String> unitFiles(GresSlot s, int u) {
+    if (s.getFilesCount() == s.getCount()) {
+      return List.of(s.getFiles(u));
+    }
+    if (s.getFilesCount() == 1 || s.getCount() == 1) {
+      return s.getFilesList();
+    }
+    return List.of();
+  }
+
+  /** The MIG UUIDs of a name's units at these indices, where every one has one; else empty. */
+  public List<String> uniqueIds(String name, List<Integer> indices) {
+    List<String> out = new ArrayList<>();
+    for (Unit unit : unitsAt(name, indices)) {
+      if (unit.slot().getUniqueId().isEmpty()) {
+        return List.of();
+      }
+      out.add(unit.slot().getUniqueId());
+    }
+    return out;
+  }
+
+  /** How many units of a shared name (mps) the GPU with this device file has; 0 when none. */
+  public long sharedCount(String name, String gpuFile) {
+    return slots.stream().filter(s -> s.getName().equals(name) && s.getFilesList().equals(List.of(gpuFile)))
+        .mapToLong(GresSlot::getCount).sum();
   }
 
   /**

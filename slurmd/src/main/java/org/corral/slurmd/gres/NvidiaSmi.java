@@ -2,10 +2,13 @@ package org.corral.slurmd.gres;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.corral.protocol.msg.GresSlot;
 
 /**
@@ -14,7 +17,9 @@ import org.corral.protocol.msg.GresSlot;
  * --format=csv,noheader}) gives the GPUs, {@code nvidia-smi topo -m} their close CPUs and NVLinks.
  * Each GPU becomes a slot of one: Type from its name as Slurm forms it (lower case, spaces as
  * underscores: {@code nvidia_h100_80gb_hbm3}), File /dev/nvidiaINDEX, Cores from CPU Affinity,
- * Links as Slurm's list (-1 for itself, the NVLink count to each other GPU).
+ * Links as Slurm's list (-1 for itself, the NVLink count to each other GPU). A GPU in MIG mode
+ * ({@code nvidia-smi -L} lists MIG devices under it) gives its MIG instances instead (see
+ * {@link MigDevices}).
  */
 public final class NvidiaSmi {
   /** The command's output for a query, or null where it cannot run. */
@@ -22,10 +27,26 @@ public final class NvidiaSmi {
     String run(List<String> args) throws IOException;
   }
 
+  /** Where the driver lists the minor numbers of MIG capability devices. */
+  static final Path MIG_MINORS = Path.of("/proc/driver/nvidia-caps/mig-minors");
+
   private final Runner runner;
+  private final Supplier<String> migMinors;
 
   public NvidiaSmi(Runner runner) {
+    this(runner, () -> {
+      try {
+        return Files.readString(MIG_MINORS);
+      } catch (IOException e) {
+        return "";
+      }
+    });
+  }
+
+  /** @param migMinors the text of /proc/driver/nvidia-caps/mig-minors */
+  public NvidiaSmi(Runner runner, Supplier<String> migMinors) {
     this.runner = runner;
+    this.migMinors = migMinors;
   }
 
   /** The real command: {@code nvidia-smi} on PATH, or the program CORRAL_NVIDIA_SMI names. */
@@ -59,14 +80,29 @@ public final class NvidiaSmi {
         return List.of();
       }
       String topo = runner.run(List.of("topo", "-m"));
-      return parse(query, topo == null ? "" : topo);
+      String list = runner.run(List.of("-L"));
+      MigDevices mig = MigDevices.NONE;
+      if (list != null && list.contains("MIG ")) {
+        String table = runner.run(List.of());
+        mig = MigDevices.parse(list, table == null ? "" : table, migMinors.get());
+      }
+      return parse(query, topo == null ? "" : topo, mig);
     } catch (IOException e) {
       return List.of();
     }
   }
 
-  /** The slots for nvidia-smi's CSV query output and its topology matrix (may be ""). */
+  /** The slots for nvidia-smi's CSV query output and its topology matrix (may be ""), no MIG. */
   public static List<GresSlot> parse(String query, String topo) {
+    return parse(query, topo, MigDevices.NONE);
+  }
+
+  /**
+   * The slots: each GPU a slot of one, except that a GPU in MIG mode gives a slot per MIG
+   * instance instead (its own device files, its UUID), in the order nvidia-smi lists them, as
+   * Slurm numbers them.
+   */
+  static List<GresSlot> parse(String query, String topo, MigDevices mig) {
     List<String[]> gpus = new ArrayList<>();
     for (String line : query.split("\n")) {
       if (line.isBlank()) {
@@ -82,12 +118,17 @@ public final class NvidiaSmi {
     List<GresSlot> out = new ArrayList<>();
     for (int i = 0; i < gpus.size(); i++) {
       String index = gpus.get(i)[0];
-      GresSlot.Builder b = GresSlot.newBuilder().setName("gpu").setType(type(gpus.get(i)[1])).setCount(1)
-          .addFiles("/dev/nvidia" + index);
       String row = "GPU" + index;
-      b.setCores(t.cpuAffinity(row));
-      b.setLinks(t.links(row, gpus.size()));
-      out.add(b.build());
+      GresSlot gpu = GresSlot.newBuilder().setName("gpu").setType(type(gpus.get(i)[1])).setCount(1)
+          .addFiles("/dev/nvidia" + index).setCores(t.cpuAffinity(row)).setLinks(t.links(row, gpus.size())).build();
+      List<MigDevices.Instance> instances = mig.of(index);
+      if (instances.isEmpty()) {
+        out.add(gpu);
+      }
+      for (MigDevices.Instance m : instances) { // no NVLink between MIG instances
+        out.add(gpu.toBuilder().setType(gpu.getType() + "_" + m.profile()).clearLinks().clearFiles()
+            .addAllFiles(m.files(index)).setUniqueId(m.uuid()).build());
+      }
     }
     return out;
   }
