@@ -18,7 +18,7 @@ final class GresUnits {
   /** Units beyond this many per slot are not scheduled one by one (huge counts: bandwidth-like). */
   static final int MAX_PER_SLOT = 4096;
   static final GresUnits EMPTY = new GresUnits(new String[0], new String[0], new int[0], new String[0],
-      new String[0]);
+      new String[0], new int[0][]);
   /** Names whose units share a GPU's device file: never in use while the GPU is used whole, and the other way round. */
   static final java.util.Set<String> SHARING = java.util.Set.of("shard", "mps");
 
@@ -27,13 +27,15 @@ final class GresUnits {
   private final int[] index;
   private final String[] cores;
   private final String[] files; // the unit's device file, "" when none
+  private final int[][] links; // gres.conf Links=: NVLinks to each GPU index (-1 itself); empty when none
 
-  private GresUnits(String[] names, String[] types, int[] index, String[] cores, String[] files) {
+  private GresUnits(String[] names, String[] types, int[] index, String[] cores, String[] files, int[][] links) {
     this.names = names;
     this.types = types;
     this.index = index;
     this.cores = cores;
     this.files = files;
+    this.links = links;
   }
 
   static GresUnits of(NodeInfo n) {
@@ -49,6 +51,7 @@ final class GresUnits {
     List<Integer> ix = new ArrayList<>();
     List<String> co = new ArrayList<>();
     List<String> fi = new ArrayList<>();
+    List<int[]> li = new ArrayList<>();
     Map<String, Integer> next = new LinkedHashMap<>();
     for (GresSlot s : slots) {
       long count = Math.min(s.getCount(), MAX_PER_SLOT);
@@ -59,10 +62,24 @@ final class GresUnits {
         ix.add(i);
         co.add(s.getCores());
         fi.add(s.getFilesCount() == s.getCount() ? s.getFiles((int) u) : s.getFilesCount() == 1 ? s.getFiles(0) : "");
+        li.add(links(s.getLinks()));
       }
     }
     return new GresUnits(nm.toArray(String[]::new), ty.toArray(String[]::new),
-        ix.stream().mapToInt(Integer::intValue).toArray(), co.toArray(String[]::new), fi.toArray(String[]::new));
+        ix.stream().mapToInt(Integer::intValue).toArray(), co.toArray(String[]::new), fi.toArray(String[]::new),
+        li.toArray(int[][]::new));
+  }
+
+  /** "-1,18,0" as numbers; none when absent or unreadable (then no unit prefers another). */
+  private static int[] links(String text) {
+    if (text.isBlank()) {
+      return new int[0];
+    }
+    try {
+      return java.util.Arrays.stream(text.split(",")).mapToInt(t -> Integer.parseInt(t.trim())).toArray();
+    } catch (NumberFormatException e) {
+      return new int[0];
+    }
   }
 
   int size() {
@@ -136,7 +153,10 @@ final class GresUnits {
       if (free.size() < need.count()) {
         return null;
       }
-      List<Integer> use = closeGroup(free, (int) need.count());
+      List<Integer> use = closeGroup(free, (int) need.count(), need.name().equals("mps"));
+      if (use == null) {
+        return null;
+      }
       for (int p : use) {
         taken[p >> 6] |= 1L << (p & 63);
         chosen.computeIfAbsent(names[p] + "\0" + types[p], k -> new ArrayList<>()).add(index[p]);
@@ -185,19 +205,62 @@ final class GresUnits {
     return new ArrayList<>(out);
   }
 
-  /** count of the free positions: the first group with the same close cores that holds them all, else the lowest. */
-  private List<Integer> closeGroup(List<Integer> free, int count) {
+  /**
+   * count of the free positions: the first group with the same close cores (or, for shared
+   * units, the same GPU) that holds them all, else any; within it a set the most NVLinks join.
+   * mps must come from one GPU (Slurm's rule): null when no GPU has enough.
+   */
+  private List<Integer> closeGroup(List<Integer> free, int count, boolean oneGpu) {
     Map<String, List<Integer>> groups = new LinkedHashMap<>();
     for (int p : free) { // shared units of one GPU together, else GPUs of one socket together
       groups.computeIfAbsent(SHARING.contains(names[p]) ? files[p] : cores[p], k -> new ArrayList<>()).add(p);
     }
-    if (groups.size() > 1) {
-      for (List<Integer> g : groups.values()) {
-        if (g.size() >= count) {
-          return g.subList(0, count);
-        }
+    for (List<Integer> g : groups.values()) {
+      if (g.size() >= count) {
+        return linked(g, count);
       }
     }
-    return free.subList(0, count);
+    return oneGpu ? null : linked(free, count);
+  }
+
+  /**
+   * count of these positions joined by the most NVLinks (gres.conf Links=): from each one in
+   * turn, the unit with the most links to those taken is added; the best set wins, the lowest
+   * positions on ties. Without links, the lowest positions.
+   */
+  private List<Integer> linked(List<Integer> candidates, int count) {
+    if (count < 2 || candidates.stream().allMatch(p -> links[p].length == 0)) {
+      return candidates.subList(0, count);
+    }
+    List<Integer> best = null;
+    long bestScore = -1;
+    for (int seed : candidates) {
+      List<Integer> set = new ArrayList<>(List.of(seed));
+      long score = 0;
+      while (set.size() < count) {
+        int pick = -1;
+        long gain = -1;
+        for (int p : candidates) {
+          long g = set.contains(p) ? -1 : set.stream().mapToLong(q -> nvlinks(p, q)).sum();
+          if (g > gain) {
+            gain = g;
+            pick = p;
+          }
+        }
+        set.add(pick);
+        score += gain;
+      }
+      if (score > bestScore) {
+        bestScore = score;
+        best = set;
+      }
+    }
+    return best.stream().sorted().toList();
+  }
+
+  /** NVLinks between the units at positions p and q (GPUs: Links= is by GPU index). */
+  private int nvlinks(int p, int q) {
+    int[] l = links[p];
+    return index[q] < l.length ? Math.max(0, l[index[q]]) : 0;
   }
 }
