@@ -100,6 +100,7 @@ final class SallocOptionTable {
       opt("time", Arg.REQUIRED, "t"),
       opt("time-min", Arg.REQUIRED, "time-min"),
       opt("tmp", Arg.REQUIRED, "tmp"),
+      opt("tres-per-task", Arg.REQUIRED, "tres-per-task"), // Slurm 23.11 and later
       opt("uid", Arg.REQUIRED, "uid"),
       opt("usage", Arg.NONE, "usage"),
       opt("use-min-nodes", Arg.NONE, "use-min-nodes"),

@@ -115,6 +115,7 @@ final class SbatchOptionTable {
       opt("time", Arg.REQUIRED, "t"),
       opt("time-min", Arg.REQUIRED, "time-min"),
       opt("tmp", Arg.REQUIRED, "tmp"),
+      opt("tres-per-task", Arg.REQUIRED, "tres-per-task"), // Slurm 23.11 and later
       opt("uid", Arg.REQUIRED, "uid"),
       opt("use-min-nodes", Arg.NONE, "use-min-nodes"),
       opt("usage", Arg.NONE, "usage"),

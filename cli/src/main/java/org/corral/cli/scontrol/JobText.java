@@ -89,6 +89,9 @@ final class JobText {
       l.add("StdOut=" + j.getStdOut());
     }
     l.add("Power=");
+    if (!j.getGresFlags().isEmpty()) { // as the reference printed it for both flags
+      l.add("GresEnforceBind=" + (j.getGresFlags().equals("enforce-binding") ? "Yes" : "No"));
+    }
     addIfSet(l, "CpusPerTres=", j.getCpusPerTres());
     addIfSet(l, "MemPerTres=", j.getMemPerTres());
     addIfSet(l, "TresPerJob=", j.getTresPerJob());

@@ -8,8 +8,9 @@ import org.corral.protocol.msg.StepSpec;
 
 /**
  * The generic resource options sbatch, srun and salloc share (--gres, --gpus/-G,
- * --gpus-per-node, --gpus-per-task, --cpus-per-gpu, --mem-per-gpu), kept as Slurm keeps them:
- * TRES strings per node, per job and per task ({@code gres:gpu:a100:2}).
+ * --gpus-per-node, --gpus-per-task, --tres-per-task, --cpus-per-gpu, --mem-per-gpu,
+ * --gres-flags, --gpu-bind), kept as Slurm keeps them: TRES strings per node, per job and per
+ * task ({@code gres:gpu:a100:2}).
  */
 public final class GresOptions {
   private final String program;
@@ -17,6 +18,9 @@ public final class GresOptions {
   private List<GresCount> gpus = List.of();
   private List<GresCount> gpusPerNode = List.of();
   private List<GresCount> gpusPerTask = List.of();
+  private List<GresCount> tresPerTask = List.of();
+  private String gresFlags = "";
+  private String gpuBind = "";
   private Long cpusPerGpu;
   private Long memPerGpuMb;
 
@@ -36,6 +40,9 @@ public final class GresOptions {
       case "G" -> gpus = gpus(value, "--gpus");
       case "gpus-per-node" -> gpusPerNode = gpus(value, "--gpus-per-node");
       case "gpus-per-task" -> gpusPerTask = gpus(value, "--gpus-per-task");
+      case "tres-per-task" -> tresPerTask = tresPerTask(value);
+      case "gres-flags" -> gresFlags = gresFlags(value);
+      case "gpu-bind" -> gpuBind = gpuBind(value);
       case "cpus-per-gpu" -> cpusPerGpu = (long) OptionValues.positive(program, value, "--cpus-per-gpu");
       case "mem-per-gpu" -> memPerGpuMb = OptionValues.memoryMb(program, value, "--mem-per-gpu");
       default -> {
@@ -57,7 +64,9 @@ public final class GresOptions {
   }
 
   public String tresPerTask() {
-    return GresCount.toTres(gpusPerTask);
+    List<GresCount> all = new ArrayList<>(gpusPerTask);
+    all.addAll(tresPerTask);
+    return GresCount.toTres(all);
   }
 
   public String cpusPerTres() {
@@ -70,12 +79,50 @@ public final class GresOptions {
 
   public JobSpec.Builder applyTo(JobSpec.Builder b) {
     return b.setTresPerNode(tresPerNode()).setTresPerJob(tresPerJob()).setTresPerTask(tresPerTask())
-        .setCpusPerTres(cpusPerTres()).setMemPerTres(memPerTres());
+        .setCpusPerTres(cpusPerTres()).setMemPerTres(memPerTres()).setGresFlags(gresFlags);
   }
 
   /** A step takes per node what --gres/--gpus-per-node say, --gpus spread over its nodes, --gpus-per-task per task. */
   public StepSpec.Builder applyTo(StepSpec.Builder b) {
-    return b.setTresPerNode(tresPerNode()).setTresPerJob(tresPerJob()).setTresPerTask(tresPerTask());
+    return b.setTresPerNode(tresPerNode()).setTresPerJob(tresPerJob()).setTresPerTask(tresPerTask())
+        .setGpuBind(gpuBind);
+  }
+
+  /**
+   * --tres-per-task (Slurm 23.11 and later; 22.05 has no such option): "gres/gpu:1",
+   * "gres/gpu:a100=2", entries separated by commas; the generic resources per task, as
+   * --gpus-per-task gives them.
+   */
+  private List<GresCount> tresPerTask(String value) throws CommandFailure {
+    List<GresCount> out = new ArrayList<>();
+    for (String entry : value.split(",", -1)) {
+      if (!entry.startsWith("gres/")) {
+        throw CommandFailure.invalid(program, "Invalid --tres-per-task specification");
+      }
+      int eq = entry.lastIndexOf('=');
+      String gres = eq < 0 ? entry.substring(5) : entry.substring(5, eq) + ":" + entry.substring(eq + 1);
+      out.addAll(parse(gres, "--tres-per-task"));
+    }
+    return out;
+  }
+
+  /** --gres-flags: Slurm 22.05's words; anything else is refused as Slurm refuses it. */
+  private String gresFlags(String value) throws CommandFailure {
+    if (!value.equalsIgnoreCase("enforce-binding") && !value.equalsIgnoreCase("disable-binding")) {
+      throw CommandFailure.invalid(program, "Invalid --gres-flags specification");
+    }
+    return value.toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** --gpu-bind: [verbose,]closest|none|map_gpu:|mask_gpu:|single:|per_task:..., checked by its first word as Slurm does. */
+  private String gpuBind(String value) throws CommandFailure {
+    String type = value.startsWith("verbose,") ? value.substring("verbose,".length()) : value;
+    for (String known : List.of("closest", "none", "map_gpu:", "mask_gpu:", "single:", "per_task:")) {
+      if (type.startsWith(known)) {
+        return value;
+      }
+    }
+    throw CommandFailure.invalid(program, "Invalid --gpu-bind argument: gpu:" + value);
   }
 
   private List<GresCount> parse(String value, String option) throws CommandFailure {

@@ -143,7 +143,8 @@ public final class StateMachine {
         .setTresPerJob(spec.getTresPerJob())
         .setTresPerTask(spec.getTresPerTask())
         .setCpusPerTres(spec.getCpusPerTres())
-        .setMemPerTres(spec.getMemPerTres());
+        .setMemPerTres(spec.getMemPerTres())
+        .setGresFlags(spec.getGresFlags());
     if (!spec.getArray().isEmpty()) {
       ArrayTasks array = ArrayTasks.fromString(spec.getArray());
       info.setArrayJobId(c.jobId()).setArrayTasks(array.toString()).setArrayThrottle(array.throttle());
