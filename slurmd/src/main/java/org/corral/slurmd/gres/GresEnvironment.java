@@ -53,6 +53,17 @@ public final class GresEnvironment {
     return gpus(a == null ? List.of() : a.getGresList(), "SLURM_STEP_GPUS", node);
   }
 
+  /** The device list variables for these GPUs of the node (a task bound by --gpu-bind sees fewer). */
+  public static Map<String, String> visible(List<Integer> idx, String node) {
+    List<String> uuids = INVENTORIES.getOrDefault(node, GresInventory.none()).uniqueIds("gpu", idx);
+    String visible = String.join(",", uuids.isEmpty() ? idx.stream().map(String::valueOf).toList() : uuids);
+    Map<String, String> env = new LinkedHashMap<>();
+    for (String v : List.of("CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK")) {
+      env.put(v, visible);
+    }
+    return env;
+  }
+
   private static Map<String, String> gpus(List<GresAlloc> gres, String listName, String node) {
     Map<String, String> env = new LinkedHashMap<>();
     GresInventory inventory = INVENTORIES.getOrDefault(node, GresInventory.none());
@@ -83,14 +94,8 @@ public final class GresEnvironment {
         env.put("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", Long.toString(Math.max(1, mps * 100 / perGpu)));
       }
     }
-    String list = String.join(",", idx.stream().map(String::valueOf).toList());
-    List<String> uuids = inventory.uniqueIds("gpu", idx);
-    String visible = uuids.isEmpty() ? list : String.join(",", uuids);
-    env.put("CUDA_VISIBLE_DEVICES", visible);
-    env.put("GPU_DEVICE_ORDINAL", visible);
-    env.put("ROCR_VISIBLE_DEVICES", visible);
-    env.put("ZE_AFFINITY_MASK", visible);
-    env.put(listName, list);
+    env.putAll(visible(idx, node));
+    env.put(listName, String.join(",", idx.stream().map(String::valueOf).toList()));
     env.put("SLURM_GPUS_ON_NODE", Integer.toString(idx.size()));
     return env;
   }

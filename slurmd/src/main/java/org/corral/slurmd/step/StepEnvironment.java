@@ -21,6 +21,10 @@ final class StepEnvironment {
   private static final String TASK_PID = "SLURM_TASK_PID";
 
   private final Map<String, String> node;
+  private final String nodeName;
+  /** The step's GPUs here and how its tasks are bound to them (--gpu-bind); "" = not bound. */
+  private final List<Integer> stepGpus;
+  private final String gpuBind;
   private final boolean pmi2;
   private final int stepTasks;
 
@@ -80,6 +84,11 @@ final class StepEnvironment {
       }
       env.putAll(org.corral.slurmd.gres.GresEnvironment.step(request.getStep().getGresList(), nodeName));
     }
+    this.nodeName = nodeName;
+    var here = org.corral.protocol.Gres.on(request.getStep().getGresList(), nodeName);
+    this.stepGpus = here == null ? List.of() : org.corral.protocol.Gres.indices(here.getGresList(), "gpu");
+    this.gpuBind = org.corral.slurmd.gres.GpuBinding.of(request.getSpec().getGpuBind(),
+        request.getSpec().getTresPerTask());
     this.pmi2 = "pmi2".equals(request.getSpec().getMpi());
     this.stepTasks = request.getStep().getNumTasks() > 0 ? request.getStep().getNumTasks()
         : request.getTaskIdsCount();
@@ -96,6 +105,10 @@ final class StepEnvironment {
     Map<String, String> env = new LinkedHashMap<>(node);
     env.put("SLURM_LOCALID", Integer.toString(localId));
     env.put("SLURM_PROCID", Integer.toUnsignedString(globalId));
+    if (!gpuBind.isEmpty() && !stepGpus.isEmpty()) { // the task's own GPUs, as Slurm's task plugin sets them
+      env.putAll(org.corral.slurmd.gres.GresEnvironment.visible(
+          org.corral.slurmd.gres.GpuBinding.forTask(gpuBind, stepGpus, localId), nodeName));
+    }
     if (pmi2) {
       env.put("PMI_RANK", Integer.toUnsignedString(globalId));
     }

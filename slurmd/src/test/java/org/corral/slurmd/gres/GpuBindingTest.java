@@ -1,0 +1,43 @@
+package org.corral.slurmd.gres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which of its step's GPUs (node indices 0-3 here) each task sees under --gpu-bind. */
+class GpuBindingTest {
+  private static final List<Integer> STEP = List.of(0, 1, 2, 3);
+
+  @Test
+  void mapAndMaskNameTheNodesGpusTaskByTaskAndWrapAround() {
+    assertThat(GpuBinding.forTask("map_gpu:3,1", STEP, 0)).containsExactly(3);
+    assertThat(GpuBinding.forTask("map_gpu:3,1", STEP, 1)).containsExactly(1);
+    assertThat(GpuBinding.forTask("map_gpu:3,1", STEP, 2)).containsExactly(3);
+    assertThat(GpuBinding.forTask("verbose,map_gpu:0*2,2", STEP, 1)).containsExactly(0);
+    assertThat(GpuBinding.forTask("map_gpu:0*2,2", STEP, 2)).containsExactly(2);
+    assertThat(GpuBinding.forTask("mask_gpu:0x3,0xC", STEP, 0)).containsExactly(0, 1);
+    assertThat(GpuBinding.forTask("mask_gpu:0x3,0xC", STEP, 1)).containsExactly(2, 3);
+  }
+
+  @Test
+  void singleAndPerTaskShareOutTheStepsGpus() {
+    assertThat(GpuBinding.forTask("single:2", List.of(1, 3), 0)).containsExactly(1);
+    assertThat(GpuBinding.forTask("single:2", List.of(1, 3), 1)).containsExactly(1);
+    assertThat(GpuBinding.forTask("single:2", List.of(1, 3), 2)).containsExactly(3);
+    assertThat(GpuBinding.forTask("per_task:2", STEP, 1)).containsExactly(2, 3);
+    assertThat(GpuBinding.of("", "gres:gpu:1")).isEqualTo("per_task:1");
+    assertThat(GpuBinding.forTask(GpuBinding.of("", "gres:gpu:1"), List.of(2, 3), 1)).containsExactly(3);
+  }
+
+  @Test
+  void noneClosestAndUnreadableValuesLeaveEveryGpu() {
+    assertThat(GpuBinding.forTask("none", STEP, 2)).isEqualTo(STEP);
+    assertThat(GpuBinding.forTask("closest", STEP, 2)).isEqualTo(STEP);
+    assertThat(GpuBinding.forTask("single:x", STEP, 2)).isEqualTo(STEP);
+    assertThat(GpuBinding.forTask("map_gpu:", STEP, 2)).isEqualTo(STEP);
+    assertThat(GpuBinding.of("", "")).isEmpty();
+    assertThat(GresEnvironment.visible(List.of(3), "no-such-node"))
+        .containsEntry("CUDA_VISIBLE_DEVICES", "3").containsEntry("ROCR_VISIBLE_DEVICES", "3");
+  }
+}
