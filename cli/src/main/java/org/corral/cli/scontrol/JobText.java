@@ -47,7 +47,7 @@ final class JobText {
     l.add("StartTime=" + time(j.getStartTime(), zone) + " EndTime=" + time(end(j, limit), zone)
         + " Deadline=" + (j.getDeadline() > 0 ? time(j.getDeadline(), zone) : "N/A"));
     l.add("SuspendTime=" + SlurmTimes.iso(j.getSuspendTime(), zone, "None")
-        + " SecsPreSuspend=0 LastSchedEval="
+        + " SecsPreSuspend=" + org.corral.cli.format.RunTime.secsPreSuspend(j) + " LastSchedEval="
         + time(j.getLastSchedEval() > 0 ? j.getLastSchedEval() : j.getSubmitTime(), zone)
         + " Scheduler=Main");
     l.add("Partition=" + j.getPartition() + " AllocNode:Sid=" + j.getSubmitHost() + ":" + j.getAllocSid());
@@ -76,8 +76,11 @@ final class JobText {
             : "MinMemoryNode=" + MemorySize.format(j.getMemPerNodeMb()))
         + " MinTmpDiskNode=0");
     l.add("Features=" + orNull(j.getFeatures()) + " DelayBoot=00:00:00");
+    if (!j.getReservation().isEmpty()) {
+      l.add("Reservation=" + j.getReservation());
+    }
     l.add("OverSubscribe=" + (j.getExclusive() ? "NO" : "OK")
-        + " Contiguous=0 Licenses=(null) Network=(null)");
+        + " Contiguous=0 Licenses=" + orNull(j.getLicenses()) + " Network=(null)");
     l.add("Command=" + orNull(j.getCommand()));
     l.add("WorkDir=" + j.getWorkDir());
     if (!j.getComment().isEmpty()) {
@@ -133,11 +136,7 @@ final class JobText {
   }
 
   private static long runTime(JobInfo j, long now) {
-    if (j.getStartTime() <= 0 || j.getState() == JobState.PENDING) {
-      return 0;
-    }
-    long end = j.getEndTime() > 0 && j.getState() != JobState.RUNNING ? j.getEndTime() : now;
-    return Math.max(0, end - j.getStartTime());
+    return org.corral.cli.format.RunTime.seconds(j, now);
   }
 
   /**

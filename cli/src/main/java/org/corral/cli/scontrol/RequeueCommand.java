@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import org.corral.cli.Cli;
 import org.corral.common.SlurmError;
-import org.corral.protocol.msg.JobResult;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.RequeueJobsRequest;
 import org.corral.protocol.msg.Response;
@@ -62,13 +61,6 @@ final class RequeueCommand {
       cli.err().println("slurm_requeue error: " + SlurmError.messageFor(r.getErrorCode()));
       return 1;
     }
-    for (JobResult res : r.getJobResults().getResultsList()) {
-      if (res.getErrorCode() != 0) {
-        cli.err().println(SlurmError.messageFor(res.getErrorCode()) + " for job "
-            + Integer.toUnsignedString(res.getJobId()));
-        rc = 1;
-      }
-    }
-    return rc;
+    return Math.max(rc, JobResultLines.print(cli, r.getJobResults()));
   }
 }

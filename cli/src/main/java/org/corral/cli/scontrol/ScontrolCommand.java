@@ -25,8 +25,11 @@ import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.NodeInfoRequest;
 import org.corral.protocol.msg.PartitionInfo;
 import org.corral.protocol.msg.PartitionInfoRequest;
+import org.corral.protocol.msg.LicenseInfoRequest;
 import org.corral.protocol.msg.PingRequest;
 import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.ReservationInfo;
+import org.corral.protocol.msg.ReservationInfoRequest;
 import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.ShutdownRequest;
 import org.corral.protocol.msg.StepInfo;
@@ -117,7 +120,14 @@ public final class ScontrolCommand implements CliCommand {
       return hold(keyword.toLowerCase(Locale.ROOT), rest, cli);
     }
     if (is(keyword, "update", 1)) {
-      return UpdateCommand.run(rest, cli);
+      return ReservationCommand.namesOne(rest) ? ReservationCommand.update(rest, cli) : UpdateCommand.run(rest, cli);
+    }
+    if (is(keyword, "create", 2) || is(keyword, "delete", 3)) {
+      return ReservationCommand.run(keyword.toLowerCase(Locale.ROOT).charAt(0) == 'c', rest, cli);
+    }
+    if (is(keyword, "suspend", 2) || is(keyword, "resume", 3) || is(keyword, "top", 3)) {
+      String k = keyword.toLowerCase(Locale.ROOT);
+      return SuspendCommand.run(k.startsWith("su") ? "suspend" : k.startsWith("re") ? "resume" : "top", rest, cli);
     }
     if (keyword.equalsIgnoreCase("requeue") || keyword.equalsIgnoreCase("requeuehold")) {
       return RequeueCommand.run(keyword.toLowerCase(Locale.ROOT),
@@ -161,6 +171,19 @@ public final class ScontrolCommand implements CliCommand {
     }
     if (is(entity, "steps", 2)) {
       return showSteps(name, cli);
+    }
+    if (is(entity, "reservations", 3) || entity.toLowerCase(Locale.ROOT).startsWith("reservation=")) {
+      int eq = entity.indexOf('=');
+      return showReservations(eq >= 0 ? entity.substring(eq + 1) : name, cli);
+    }
+    if (is(entity, "licenses", 3)) {
+      LicenseInfoRequest.Builder req = LicenseInfoRequest.newBuilder();
+      if (name != null) {
+        req.addNames(name);
+      }
+      LicenseText.print(call(cli, Request.newBuilder().setLicenseInfo(req).build(), "slurm_load_licenses")
+          .getLicenseInfo().getLicensesList(), oneLiner, cli.out());
+      return 0;
     }
     if (is(entity, "hostnames", 5) && name != null) {
       Hostlist.expand(name).forEach(cli.out()::println);
@@ -279,6 +302,22 @@ public final class ScontrolCommand implements CliCommand {
     }
     for (StepInfo s : steps) {
       cli.out().print(StepText.of(s, cli.clock().getZone()).render(oneLiner));
+    }
+    return 0;
+  }
+
+  private int showReservations(String name, Cli cli) throws Failed, IOException {
+    List<ReservationInfo> all = call(cli, Request.newBuilder()
+        .setReservationInfo(ReservationInfoRequest.getDefaultInstance()).build(), "slurm_load_reservations")
+        .getReservationInfo().getReservationsList().stream()
+        .filter(r -> name == null || r.getName().equals(name)).toList();
+    if (all.isEmpty()) {
+      cli.out().println(name == null ? "No reservations in the system" : "Reservation " + name + " not found");
+      return name == null ? 0 : 1;
+    }
+    long now = cli.clock().instant().getEpochSecond();
+    for (ReservationInfo r : all) {
+      cli.out().print(ReservationText.of(r, now, cli.clock().getZone()).render(oneLiner));
     }
     return 0;
   }

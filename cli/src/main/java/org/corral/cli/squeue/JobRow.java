@@ -3,23 +3,13 @@ package org.corral.cli.squeue;
 import java.time.ZoneId;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.protocol.msg.JobInfo;
-import org.corral.protocol.msg.JobState;
 
 /** A job as squeue prints it: the record plus the moment and zone the listing is for. */
 record JobRow(JobInfo job, long now, ZoneId zone) {
 
   /** Seconds the job has run: until now while running, until its end once ended. */
   long elapsed() {
-    JobInfo j = job;
-    if (j.getStartTime() <= 0 || j.getState() == JobState.PENDING) {
-      return 0;
-    }
-    long end = j.getState() == JobState.RUNNING || j.getCompleting() && j.getEndTime() <= 0
-        ? now : j.getEndTime();
-    if (j.getState() == JobState.SUSPENDED) {
-      end = j.getSuspendTime() > 0 ? j.getSuspendTime() : now;
-    }
-    return Math.max(0, end - j.getStartTime());
+    return org.corral.cli.format.RunTime.seconds(job, now);
   }
 
   boolean unlimited() {

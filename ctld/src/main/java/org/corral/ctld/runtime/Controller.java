@@ -97,7 +97,7 @@ public final class Controller implements AutoCloseable {
         cfg.stateSaveLocation());
     writer.observe(stats);
     sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats, associations,
-        cfg.stateSaveLocation().resolve("assoc_usage"));
+        cfg.stateSaveLocation().resolve("assoc_usage"), cfg.licenses(), preemptConfig(cfg));
     Authorizer auth = new Authorizer(slurmUid, associations::current);
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
@@ -110,10 +110,13 @@ public final class Controller implements AutoCloseable {
         cfg.minJobAge());
 
     Controller[] self = new Controller[1];
-    ControllerService service = new ControllerService(writer, jobs, nodes, steps, clients,
+    SuspendRequests suspensions = new SuspendRequests(auth, clock, orders,
+        cfg.get("SchedulerParameters").orElse(""));
+    ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
-        new ShareRequests(sched[0]::shares));
+        new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
+        RateLimiter.fromParameters(cfg.get("SlurmctldParameters").orElse(""), clock::millis));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
@@ -121,6 +124,14 @@ public final class Controller implements AutoCloseable {
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
     sched[0].trigger();
     return self[0];
+  }
+
+  private static org.corral.common.config.PreemptConfig preemptConfig(SlurmConfig cfg) throws IOException {
+    try {
+      return org.corral.common.config.PreemptConfig.of(cfg);
+    } catch (org.corral.common.config.ConfigException e) {
+      throw new IOException(e.getMessage(), e);
+    }
   }
 
   private static PriorityWeights weights(SchedulingConfig s) {

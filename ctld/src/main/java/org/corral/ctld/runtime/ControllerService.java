@@ -30,6 +30,7 @@ import org.corral.protocol.msg.PartitionInfoReply;
 import org.corral.protocol.msg.PingReply;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.ReservationReply;
 import org.corral.protocol.msg.SubmitJobReply;
 
 /**
@@ -43,6 +44,7 @@ public final class ControllerService implements RequestHandler {
 
   private final StateWriter writer;
   private final JobRequests jobs;
+  private final SuspendRequests suspensions;
   private final NodeRequests nodes;
   private final NodeAdminRequests nodeAdmin;
   private final StepRequests steps;
@@ -55,17 +57,24 @@ public final class ControllerService implements RequestHandler {
   private final Runnable shutdown;
   private final Confinement confinement;
   private final ShareRequests shares;
+  private final LicenseRequests licenses;
+  private final RateLimiter rateLimiter;
+  private final ReservationRequests reservations;
 
-  ControllerService(StateWriter writer, JobRequests jobs, NodeRequests nodes, StepRequests steps,
+  ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
-      ShareRequests shares) {
+      ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter) {
+    this.rateLimiter = rateLimiter;
+    this.reservations = new ReservationRequests(auth, java.time.Clock.systemUTC());
     this.shares = shares;
+    this.licenses = licenses;
     this.weights = weights;
     this.stats = stats;
     this.confinement = confinement;
     this.writer = writer;
     this.jobs = jobs;
+    this.suspensions = suspensions;
     this.nodes = nodes;
     this.steps = steps;
     this.clients = clients;
@@ -79,6 +88,11 @@ public final class ControllerService implements RequestHandler {
   /** Answers one request and counts it for sdiag (by Slurm's message type and by user). */
   @Override
   public Response handle(Peer peer, Request req) {
+    if (rateLimiter != null && !auth.isRootOrSlurmUser(peer) && !rateLimiter.allow(peer.uid())) {
+      LOG.log(Level.INFO, "RPC rate limit exceeded by uid " + peer.uid() + " with "
+          + RpcNames.of(req.getBodyCase()).text() + ", telling to back off");
+      return error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF, SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.message());
+    }
     long t0 = System.nanoTime();
     stats.serving(+1);
     try {
@@ -123,12 +137,32 @@ public final class ControllerService implements RequestHandler {
           await(writer.submit(s -> nodeAdmin.update(peer, req.getUpdateNode(), s)));
           yield Response.getDefaultInstance();
         }
+        case SUSPEND_JOBS -> {
+          JobResultsReply r = await(writer.submit(s -> suspensions.suspend(peer, req.getSuspendJobs(), s)));
+          yield Response.newBuilder().setJobResults(r).build();
+        }
+        case TOP_JOBS -> {
+          JobResultsReply r = await(writer.submit(s -> suspensions.top(peer, req.getTopJobs(), s)));
+          yield Response.newBuilder().setJobResults(r).build();
+        }
         case REQUEUE_JOBS -> {
           JobResultsReply r = await(writer.submit(s -> jobs.requeue(peer, req.getRequeueJobs(), s)));
           yield Response.newBuilder().setJobResults(r).build();
         }
         case JOB_INFO -> Response.newBuilder().setJobInfo(jobInfo(req, writer.current())).build();
         case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
+        case RESERVATION -> {
+          var r = req.getReservation();
+          String name = await(writer.submit(s -> r.getUpdate() ? reservations.update(peer, r, s)
+              : reservations.create(peer, r, s)));
+          yield Response.newBuilder().setReservation(ReservationReply.newBuilder().setName(name)).build();
+        }
+        case DELETE_RESERVATION -> {
+          await(writer.submit(s -> reservations.delete(peer, req.getDeleteReservation().getName(), s)));
+          yield Response.getDefaultInstance();
+        }
+        case RESERVATION_INFO -> Response.newBuilder()
+            .setReservationInfo(ReservationRequests.info(writer.current())).build();
         case PARTITION_INFO -> Response.newBuilder()
             .setPartitionInfo(partitionInfo(peer, req, writer.current())).build();
         case PING -> Response.newBuilder()
@@ -194,6 +228,12 @@ public final class ControllerService implements RequestHandler {
         case ON_BEHALF -> handle(RestIdentity.of(peer, req.getOnBehalf(), org.corral.protocol.UserDirectory.system()),
             req.getOnBehalf().getRequest());
         case SHARE_INFO -> Response.newBuilder().setShareInfo(shares.answer(req.getShareInfo())).build();
+        case DELETE_NODE -> {
+          nodeAdmin.delete(peer, req.getDeleteNode(), writer.current());
+          yield Response.getDefaultInstance();
+        }
+        case LICENSE_INFO -> Response.newBuilder()
+            .setLicenseInfo(licenses.answer(req.getLicenseInfo(), writer.current())).build();
         case TOKEN -> Response.newBuilder().setToken(JwtTokens.of(configEntries, java.time.Clock.systemUTC())
             .mint(peer, req.getToken(), auth)).build();
         default -> error(SlurmError.INVALID_MESSAGE, "unexpected request " + req.getBodyCase());
@@ -276,9 +316,10 @@ public final class ControllerService implements RequestHandler {
   private static NodeInfoReply nodeInfo(Request req, ClusterState s) {
     Set<String> names = new HashSet<>(req.getNodeInfo().getNamesList());
     NodeInfoReply.Builder b = NodeInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
+    var marks = org.corral.ctld.sched.ReservationWindows.NodeMarks.of(s, java.time.Instant.now().getEpochSecond());
     for (NodeInfo n : s.nodesInOrder()) {
       if (names.isEmpty() || names.contains(n.getName())) {
-        b.addNodes(n);
+        b.addNodes(marks.mark(n));
       }
     }
     if (!names.isEmpty() && b.getNodesCount() == 0) {

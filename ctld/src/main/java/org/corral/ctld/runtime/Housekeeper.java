@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.corral.ctld.sched.ReservationCalendar;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
@@ -26,7 +27,8 @@ import org.corral.common.SlurmDuration;
 /**
  * Once a second: jobs past their time limit end TIMEOUT (their nodes are told to kill them),
  * steps past theirs are cancelled, allocations whose srun/salloc is gone are revoked,
- * nodes silent for SlurmdTimeout go DOWN, and ended jobs older than MinJobAge are purged.
+ * nodes silent for SlurmdTimeout go DOWN, ended jobs older than MinJobAge are purged, and
+ * reservations that ended roll forward (DAILY, WEEKLY) or go, ending the jobs still in them.
  */
 final class Housekeeper implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmctld");
@@ -96,7 +98,12 @@ final class Housekeeper implements AutoCloseable {
         }
         continue;
       }
-      if (j.getState() == JobState.RUNNING && j.getEndTime() > 0 && j.getEndTime() <= now) {
+      if (j.getState() == JobState.RUNNING && !j.getPreempting().isEmpty() && j.getEndTime() <= now) {
+        Command end = new Command.PreemptJob(j.getJobId(), now, j.getPreempting(), 0); // its GraceTime is over
+        cmds.add(end);
+        effects.addAll(orders.effects(j, end));
+      } else if (j.getState() == JobState.RUNNING && (j.getEndTime() > 0 && j.getEndTime() <= now
+          || ReservationCalendar.outlived(s, j, now))) {
         cmds.add(new Command.TimeoutJob(j.getJobId(), now));
         effects.addAll(orders.signal(j, 0));
       } else if (j.getState() == JobState.RUNNING) {
@@ -120,6 +127,7 @@ final class Housekeeper implements AutoCloseable {
         cmds.add(new Command.PurgeJob(j.getJobId()));
       }
     }
+    cmds.addAll(ReservationCalendar.due(s, now));
     if (slurmdTimeout > 0) {
       for (NodeInfo n : s.nodesInOrder()) {
         if (n.getBaseState() == NodeBaseState.NODE_IDLE && n.getLastHeard() + slurmdTimeout < now) {

@@ -104,6 +104,28 @@ final class JobOrders {
     return out;
   }
 
+  static final int SIGTERM = 15;
+  static final int SIGCONT = 18;
+  static final int SIGSTOP = 19;
+
+  /**
+   * What a suspension or preemption of {@code j} (as it was before {@code c}) does on its nodes:
+   * SIGSTOP, SIGCONT; at the start of a GraceTime SIGCONT and SIGTERM to its tasks (steps, not
+   * the batch script, as Slurm does); at its end, or without one, the whole job is killed.
+   */
+  List<Runnable> effects(JobInfo j, Command c) {
+    return switch (c) {
+      case Command.SuspendJob x -> signal(j, x.resume() ? SIGCONT : SIGSTOP);
+      case Command.PreemptJob x when x.graceEnd() > x.time() -> {
+        List<Runnable> out = new ArrayList<>(signal(j, SIGCONT, SignalScope.SIGNAL_STEPS));
+        out.addAll(signal(j, SIGTERM, SignalScope.SIGNAL_STEPS));
+        yield out;
+      }
+      case Command.PreemptJob x -> signal(j, 0);
+      default -> List.of();
+    };
+  }
+
   /** Signals (0 = terminate with SIGKILL after KillWait) every node of the job. */
   List<Runnable> signal(JobInfo j, int signal) {
     return signal(j, signal, SignalScope.SIGNAL_ALL);

@@ -34,10 +34,16 @@ final class RpcNames {
     put(Request.BodyCase.STEP_FINISHED, "REQUEST_STEP_COMPLETE", 5016);
     put(Request.BodyCase.UPDATE_NODE, "REQUEST_UPDATE_NODE", 3002);
     put(Request.BodyCase.REQUEUE_JOBS, "REQUEST_JOB_REQUEUE", 5023);
+    put(Request.BodyCase.SUSPEND_JOBS, "REQUEST_SUSPEND", 5014);
+    put(Request.BodyCase.TOP_JOBS, "REQUEST_TOP_JOB", 5038);
     put(Request.BodyCase.NODE_HOOK_DONE, "MESSAGE_EPILOG_COMPLETE", 6012);
     put(Request.BodyCase.JOB_ENDING, "REQUEST_COMPLETE_BATCH_SCRIPT", 5018);
     put(Request.BodyCase.STEP_STAT, "REQUEST_JOB_STEP_STAT", 5014);
     put(Request.BodyCase.STATS, "REQUEST_STATS_INFO", 2035);
+    put(Request.BodyCase.LICENSE_INFO, "REQUEST_LICENSE_INFO", 1021);
+    put(Request.BodyCase.RESERVATION, "REQUEST_CREATE_RESERVATION", 3006);
+    put(Request.BodyCase.DELETE_RESERVATION, "REQUEST_DELETE_RESERVATION", 3008);
+    put(Request.BodyCase.RESERVATION_INFO, "REQUEST_RESERVATION_INFO", 2024);
   }
 
   private static void put(Request.BodyCase c, String text, int number) {

@@ -9,7 +9,11 @@ import java.util.concurrent.TimeUnit;
 import org.corral.ctld.sched.Plan;
 import org.corral.ctld.sched.PlanCheck;
 import org.corral.ctld.sched.Planner;
+import org.corral.common.config.PreemptConfig;
 import org.corral.common.config.SchedulingConfig;
+import org.corral.ctld.sched.limits.AssocTree;
+import org.corral.ctld.sched.limits.LimitCheck;
+import org.corral.ctld.sched.limits.TimeUsage;
 import org.corral.ctld.sched.priority.PriorityPass;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
@@ -32,13 +36,21 @@ final class SchedulerLoop implements AutoCloseable {
   private final PriorityPass priorities;
   private final ControllerStats stats;
   private final AssociationCache associations;
+  private final java.util.Map<String, Integer> licenses;
+  private final PreemptConfig preempt;
   private final Thread thread;
   private volatile boolean running = true;
 
-  /** @param usageFile where fairshare's usage is kept across restarts */
+  /**
+   * @param usageFile where fairshare's usage is kept across restarts
+   * @param licenses the cluster's licenses (slurm.conf Licenses=)
+   */
   SchedulerLoop(StateWriter writer, JobOrders orders, Clock clock, SchedulingConfig cfg, ControllerStats stats,
-      AssociationCache associations, java.nio.file.Path usageFile) {
+      AssociationCache associations, java.nio.file.Path usageFile, java.util.Map<String, Integer> licenses,
+      PreemptConfig preempt) {
+    this.preempt = preempt;
     this.associations = associations;
+    this.licenses = licenses;
     this.stats = stats;
     this.writer = writer;
     this.orders = orders;
@@ -71,8 +83,11 @@ final class SchedulerLoop implements AutoCloseable {
         ClusterState current = writer.current();
         Command.SetPriorities prio = priorities.recalc(current, now, associations.current());
         long t0 = System.nanoTime();
-        Plan plan = Planner.plan(prio == null ? current : StateMachine.apply(current, prio), now, cfg,
-            associations.current(), associations.limits());
+        ClusterState planned = prio == null ? current : StateMachine.apply(current, prio);
+        AssocTree tree = associations.current();
+        TimeUsage used = tree.hasTimeLimits() ? priorities.timeUsage(planned, now) : TimeUsage.NONE;
+        Plan plan = Planner.plan(planned, now, cfg, LimitCheck.of(planned, tree, associations.limits(), used, now),
+            licenses, preempt, tree);
         stats.pass((System.nanoTime() - t0) / 1000, plan.depth(), plan.starts().size() + plan.waiting().size(),
             plan.waiting().values().stream().anyMatch(w -> !w.schedNodes().isEmpty()), plan.backfilled(), now);
         writer.submit(s -> {
@@ -87,6 +102,10 @@ final class SchedulerLoop implements AutoCloseable {
               launches.add(orders.launch(s, start.jobId()));
             } else if (c instanceof Command.StartArrayTask task) {
               launches.add(orders.launch(s, task.jobId()));
+            } else if (c instanceof Command.PreemptJob p) {
+              s.job(p.jobId()).ifPresent(r -> launches.addAll(orders.effects(r.getInfo(), c)));
+            } else if (c instanceof Command.SuspendJob p) {
+              s.job(p.jobId()).ifPresent(r -> launches.addAll(orders.effects(r.getInfo(), c)));
             }
           }
           return new Decision<>(cmds, null, launches);

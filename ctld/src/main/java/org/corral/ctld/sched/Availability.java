@@ -1,5 +1,6 @@
 package org.corral.ctld.sched;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.JobStates;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeInfo;
 
@@ -24,13 +26,53 @@ final class Availability {
   private final long now;
   private final Map<String, NodeTimeline> nodes;
   private int version; // counts changes, so answers computed from the profile can be reused until the next
+  private final Pass pass;
 
-  private Availability(long now, Map<String, NodeTimeline> nodes) {
+  /** What one pass shares: the state, its reservations, every profile made, what was taken. */
+  private record Pass(ClusterState state, ReservationWindows windows, List<Availability> profiles,
+      Map<String, Availability> views, List<Taken> taken) {}
+
+  private record Taken(List<NodeAllocation> alloc, long from, long to) {}
+
+  private Availability(long now, Map<String, NodeTimeline> nodes, Pass pass) {
     this.now = now;
     this.nodes = nodes;
+    this.pass = pass;
+    pass.profiles().add(this);
   }
 
+  /** The profile for jobs outside reservations: every reservation's nodes are taken over its window. */
   static Availability of(ClusterState state, long now) {
+    ReservationWindows windows = ReservationWindows.of(state, now);
+    Pass pass = new Pass(state, windows, new ArrayList<>(), new HashMap<>(), new ArrayList<>());
+    Availability av = new Availability(now, timelines(state, now), pass);
+    windows.block(av.nodes, state, null);
+    return av;
+  }
+
+  ReservationWindows reservations() {
+    return pass.windows();
+  }
+
+  /**
+   * The profile for jobs in reservation {@code name}: its nodes free for them over its window,
+   * other reservations still blocked; what the pass took so far is taken there too, and what
+   * any profile takes later reaches all of them.
+   */
+  Availability forReservation(String name) {
+    Availability v = pass.views().get(name);
+    if (v == null) {
+      v = new Availability(now, timelines(pass.state(), now), pass);
+      pass.windows().block(v.nodes, pass.state(), name);
+      for (Taken t : pass.taken()) {
+        v.takeHere(t.alloc(), t.from(), t.to());
+      }
+      pass.views().put(name, v);
+    }
+    return v;
+  }
+
+  private static Map<String, NodeTimeline> timelines(ClusterState state, long now) {
     Map<String, NodeTimeline> nodes = new HashMap<>();
     for (NodeInfo n : state.nodes().values()) {
       if (Planner.usable(n)) {
@@ -49,14 +91,21 @@ final class Availability {
         continue;
       }
       long end = releaseTime(j, now);
+      boolean suspended = j.getState() == JobState.SUSPENDED;
       for (NodeAllocation a : j.getAllocationList()) {
         NodeTimeline t = nodes.get(a.getNode());
-        if (t != null) {
+        if (t == null) {
+          continue;
+        }
+        if (suspended) { // its CPUs are free already and it blocks no exclusive job; its memory stays taken
+          t.vacate(now, end, 0, 0, List.of());
+          t.release(end, 0, a.getMemMb(), a.getGresList());
+        } else {
           t.release(end, a.getCpus(), a.getMemMb(), a.getGresList());
         }
       }
     }
-    return new Availability(now, nodes);
+    return nodes;
   }
 
   /**
@@ -69,6 +118,9 @@ final class Availability {
     }
     if (j.getEndTime() == 0) {
       return Math.max(now + 1, j.getStartTime() + UNLIMITED_S);
+    }
+    if (j.getState() == JobState.SUSPENDED) { // its limit stands still: what was left when it stopped
+      return Math.max(now + 1, now + j.getEndTime() - j.getSuspendTime());
     }
     return Math.max(now + 1, j.getEndTime());
   }
@@ -94,11 +146,45 @@ final class Availability {
 
   /** The job gets these resources over [from, to). */
   void take(List<NodeAllocation> alloc, long from, long to) {
+    if (!pass.views().isEmpty() || !pass.windows().isEmpty()) {
+      pass.taken().add(new Taken(alloc, from, to)); // for views made later
+    }
+    for (Availability a : pass.profiles()) {
+      a.takeHere(alloc, from, to);
+    }
+  }
+
+  private void takeHere(List<NodeAllocation> alloc, long from, long to) {
     version++;
     for (NodeAllocation a : alloc) {
       NodeTimeline t = nodes.get(a.getNode());
       if (t != null) {
         t.reserve(from, to, a.getCpus(), a.getMemMb(), a.getGresList());
+      }
+    }
+  }
+
+  /** Preemption: a running job's resources free from now on until its end, in every profile of the pass. */
+  void vacate(JobInfo j) {
+    holdAgain(j, false);
+  }
+
+  /** Undoes {@link #vacate}: the job holds its resources again. */
+  void occupy(JobInfo j) {
+    holdAgain(j, true);
+  }
+
+  private void holdAgain(JobInfo j, boolean hold) {
+    long end = releaseTime(j, now);
+    for (Availability a : pass.profiles()) {
+      a.version++;
+      for (NodeAllocation x : j.getAllocationList()) {
+        NodeTimeline t = a.nodes.get(x.getNode());
+        if (t != null && hold) {
+          t.reserve(now, end, x.getCpus(), x.getMemMb(), x.getGresList());
+        } else if (t != null) {
+          t.vacate(now, end, x.getCpus(), x.getMemMb(), x.getGresList());
+        }
       }
     }
   }

@@ -81,6 +81,24 @@ final class NodeTimeline {
     }
   }
 
+  /**
+   * A job that holds these resources over [from, to) gives them up (preemption, suspension): the
+   * inverse of {@link #reserve(long, long, int, long, List)}.
+   */
+  void vacate(long from, long to, int c, long m, List<GresAlloc> g) {
+    int start = split(from);
+    int end = split(to);
+    long[] bits = gres != null && !g.isEmpty() ? units.bits(g) : null;
+    for (int i = start; i < end; i++) {
+      cpus[i] += c;
+      mem[i] += m;
+      jobs[i]--;
+      for (int w = 0; bits != null && w < bits.length; w++) {
+        gres[i][w] &= ~bits[w];
+      }
+    }
+  }
+
   /** Generic resource units for the needs free over the whole of [from, to), or null. */
   List<GresAlloc> pickGres(long from, long to, List<GresCount> needs) {
     if (needs.isEmpty()) {

@@ -13,11 +13,17 @@ import org.corral.ctld.state.Waiting;
  * @param backfilled how many of the starts went ahead of a job planned for later
  * @param cancels jobs to cancel: their dependency can never be met (kill_invalid_depend)
  * @param pastDeadline pending jobs that can no longer end before their --deadline
+ * @param preemptions running jobs to preempt (PreemptJob, SuspendJob) and suspended ones to resume
  */
 public record Plan(List<Command.StartJob> starts, Map<Integer, Waiting> waiting, int depth, int backfilled,
-    List<Integer> cancels, List<Integer> pastDeadline) {
+    List<Integer> cancels, List<Integer> pastDeadline, List<Command> preemptions) {
   public Plan(List<Command.StartJob> starts, Map<Integer, Waiting> waiting) {
     this(starts, waiting, 0, 0, List.of(), List.of());
+  }
+
+  public Plan(List<Command.StartJob> starts, Map<Integer, Waiting> waiting, int depth, int backfilled,
+      List<Integer> cancels, List<Integer> pastDeadline) {
+    this(starts, waiting, depth, backfilled, cancels, pastDeadline, List.of());
   }
 
 

@@ -78,6 +78,11 @@ public final class PlanCheck {
         out.add(new Command.CancelJob(id, now, 0)); // kill_invalid_depend, by the controller
       }
     }
+    for (Command c : plan.preemptions()) {
+      if (stillApplies(s, c)) {
+        out.add(c);
+      }
+    }
     for (int id : plan.pastDeadline()) {
       JobRecord r = s.jobs().get(id);
       if (r != null && JobStates.isPending(r.getInfo())) {
@@ -85,6 +90,18 @@ public final class PlanCheck {
       }
     }
     return out;
+  }
+
+  /** A preemption or resumption whose job is still as the plan saw it. */
+  private static boolean stillApplies(ClusterState s, Command c) {
+    return switch (c) {
+      case Command.PreemptJob x -> s.job(x.jobId()).map(r -> r.getInfo().getState() == org.corral.protocol.msg.JobState.RUNNING
+          && !r.getInfo().getCompleting() && r.getInfo().getPreempting().isEmpty()).orElse(false);
+      case Command.SuspendJob x -> s.job(x.jobId()).map(r -> !r.getInfo().getCompleting() && (x.resume()
+          ? r.getInfo().getState() == org.corral.protocol.msg.JobState.SUSPENDED && r.getInfo().getPreemptSuspended()
+          : r.getInfo().getState() == org.corral.protocol.msg.JobState.RUNNING)).orElse(false);
+      default -> false;
+    };
   }
 
   private static boolean recorded(org.corral.protocol.msg.JobInfo j, Waiting w) {

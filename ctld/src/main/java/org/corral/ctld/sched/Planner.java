@@ -11,6 +11,7 @@ import java.util.Set;
 import org.corral.common.ArrayTasks;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
+import org.corral.common.config.PreemptConfig;
 import org.corral.common.config.SchedulingConfig;
 import org.corral.ctld.sched.limits.AssocTree;
 import org.corral.ctld.sched.limits.LimitCheck;
@@ -24,6 +25,7 @@ import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
+import org.corral.protocol.msg.ReservationInfo;
 
 /**
  * The scheduler: a pure function from a state, a time and the scheduling configuration to a
@@ -48,6 +50,7 @@ public final class Planner {
   private final List<Integer> pastDeadline = new ArrayList<>();
   private final DependencyCheck dependencies;
   private final LimitCheck limits;
+  private final LicenseCheck licenses;
   private Map<Integer, Integer> runningTasks;
   private final Map<Need, Boolean> usable = new HashMap<>();
   private final Map<Need, Long> lateEstimates = new HashMap<>();
@@ -60,12 +63,16 @@ public final class Planner {
   private final Map<Integer, Waiting> waiting = new LinkedHashMap<>();
   private int planned;
   private int backfilled;
+  private Preemption preemption;
 
-  private Planner(ClusterState state, long now, SchedulingConfig cfg, LimitCheck limits) {
+  private Planner(ClusterState state, long now, SchedulingConfig cfg, LimitCheck limits,
+      Map<String, Integer> licenseTotals) {
     this.state = state;
+    this.licenses = LicenseCheck.of(state, licenseTotals);
     this.now = now;
     this.cfg = cfg;
     this.profile = Availability.of(state, now);
+    this.preemption = new Preemption(state, PreemptConfig.NONE, AssocTree.NONE, now, profile);
     this.dependencies = new DependencyCheck(state, now);
     this.limits = limits;
   }
@@ -81,13 +88,39 @@ public final class Planner {
   /** The plan with the accounting limits in {@code tree} enforced as {@code enforce} says. */
   public static Plan plan(ClusterState state, long now, SchedulingConfig cfg, AssocTree tree,
       LimitCheck.Enforce enforce) {
-    Planner p = new Planner(state, now, cfg, LimitCheck.of(state, tree, enforce));
+    return plan(state, now, cfg, tree, enforce, Map.of());
+  }
+
+  /** The same, with the cluster's licenses (slurm.conf Licenses=) counted. */
+  public static Plan plan(ClusterState state, long now, SchedulingConfig cfg, AssocTree tree,
+      LimitCheck.Enforce enforce, Map<String, Integer> licenseTotals) {
+    return plan(state, now, cfg, LimitCheck.of(state, tree, enforce), licenseTotals);
+  }
+
+  /** The plan with the accounting limits {@code limits} holds enforced. */
+  public static Plan plan(ClusterState state, long now, SchedulingConfig cfg, LimitCheck limits) {
+    return plan(state, now, cfg, limits, Map.of());
+  }
+
+  /** The plan with the accounting limits {@code limits} holds enforced and the cluster's licenses counted. */
+  public static Plan plan(ClusterState state, long now, SchedulingConfig cfg, LimitCheck limits,
+      Map<String, Integer> licenseTotals) {
+    return plan(state, now, cfg, limits, licenseTotals, PreemptConfig.NONE, AssocTree.NONE);
+  }
+
+  /** The same, with preemption as PreemptType says ({@code qos}: the QOS and their Preempt lists). */
+  public static Plan plan(ClusterState state, long now, SchedulingConfig cfg, LimitCheck limits,
+      Map<String, Integer> licenseTotals, PreemptConfig preempt, AssocTree qos) {
+    Planner p = new Planner(state, now, cfg, limits, licenseTotals);
+    p.preemption = new Preemption(state, preempt, qos, now, p.profile);
     List<JobInfo> queue = queue(state);
     for (JobInfo j : queue) {
+      p.preemption.resumeBefore(j);
       p.consider(j);
     }
+    p.preemption.resumeBefore(null);
     return new Plan(List.copyOf(p.starts), p.waiting, queue.size(), p.backfilled, List.copyOf(p.cancels),
-        List.copyOf(p.pastDeadline));
+        List.copyOf(p.pastDeadline), p.preemption.orders());
   }
 
   /** Where and when a job would start: now, or at its planned start. */
@@ -98,7 +131,7 @@ public final class Planner {
    * first (sbatch --test-only); null when it never could.
    */
   public static WillRun willRun(ClusterState state, int jobId, long now, SchedulingConfig cfg) {
-    Planner p = new Planner(state, now, cfg, LimitCheck.NONE);
+    Planner p = new Planner(state, now, cfg, LimitCheck.NONE, Map.of());
     for (JobInfo j : queue(state)) {
       if (j.getJobId() == jobId) {
         return p.startOf(j);
@@ -171,11 +204,22 @@ public final class Planner {
       waiting.put(j.getJobId(), Waiting.because(limit));
       return;
     }
+    if (!licenses.fits(j)) {
+      waiting.put(j.getJobId(), Waiting.because("Licenses"));
+      return;
+    }
     if (!cfg.backfill() && blocked.contains(p.getName())) {
       waiting.put(j.getJobId(), Waiting.because("Priority"));
       return;
     }
-    NodeSelector.Candidates nodes = candidates.computeIfAbsent(p.getName(), k -> candidates(p));
+    ReservationInfo resv = j.getReservation().isEmpty() ? null : profile.reservations().named(j.getReservation());
+    String notYet = ReservationWindows.waitFor(j, resv, now);
+    if (notYet != null) {
+      waiting.put(j.getJobId(), Waiting.because(notYet));
+      return;
+    }
+    NodeSelector.Candidates nodes = candidates.computeIfAbsent(p.getName() + "\0" + j.getReservation(),
+        k -> candidates(p, resv));
     long duration = Availability.duration(j);
     Need need = Need.of(j, duration);
     if (!j.getArrayTasks().isEmpty()) {
@@ -184,6 +228,10 @@ public final class Planner {
       }
     } else if (startNow(j, nodes, duration, need, -1)) {
       return;
+    } else if (preemption.makeRoom(j, nodes, duration)) {
+      blocked.add(p.getName());
+      waiting.put(j.getJobId(), Waiting.because("Resources")); // starts once its preempted jobs are gone
+      return;
     }
     // Slurm's main scheduler: the first job of a partition that cannot start blocks it, with
     // Resources, or with NODES_UNAVAILABLE when too few of its nodes are up; the partition's
@@ -191,6 +239,7 @@ public final class Planner {
     String why = !blocked.add(p.getName()) ? "Priority"
         : !usable.computeIfAbsent(need.withoutDuration(), k -> NodeSelector.anyUsable(j, nodes))
         ? NODES_UNAVAILABLE : "Resources";
+    why = profile.reservations().reason(j, p.getNodeNamesList(), duration, why);
     waiting.put(j.getJobId(), planLater(j, nodes, duration, need, why));
   }
 
@@ -207,6 +256,7 @@ public final class Planner {
     profile.take(alloc, now, now + duration);
     starts.add(new Command.StartJob(j.getJobId(), now, alloc, arrayTask));
     limits.started(j);
+    licenses.started(j);
     if (planned > 0) {
       backfilled++; // started ahead of a job planned for later
     }
@@ -229,6 +279,10 @@ public final class Planner {
         String limit = limits.blocked(array);
         if (limit != null) {
           waiting.put(array.getJobId(), Waiting.because(limit));
+          return true;
+        }
+        if (!licenses.fits(array)) {
+          waiting.put(array.getJobId(), Waiting.because("Licenses"));
           return true;
         }
         if (!startNow(array, nodes, duration, need, task)) {
@@ -321,11 +375,19 @@ public final class Planner {
   }
 
   private NodeSelector.Candidates candidates(PartitionInfo p) {
+    return candidates(p, null);
+  }
+
+  /** The partition's nodes for a job outside reservations, or those of its reservation {@code resv}. */
+  private NodeSelector.Candidates candidates(PartitionInfo p, ReservationInfo resv) {
     List<NodeInfo> nodes = new ArrayList<>();
     for (String name : p.getNodeNamesList()) {
       state.node(name).ifPresent(nodes::add);
     }
     nodes.sort(Comparator.comparingInt(NodeInfo::getWeight)); // stable: keeps config order
+    if (resv != null) {
+      return NodeSelector.Candidates.of(ReservationWindows.nodesFor(resv, nodes), profile.forReservation(resv.getName()));
+    }
     return NodeSelector.Candidates.of(nodes, profile);
   }
 
@@ -379,7 +441,7 @@ public final class Planner {
     static Need of(JobInfo j, long duration) {
       int nodes = Math.max(1, j.getMinNodes());
       boolean packed = !j.getExclusive() && j.getNtasksPerNode() == 0 && nodes > 1;
-      return new Need(j.getPartition(), j.getReqNodes() + "\0" + j.getExcNodes() + "\0" + j.getFeatures(),
+      return new Need(j.getPartition() + "\0" + j.getReservation(), j.getReqNodes() + "\0" + j.getExcNodes() + "\0" + j.getFeatures(),
           j.getExclusive(), packed, nodes, Math.max(1, j.getNumTasks()), NodeSelector.cpusPerNode(j, nodes),
           j.getMemPerCpuMb(), j.getMemPerNodeMb(), duration, gres(j));
     }

@@ -59,6 +59,8 @@ public final class AccountingRecords {
       case Command.DeadlineJob x -> ids.add(x.jobId());
       case Command.CancelArrayTask x -> ids.add(x.arrayJobId());
       case Command.RequeueJob x -> ids.add(x.jobId());
+      case Command.SuspendJob x -> ids.add(x.jobId());
+      case Command.PreemptJob x -> ids.add(x.jobId());
       case Command.JobEnding x -> ids.add(x.jobId());
       case Command.EpilogNodes x -> ids.add(x.jobId());
       case Command.StepCreated x -> ids.add(x.step().getInfo().getJobId());
@@ -151,6 +153,7 @@ public final class AccountingRecords {
         .setReqNodeList(j.getReqNodes())
         .setExcNodeList(j.getExcNodes())
         .setRestartCount(j.getRestartCount())
+        .setSuspendedS(j.getSuspendedSecs())
         .setBatchHost(j.getBatchHost())
         .setInteractive(j.getInteractive())
         .setStdOut(j.getStdOut())

@@ -145,6 +145,20 @@ public sealed interface Command {
    */
   record EpilogNodes(int jobId, List<String> nodes, long time) implements Command {}
 
+  /**
+   * {@code scontrol suspend|resume}, or preemption (SUSPEND mode) and the resumption that follows
+   * it: the job stops (SUSPENDED, its CPUs free, its memory kept) or runs again, its end moved
+   * by the time it was stopped.
+   */
+  record SuspendJob(int jobId, long time, boolean resume, boolean byPreemption) implements Command {}
+
+  /**
+   * The job is preempted with {@code action} CANCEL (it ends PREEMPTED) or REQUEUE (back to the
+   * queue; a job that may not be requeued is cancelled). With a GraceTime it keeps running until
+   * {@code graceEnd}, when the controller logs the preemption again without one.
+   */
+  record PreemptJob(int jobId, long time, String action, long graceEnd) implements Command {}
+
   /** sbatch --signal's warning signal was sent to the job (once per run). */
   record WarnSignalSent(int jobId) implements Command {}
   /** srun created a step; its placement and I/O key were chosen before it was logged. */
@@ -159,6 +173,15 @@ public sealed interface Command {
   }
 
   record StepCancelled(int jobId, int stepId, long time) implements Command {}
+
+  /** scontrol create reservation: a new reservation (it counts for the USER_N names). */
+  record CreateReservation(org.corral.protocol.msg.ReservationInfo reservation, long time) implements Command {}
+
+  /** A reservation changed: scontrol update, or a DAILY/WEEKLY one rolled forward after its end. */
+  record UpdateReservation(org.corral.protocol.msg.ReservationInfo reservation, long time) implements Command {}
+
+  /** A reservation is gone: scontrol delete, or it ended. */
+  record DeleteReservation(String name, long time) implements Command {}
 
   // ---- transient: recomputed after a restart, never journaled
 

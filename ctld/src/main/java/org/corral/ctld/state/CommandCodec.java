@@ -82,6 +82,10 @@ public final class CommandCodec {
       case Command.RequeueJob x -> e.setRequeueJob(RequeueJobCmd.newBuilder().setJobId(x.jobId())
           .setTime(x.time()).setHold(x.hold()).setUserHold(x.userHold())
           .setHeldReason(x.heldReason()).setSpecialExit(x.specialExit()));
+      case Command.SuspendJob x -> e.setSuspendJob(org.corral.protocol.msg.SuspendJobCmd.newBuilder()
+          .setJobId(x.jobId()).setTime(x.time()).setResume(x.resume()).setByPreemption(x.byPreemption()));
+      case Command.PreemptJob x -> e.setPreemptJob(org.corral.protocol.msg.PreemptJobCmd.newBuilder()
+          .setJobId(x.jobId()).setTime(x.time()).setAction(x.action()).setGraceEnd(x.graceEnd()));
       case Command.WarnSignalSent x -> e.setWarnSignalSent(WarnSignalSentCmd.newBuilder()
           .setJobId(x.jobId()));
       case Command.EpilogNodes x -> e.setEpilogNodes(EpilogNodesCmd.newBuilder().setJobId(x.jobId())
@@ -100,6 +104,12 @@ public final class CommandCodec {
       }
       case Command.StepCancelled x -> e.setStepCancelled(StepCancelledCmd.newBuilder()
           .setJobId(x.jobId()).setStepId(x.stepId()).setTime(x.time()));
+      case Command.CreateReservation x -> e.setCreateReservation(org.corral.protocol.msg.CreateReservationCmd
+          .newBuilder().setReservation(x.reservation()).setTime(x.time()));
+      case Command.UpdateReservation x -> e.setUpdateReservation(org.corral.protocol.msg.UpdateReservationCmd
+          .newBuilder().setReservation(x.reservation()).setTime(x.time()));
+      case Command.DeleteReservation x -> e.setDeleteReservation(org.corral.protocol.msg.DeleteReservationCmd
+          .newBuilder().setName(x.name()).setTime(x.time()));
       case Command.NodeHeard x -> throw transientCommand(x);
       case Command.SetPendingStatus x -> throw transientCommand(x);
       case Command.SetPriorities x -> throw transientCommand(x);
@@ -161,6 +171,10 @@ public final class CommandCodec {
           e.getRequeueJob().getTime(), e.getRequeueJob().getHold(),
           e.getRequeueJob().getUserHold(), e.getRequeueJob().getHeldReason(),
           e.getRequeueJob().getSpecialExit());
+      case SUSPEND_JOB -> new Command.SuspendJob(e.getSuspendJob().getJobId(), e.getSuspendJob().getTime(),
+          e.getSuspendJob().getResume(), e.getSuspendJob().getByPreemption());
+      case PREEMPT_JOB -> new Command.PreemptJob(e.getPreemptJob().getJobId(), e.getPreemptJob().getTime(),
+          e.getPreemptJob().getAction(), e.getPreemptJob().getGraceEnd());
       case WARN_SIGNAL_SENT -> new Command.WarnSignalSent(e.getWarnSignalSent().getJobId());
       case EPILOG_NODES -> new Command.EpilogNodes(e.getEpilogNodes().getJobId(),
           List.copyOf(e.getEpilogNodes().getNodesList()), e.getEpilogNodes().getTime());
@@ -175,6 +189,12 @@ public final class CommandCodec {
       }
       case STEP_CANCELLED -> new Command.StepCancelled(e.getStepCancelled().getJobId(),
           e.getStepCancelled().getStepId(), e.getStepCancelled().getTime());
+      case CREATE_RESERVATION -> new Command.CreateReservation(e.getCreateReservation().getReservation(),
+          e.getCreateReservation().getTime());
+      case UPDATE_RESERVATION -> new Command.UpdateReservation(e.getUpdateReservation().getReservation(),
+          e.getUpdateReservation().getTime());
+      case DELETE_RESERVATION -> new Command.DeleteReservation(e.getDeleteReservation().getName(),
+          e.getDeleteReservation().getTime());
       case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException(
           "journal entry holds no command (written by a newer Corral?)");
     };

@@ -52,7 +52,7 @@ public final class StateMachine {
     return c.durable() && next != s ? AccountingRecords.record(s, next, c) : next;
   }
 
-  private static ClusterState change(ClusterState s, Command c) {
+  static ClusterState change(ClusterState s, Command c) {
     return switch (c) {
       case Command.SubmitJob cmd -> submit(s, cmd);
       case Command.StartJob cmd -> start(s, cmd);
@@ -68,6 +68,8 @@ public final class StateMachine {
       case Command.UpdateNode cmd -> NodeUpdates.apply(s, cmd);
       case Command.RequeueJob cmd -> requeue(s, cmd);
       case Command.WarnSignalSent cmd -> warned(s, cmd);
+      case Command.SuspendJob cmd -> SuspendTransitions.suspend(s, cmd);
+      case Command.PreemptJob cmd -> SuspendTransitions.preempt(s, cmd);
       case Command.JobEnding cmd -> ending(s, cmd);
       case Command.EpilogNodes cmd -> epilogNodes(s, cmd);
       case Command.NodeHeard cmd -> heard(s, cmd);
@@ -83,6 +85,10 @@ public final class StateMachine {
       case Command.StepCreated cmd -> StepTransitions.created(s, cmd);
       case Command.StepNodeDone cmd -> StepTransitions.nodeDone(s, cmd);
       case Command.StepCancelled cmd -> StepTransitions.cancelled(s, cmd);
+      case Command.CreateReservation cmd -> s.withReservations(s.reservations().plus(cmd.reservation()), cmd.time());
+      case Command.UpdateReservation cmd ->
+          s.withReservations(s.reservations().replaced(cmd.reservation()), cmd.time());
+      case Command.DeleteReservation cmd -> s.withReservations(s.reservations().minus(cmd.name()), cmd.time());
     };
   }
 
@@ -105,6 +111,7 @@ public final class StateMachine {
         .setPartition(spec.getPartition())
         .setAccount(spec.getAccount())
         .setQos(spec.getQos())
+        .setReservation(spec.getReservation())
         .setState(JobState.PENDING)
         .setStateReason(held ? "JobHeldUser" : "None")
         .setPriority(held ? 0 : DEFAULT_PRIORITY)
@@ -144,7 +151,8 @@ public final class StateMachine {
         .setTresPerTask(spec.getTresPerTask())
         .setCpusPerTres(spec.getCpusPerTres())
         .setMemPerTres(spec.getMemPerTres())
-        .setGresFlags(spec.getGresFlags());
+        .setGresFlags(spec.getGresFlags())
+        .setLicenses(spec.getLicenses());
     if (!spec.getArray().isEmpty()) {
       ArrayTasks array = ArrayTasks.fromString(spec.getArray());
       info.setArrayJobId(c.jobId()).setArrayTasks(array.toString()).setArrayThrottle(array.throttle());
@@ -181,6 +189,7 @@ public final class StateMachine {
   }
 
   private static ClusterState ended(ClusterState s, Command.JobEnded c) {
+    s = SuspendTransitions.wake(s, c.jobId(), c.time());
     JobRecord rec = s.jobs().get(c.jobId());
     if (rec == null || !JobStates.holdsResources(rec.getInfo())) {
       return s;
@@ -250,11 +259,13 @@ public final class StateMachine {
    * Cancel or time limit: pending jobs end at once; running batch jobs complete when their batch
    * host says so; an allocation (srun, salloc) has no batch host and completes at once.
    */
-  private static ClusterState endEarly(ClusterState s, int jobId, long time, JobState state) {
+  static ClusterState endEarly(ClusterState s, int jobId, long time, JobState state) {
     JobRecord rec = s.jobs().get(jobId);
     if (rec == null || JobStates.isFinished(rec.getInfo())) {
       return s;
     }
+    s = SuspendTransitions.wake(s, jobId, time);
+    rec = s.jobs().get(jobId);
     JobInfo j = rec.getInfo();
     boolean running = JobStates.holdsResources(j);
     boolean waitsForNode = running && !rec.getSpec().getInteractive();
@@ -366,11 +377,13 @@ public final class StateMachine {
         .setReason(c.reason())
         .setReasonTime(c.time())
         .build()), c.time());
-    for (JobRecord rec : s.jobs().values()) {
-      JobInfo j = rec.getInfo();
-      if (!JobStates.holdsResources(j) || !runsOn(j, c.node())) {
+    for (JobRecord job : s.jobs().values()) {
+      if (!JobStates.holdsResources(job.getInfo()) || !runsOn(job.getInfo(), c.node())) {
         continue;
       }
+      out = SuspendTransitions.wake(out, job.getInfo().getJobId(), c.time()); // its CPUs held again, then freed
+      JobRecord rec = out.jobs().get(job.getInfo().getJobId());
+      JobInfo j = rec.getInfo();
       out = release(out, j, c.time());
       JobInfo.Builder b = j.toBuilder().setCompleting(false).clearAllocation();
       if (JobStates.isQueued(j)) { // requeued already, its run now over
@@ -395,6 +408,8 @@ public final class StateMachine {
     if (rec == null || (JobStates.isQueued(rec.getInfo()) && !rec.getInfo().getCompleting())) {
       return s;
     }
+    s = SuspendTransitions.wake(s, c.jobId(), c.time());
+    rec = s.jobs().get(c.jobId());
     JobInfo j = rec.getInfo();
     JobInfo.Builder b = j.toBuilder()
         .setState(c.specialExit() ? JobState.SPECIAL_EXIT : JobState.PENDING)
@@ -500,7 +515,8 @@ public final class StateMachine {
     }
     PMap<String, NodeInfo> pnodes = HashTreePMap.from(nodes);
     ClusterState out = new ClusterState(s.jobs(), pnodes, List.copyOf(order),
-        List.copyOf(c.partitions()), s.nextJobId(), Math.max(s.lastUpdate(), c.time()), s.outbox());
+        List.copyOf(c.partitions()), s.nextJobId(), Math.max(s.lastUpdate(), c.time()), s.outbox(),
+        s.reservations());
     // Allocations are derived from the jobs holding resources, so they survive a restart.
     for (JobRecord rec : s.jobs().values()) {
       if (JobStates.holdsResources(rec.getInfo())) {

@@ -67,7 +67,7 @@ public final class MultifactorPriority {
   /** The job's priority and factors at {@code now}. */
   public Command.JobPriority of(JobInfo j, long now) {
     if (!cfg.multifactor()) {
-      long p = Math.max(1, BASIC_TOP - Integer.toUnsignedLong(j.getJobId()));
+      long p = Math.max(1, Math.min(0xFFFFFFFEL, BASIC_TOP - Integer.toUnsignedLong(j.getJobId()) - j.getNice()));
       return new Command.JobPriority((int) p, PriorityFactors.getDefaultInstance());
     }
     PriorityFactors.Builder f = PriorityFactors.newBuilder()
