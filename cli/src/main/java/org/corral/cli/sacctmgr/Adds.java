@@ -229,7 +229,7 @@ final class Adds {
     List<String> lines = null;
     for (String n : fresh) {
       AcctQos.Builder q = AcctQos.newBuilder().setName(n).setDescription(descr == null ? n : descr);
-      lines = Limits.applyQos(q, settings.stream().sorted((x, y) -> x.key().compareTo(y.key())).toList());
+      lines = Limits.applyQos(q, settings.stream().sorted(Limits.QOS_ORDER).toList());
       p.changes.add(AcctChange.newBuilder().setPutQos(q).build());
     }
     lines.forEach(p::line);

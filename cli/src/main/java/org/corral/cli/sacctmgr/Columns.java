@@ -89,7 +89,7 @@ final class Columns {
     c.add(col("GrpSubmit", 9, "grpsubmitjobs,grpsubmit", r -> num(own(r).hasGrpSubmitJobs(), own(r).getGrpSubmitJobs())));
     c.add(col("GrpWall", 11, "grpwall", r -> wall(own(r).hasGrpWallMinutes(), own(r).getGrpWallMinutes())));
     c.add(col("GrpCPUMins", 11, "grpcpumins", r -> ""));
-    c.add(col("GrpTRESMins", 13, "grptresmins", r -> ""));
+    c.add(col("GrpTRESMins", 13, "grptresmins", r -> own(r).getGrpTresMins()));
     c.add(col("GrpTRESRunMins", 13, "grptresrunmins", r -> ""));
     c.add(col("MaxJobs", 7, "maxjobs", r -> num(max(r).hasMaxJobs(), max(r).getMaxJobs())));
     c.add(col("MaxNodes", 8, "maxnodes,maxnodesperjob", r -> tres(max(r).getMaxTresPerJob(), "node")));
@@ -99,7 +99,7 @@ final class Columns {
     c.add(col("MaxSubmit", 9, "maxsubmitjobs,maxsubmit", r -> num(max(r).hasMaxSubmitJobs(), max(r).getMaxSubmitJobs())));
     c.add(col("MaxWall", 11, "maxwall,maxwalldurationperjob", r -> wall(max(r).hasMaxWallMinutes(), max(r).getMaxWallMinutes())));
     c.add(col("MaxCPUMins", 11, "maxcpumins", r -> ""));
-    c.add(col("MaxTRESMins", 13, "maxtresmins", r -> ""));
+    c.add(col("MaxTRESMins", 13, "maxtresmins,maxtresminsperjob", r -> max(r).getMaxTresMinsPerJob()));
     c.add(col("QOS", 20, "qos", r -> ifAssoc(r, a -> r.view().qos(a))));
     c.add(col("Def QOS", 9, "defaultqos,defqos", r -> ifAssoc(r, a -> r.view().defaultQos(a))));
     return c;
@@ -141,14 +141,14 @@ final class Columns {
     c.add(col("UsageFactor", 11, "usagefactor", r -> String.format(Locale.ROOT, "%.6f",
         r.qos().getUsageFactor() == 0 ? 1.0 : r.qos().getUsageFactor())));
     c.add(col("GrpTRES", 13, "grptres", r -> r.qos().getGrpTres()));
-    c.add(col("GrpTRESMins", 13, "grptresmins", r -> ""));
+    c.add(col("GrpTRESMins", 13, "grptresmins", r -> r.qos().getGrpTresMins()));
     c.add(col("GrpTRESRunMins", 13, "grptresrunmins", r -> ""));
     c.add(col("GrpJobs", 7, "grpjobs", r -> num(r.qos().hasGrpJobs(), r.qos().getGrpJobs())));
     c.add(col("GrpSubmit", 9, "grpsubmitjobs,grpsubmit", r -> num(r.qos().hasGrpSubmitJobs(), r.qos().getGrpSubmitJobs())));
-    c.add(col("GrpWall", 11, "grpwall", r -> ""));
+    c.add(col("GrpWall", 11, "grpwall", r -> wall(r.qos().hasGrpWallMinutes(), r.qos().getGrpWallMinutes())));
     c.add(col("MaxTRES", 13, "maxtres,maxtresperjob", r -> r.qos().getMaxTresPerJob()));
     c.add(col("MaxTRESPerNode", 14, "maxtrespernode", r -> ""));
-    c.add(col("MaxTRESMins", 13, "maxtresmins", r -> ""));
+    c.add(col("MaxTRESMins", 13, "maxtresmins,maxtresminsperjob", r -> r.qos().getMaxTresMinsPerJob()));
     c.add(col("MaxWall", 11, "maxwall,maxwalldurationperjob", r -> wall(r.qos().hasMaxWallMinutes(), r.qos().getMaxWallMinutes())));
     c.add(col("MaxTRESPU", 13, "maxtresperuser,maxtrespu", r -> r.qos().getMaxTresPerUser()));
     c.add(col("MaxJobsPU", 9, "maxjobsperuser,maxjobspu", r -> num(r.qos().hasMaxJobsPerUser(), r.qos().getMaxJobsPerUser())));

@@ -14,14 +14,22 @@ final class Limits {
   static final class BadValue extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /** An error line printed before the message (Slurm's library complaint), or null. */
+    final String before;
+
     BadValue(String m) {
+      this(null, m);
+    }
+
+    BadValue(String before, String m) {
       super(m, null, false, false);
+      this.before = before;
     }
   }
 
   static boolean isAssocKey(String k) {
-    return List.of("fairshare", "grpjobs", "grpsubmitjobs", "grptres", "grpwall", "maxjobs", "maxsubmitjobs",
-        "maxtresperjob", "maxwall", "priority", "qos", "defaultqos").contains(k);
+    return List.of("fairshare", "grpjobs", "grpsubmitjobs", "grptres", "grptresmins", "grpwall", "maxjobs",
+        "maxsubmitjobs", "maxtresperjob", "maxtresmins", "maxwall", "priority", "qos", "defaultqos").contains(k);
   }
 
   /** -1 clears; otherwise a non-negative count. */
@@ -98,8 +106,10 @@ final class Limits {
         case "priority" -> set(count(o), l::setPriority, l::clearPriority);
         case "maxwall" -> set(minutes(o), l::setMaxWallMinutes, l::clearMaxWallMinutes);
         case "grpwall" -> set(minutes(o), l::setGrpWallMinutes, l::clearGrpWallMinutes);
-        case "grptres" -> l.setGrpTres(tres(o));
-        case "maxtresperjob" -> l.setMaxTresPerJob(tres(o));
+        case "grptres" -> l.setGrpTres(TresList.merge(l.getGrpTres(), o, "GrpTRES"));
+        case "grptresmins" -> l.setGrpTresMins(TresList.merge(l.getGrpTresMins(), o, "GrpTRESMins"));
+        case "maxtresperjob" -> l.setMaxTresPerJob(TresList.merge(l.getMaxTresPerJob(), o, "MaxTRES"));
+        case "maxtresmins" -> l.setMaxTresMinsPerJob(TresList.merge(l.getMaxTresMinsPerJob(), o, "MaxTRESMins"));
         case "qos" -> {
           TreeSet<String> q = new TreeSet<>(a.getQosSet() ? a.getQosList() : inheritedQos);
           switch (o.op()) {
@@ -119,10 +129,6 @@ final class Limits {
     a.setLimits(l);
   }
 
-  private static String tres(Args.Opt o) {
-    return o.value().equals("-1") ? "" : o.value();
-  }
-
   private static void set(Integer v, java.util.function.IntFunction<?> set, Runnable clear) {
     if (v == null) {
       clear.run();
@@ -135,8 +141,9 @@ final class Limits {
   static List<String> assocLines(List<Args.Opt> opts, String parent) throws BadValue {
     List<String> out = new ArrayList<>();
     String[][] order = {{"fairshare", "Fairshare"}, {"grpjobs", "GrpJobs"}, {"grpsubmitjobs", "GrpSubmitJobs"},
-        {"grptres", "GrpTRES"}, {"grpwall", "GrpWall"}, {"maxjobs", "MaxJobs"}, {"maxsubmitjobs", "MaxSubmitJobs"},
-        {"maxtresperjob", "MaxTRESPerJob"}, {"maxwall", "MaxWall"}};
+        {"grptres", "GrpTRES"}, {"grptresmins", "GrpTRESMins"}, {"grpwall", "GrpWall"}, {"maxjobs", "MaxJobs"},
+        {"maxsubmitjobs", "MaxSubmitJobs"}, {"maxtresperjob", "MaxTRESPerJob"}, {"maxtresmins", "MaxTRESMins"},
+        {"maxwall", "MaxWall"}};
     for (String[] k : order) {
       for (Args.Opt o : opts) {
         if (o.key().equals(k[0])) {
@@ -171,9 +178,31 @@ final class Limits {
         Integer m = minutes(o);
         yield m == null ? "NONE" : Columns.wall(true, m);
       }
-      case "grptres", "maxtresperjob" -> o.value().equals("-1") ? "NONE" : o.value();
+      case "grptres", "maxtresperjob", "grptresmins", "maxtresmins" -> o.value().equals("-1") ? "NONE" : o.value();
       default -> count(o) == null ? "NONE" : Integer.toString(count(o));
     };
+  }
+
+  /**
+   * The order sacctmgr prints a new QOS's settings in: by name, except that MaxTRESMins comes
+   * after the other MaxTRES limits (as the reference printed them).
+   */
+  static final java.util.Comparator<Args.Opt> QOS_ORDER =
+      java.util.Comparator.comparing(o -> o.key().equals("maxtresmins") ? "maxtresq" : o.key());
+
+  private static final java.util.Map<String, String> QOS_TRES_LABELS = java.util.Map.of("maxtresperjob",
+      "MaxTRESPerJob", "maxtresperuser", "MaxTRESPerUser", "grptres", "GrpTRES", "grptresmins", "GrpTRESMins",
+      "maxtresmins", "MaxTRESMins");
+
+  /** A QOS TRES limit changed by {@code o} (only the TRES it names). */
+  private static void setQosTres(AcctQos.Builder q, Args.Opt o, String label) throws BadValue {
+    switch (o.key()) {
+      case "maxtresperjob" -> q.setMaxTresPerJob(TresList.merge(q.getMaxTresPerJob(), o, "MaxTRES"));
+      case "maxtresperuser" -> q.setMaxTresPerUser(TresList.merge(q.getMaxTresPerUser(), o, label));
+      case "grptres" -> q.setGrpTres(TresList.merge(q.getGrpTres(), o, label));
+      case "grptresmins" -> q.setGrpTresMins(TresList.merge(q.getGrpTresMins(), o, label));
+      default -> q.setMaxTresMinsPerJob(TresList.merge(q.getMaxTresMinsPerJob(), o, label));
+    }
   }
 
   /** Applies QOS settings; returns the lines Slurm prints for them ("  MaxWall  ... = 01:00:00"). */
@@ -223,20 +252,16 @@ final class Limits {
           label = "GrpSubmitJobs";
           shown = v == null ? "NONE" : v.toString();
         }
-        case "maxtresperjob" -> {
-          q.setMaxTresPerJob(tres(o));
-          label = "MaxTRESPerJob";
+        case "maxtresperjob", "maxtresperuser", "grptres", "grptresmins", "maxtresmins" -> {
+          label = QOS_TRES_LABELS.get(o.key());
           shown = o.value();
+          setQosTres(q, o, label);
         }
-        case "maxtresperuser" -> {
-          q.setMaxTresPerUser(tres(o));
-          label = "MaxTRESPerUser";
-          shown = o.value();
-        }
-        case "grptres" -> {
-          q.setGrpTres(tres(o));
-          label = "GrpTRES";
-          shown = o.value();
+        case "grpwall" -> {
+          Integer v = minutes(o);
+          set(v, q::setGrpWallMinutes, q::clearGrpWallMinutes);
+          label = "GrpWall";
+          shown = v == null ? "NONE" : Columns.wall(true, v);
         }
         case "flags" -> {
           q.clearFlags().addAllFlags(o.value().equals("-1") ? List.of() : o.list());

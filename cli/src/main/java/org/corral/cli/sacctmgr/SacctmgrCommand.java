@@ -121,6 +121,9 @@ public final class SacctmgrCommand implements CliCommand {
         return 0;
       }
     } catch (Limits.BadValue e) {
+      if (e.before != null) {
+        cli.err().println(e.before);
+      }
       cli.err().println(" " + e.getMessage());
       return 1;
     } catch (IOException e) {

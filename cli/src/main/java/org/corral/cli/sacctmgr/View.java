@@ -75,6 +75,9 @@ final class View {
       if (b.getMaxTresPerJob().isEmpty()) {
         b.setMaxTresPerJob(l.getMaxTresPerJob());
       }
+      if (b.getMaxTresMinsPerJob().isEmpty()) {
+        b.setMaxTresMinsPerJob(l.getMaxTresMinsPerJob());
+      }
     }
     return b.build();
   }

@@ -84,8 +84,24 @@ class SacctmgrGoldenTest {
     return b;
   }
 
+  /** Account tla with time limits (record-timelimits.sh), as added, or as modified by tl_03. */
+  static AssocSnapshot.Builder tla(boolean modified) {
+    AcctLimits.Builder l = AcctLimits.newBuilder().setGrpTresMins(modified ? "cpu=120,mem=1000M" : "cpu=100")
+        .setGrpWallMinutes(30).setMaxTresMinsPerJob(modified ? "cpu=60" : "cpu=50").setMaxWallMinutes(10);
+    return empty().addAccounts(AcctAccount.newBuilder().setName("tla").setDescription("Account Name")
+        .setOrganization("Parent/Account Name")).addAssocs(acct(3, "tla", "root").toBuilder().setLimits(l));
+  }
+
+  /** QOS tlq with time limits, as added, or as modified by tl_07. */
+  static AssocSnapshot.Builder tlq(boolean modified) {
+    AcctQos.Builder q = AcctQos.newBuilder().setId(2).setName("tlq").setDescription("tlq")
+        .setGrpWallMinutes(modified ? 45 : 60).setMaxTresMinsPerJob(modified ? "cpu=30,node=4" : "cpu=20,node=4");
+    return empty().addQos(modified ? q : q.setGrpTresMins("cpu=200"));
+  }
+
   static final Map<String, AssocSnapshot.Builder> STATES = Map.of("empty", empty(), "physics", physics(),
-      "theory", theory(), "full", full(), "bobchem", full().addAssocs(user(15, "chem", "bob")));
+      "theory", theory(), "full", full(), "bobchem", full().addAssocs(user(15, "chem", "bob")),
+      "tla", tla(false), "tla_modified", tla(true), "tlq", tlq(false), "tlq_modified", tlq(true));
 
   /** Splits a recorded command line as the shell did (double quotes only). */
   static List<String> words(String line) {
@@ -137,8 +153,46 @@ class SacctmgrGoldenTest {
       "mgr_12_modify_account_physics_fairshare, full, ok", "mgr_13_modify_account_where, full, ok",
       "mgr_40_modify_bob_maxjobs, full, ok", "mgr_17_delete_nonexistent_account, full, ok",
       "mgr_26_delete_user_bob_chem_assoc, bobchem, ok", "mgr_29_delete_account_with_children, full, ok",
+      "tl_01_add_account_limits, empty, ok", "tl_02_add_qos_limits, empty, ok",
+      "tl_03_modify_account_tres_mins, tla, ok", "tl_04_show_assoc_time_limits, tla_modified, ok",
+      "tl_05_show_assoc_time_limits_P, tla_modified, ok", "tl_06_modify_unknown_tres, tla, ok",
+      "tl_07_modify_qos_time_limits, tlq, ok", "tl_08_show_qos_time_limits, tlq_modified, ok",
+      "tl_09_show_qos_p, tlq_modified, ok",
   })
   void matchesTheReference(String name, String state, String dbd) throws Exception {
+    Run r = run(name, state, dbd);
+    assertThat(r.out()).isEqualTo(Files.readString(GOLDEN.resolve(name + ".out")));
+    assertThat(r.err()).isEqualTo(Files.readString(GOLDEN.resolve(name + ".err")));
+    assertThat(r.rc()).isEqualTo(Integer.parseInt(Files.readString(GOLDEN.resolve(name + ".rc")).strip()));
+    // what reached slurmdbd: a check then the commit after "y" or with -i; only the check after "n"
+    if (r.stdin().startsWith("y")) {
+      assertThat(r.updates()).extracting(u -> u.getAcctUpdate().getCheckOnly()).containsExactly(true, false);
+    } else if (r.stdin().startsWith("n")) {
+      assertThat(r.updates()).extracting(u -> u.getAcctUpdate().getCheckOnly()).containsExactly(true);
+    } else if (r.rc() == 0 && name.startsWith("mgr_") && !name.contains("show")) {
+      assertThat(r.updates()).hasSize(1);
+    }
+  }
+
+  /**
+   * A TRES limit given again changes only the TRES it names (cpu=-1 removes one) and memory is
+   * kept in Slurm's units: what slurmdbd receives is what the reference then showed.
+   */
+  @org.junit.jupiter.api.Test
+  void timeLimitChangesReachSlurmdbdAsTheReferenceKeptThem() throws Exception {
+    AcctAssoc sent = run("tl_03_modify_account_tres_mins", "tla", "ok").updates().get(0).getAcctUpdate()
+        .getChanges(0).getPutAssoc();
+    AcctAssoc shown = tla(true).getAssocs(2);
+    assertThat(sent.getLimits()).isEqualTo(shown.getLimits());
+    AcctQos qos = run("tl_07_modify_qos_time_limits", "tlq", "ok").updates().get(0).getAcctUpdate()
+        .getChanges(0).getPutQos();
+    assertThat(qos).isEqualTo(tlq(true).getQos(1));
+  }
+
+  record Run(String stdin, String out, String err, int rc, List<Request> updates) {}
+
+  /** Runs case {@code name}'s recorded command against a fake slurmdbd in state {@code state}. */
+  static Run run(String name, String state, String dbd) throws Exception {
     String cmd = Files.readString(GOLDEN.resolve(name + ".cmd")).strip();
     String stdin = "";
     if (cmd.startsWith("echo ")) {
@@ -169,16 +223,6 @@ class SacctmgrGoldenTest {
         new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), Clock.systemUTC(), () -> fake, () -> fake);
     int rc = new SacctmgrCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), 2000)
         .run(args.subList(1, args.size()), cli);
-    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(Files.readString(GOLDEN.resolve(name + ".out")));
-    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(Files.readString(GOLDEN.resolve(name + ".err")));
-    assertThat(rc).isEqualTo(Integer.parseInt(Files.readString(GOLDEN.resolve(name + ".rc")).strip()));
-    // what reached slurmdbd: a check then the commit after "y" or with -i; only the check after "n"
-    if (stdin.startsWith("y")) {
-      assertThat(updates).extracting(r -> r.getAcctUpdate().getCheckOnly()).containsExactly(true, false);
-    } else if (stdin.startsWith("n")) {
-      assertThat(updates).extracting(r -> r.getAcctUpdate().getCheckOnly()).containsExactly(true);
-    } else if (rc == 0 && name.startsWith("mgr_") && !name.contains("show")) {
-      assertThat(updates).hasSize(1);
-    }
+    return new Run(stdin, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), rc, updates);
   }
 }

@@ -43,7 +43,7 @@ final class AssociationCache implements AutoCloseable {
     this.cluster = cluster;
     this.file = stateDir.resolve("assoc_cache");
     this.enforced = cfg.enforce();
-    this.enforce = new LimitCheck.Enforce(cfg.enforce().contains("limits"), cfg.enforce().contains("qos"));
+    this.enforce = LimitCheck.Enforce.of(cfg.enforce());
     this.dbd = cfg.enabled() ? new TcpChannel(cfg.host(), cfg.port(), creds, Duration.ofSeconds(5)) : null;
     this.enabled = cfg.enabled();
     this.tree = load();
@@ -57,7 +57,7 @@ final class AssociationCache implements AutoCloseable {
     this.cluster = "";
     this.file = null;
     this.enforced = enforce;
-    this.enforce = new LimitCheck.Enforce(enforce.contains("limits"), enforce.contains("qos"));
+    this.enforce = LimitCheck.Enforce.of(enforce);
     this.tree = fixed;
     this.thread = null;
   }

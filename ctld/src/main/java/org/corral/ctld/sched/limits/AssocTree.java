@@ -27,9 +27,14 @@ public final class AssocTree {
   private final Map<String, AcctAssoc> assocs = new HashMap<>();
   private final Map<String, AcctQos> qos = new HashMap<>();
   private final AssocSnapshot snapshot;
+  private final boolean timeLimits;
 
   public AssocTree(AssocSnapshot snapshot, String cluster) {
     this.snapshot = snapshot;
+    this.timeLimits = snapshot.getAssocsList().stream().map(AcctAssoc::getLimits)
+        .anyMatch(l -> !l.getGrpTresMins().isEmpty() || l.hasGrpWallMinutes() || !l.getMaxTresMinsPerJob().isEmpty())
+        || snapshot.getQosList().stream()
+        .anyMatch(q -> !q.getGrpTresMins().isEmpty() || q.hasGrpWallMinutes() || !q.getMaxTresMinsPerJob().isEmpty());
     snapshot.getUsersList().forEach(u -> users.put(u.getName(), u));
     snapshot.getQosList().forEach(q -> qos.put(q.getName(), q));
     for (AcctAssoc a : snapshot.getAssocsList()) {
@@ -45,6 +50,11 @@ public final class AssocTree {
 
   public AssocSnapshot snapshot() {
     return snapshot;
+  }
+
+  /** Some association or QOS limits time (GrpTRESMins, GrpWall, MaxTRESMins): usage must be gathered. */
+  public boolean hasTimeLimits() {
+    return timeLimits;
   }
 
   /** Nothing known: accounting never answered (and nothing was saved). */

@@ -19,9 +19,18 @@ import org.corral.protocol.msg.JobRecord;
  * association and those above it. Counts what runs now and what this planning pass starts.
  */
 public final class LimitCheck {
-  /** What is enforced. */
-  public record Enforce(boolean limits, boolean qos) {
-    public static final Enforce NONE = new Enforce(false, false);
+  /** What is enforced; {@code safe}: time limits hold a job that could not finish within them. */
+  public record Enforce(boolean limits, boolean qos, boolean safe) {
+    public static final Enforce NONE = new Enforce(false, false, false);
+
+    public Enforce(boolean limits, boolean qos) {
+      this(limits, qos, false);
+    }
+
+    /** From AccountingStorageEnforce's words (lower case). */
+    public static Enforce of(java.util.Set<String> words) {
+      return new Enforce(words.contains("limits"), words.contains("qos"), words.contains("safe"));
+    }
   }
 
   public static final LimitCheck NONE = new LimitCheck(AssocTree.NONE, Enforce.NONE);
@@ -37,13 +46,26 @@ public final class LimitCheck {
   private final Map<String, Long> qosGpus = new HashMap<>();
   private final Map<String, Long> qosUserGpus = new HashMap<>();
 
-  private LimitCheck(AssocTree tree, Enforce enforce) {
+  private final TimeLimitCheck time; // null: no time limits
+
+  private LimitCheck(AssocTree tree, Enforce enforce, TimeLimitCheck time) {
     this.tree = tree;
     this.enforce = enforce;
+    this.time = time;
+  }
+
+  private LimitCheck(AssocTree tree, Enforce enforce) {
+    this(tree, enforce, null);
   }
 
   public static LimitCheck of(ClusterState state, AssocTree tree, Enforce enforce) {
-    LimitCheck c = new LimitCheck(tree, enforce);
+    return of(state, tree, enforce, TimeUsage.NONE, 0);
+  }
+
+  /** With the time limits counted against {@code usage} (see {@link TimeLimitCheck}). */
+  public static LimitCheck of(ClusterState state, AssocTree tree, Enforce enforce, TimeUsage usage, long now) {
+    LimitCheck c = new LimitCheck(tree, enforce,
+        tree.hasTimeLimits() ? new TimeLimitCheck(tree, usage, enforce.safe(), now) : null);
     if (!tree.isEmpty() && (enforce.limits() || enforce.qos())) {
       for (JobRecord r : state.jobs().values()) {
         if (JobStates.holdsResources(r.getInfo()) && !JobStates.isFinished(r.getInfo())) {
@@ -65,6 +87,9 @@ public final class LimitCheck {
     long gpus = GresTres.count(j, "gpu");
     qosGpus.merge(q, gpus, Long::sum);
     qosUserGpus.merge(q + "\0" + j.getUserId(), gpus, Long::sum);
+    if (time != null) {
+      time.started(j, q, assocOf(j).orElse(null));
+    }
     assocOf(j).ifPresent(a -> {
       jobsOf.merge(a.getId(), 1L, Long::sum);
       for (AcctAssoc c : tree.chain(a)) {
@@ -102,6 +127,10 @@ public final class LimitCheck {
         }
         if (qos.hasGrpJobs() && qosJobs.getOrDefault(qos.getName(), 0L) >= qos.getGrpJobs()) {
           return "QOSGrpJobsLimit";
+        }
+        String timeLimit = time == null ? null : time.qosBlocked(j, qos);
+        if (timeLimit != null) {
+          return timeLimit;
         }
       }
     }
@@ -147,7 +176,7 @@ public final class LimitCheck {
         return "AssocGrpGRES";
       }
     }
-    return null;
+    return time == null ? null : time.assocBlocked(j, a);
   }
 
   private static final String GPU = "gres/gpu";

@@ -106,6 +106,11 @@ public final class PriorityPass {
     return out.isEmpty() ? null : new Command.SetPriorities(out);
   }
 
+  /** The decayed usage the time limits count, up to {@code now} (see {@link UsageTracker#timeUsage}). */
+  public org.corral.ctld.sched.limits.TimeUsage timeUsage(ClusterState s, long now) {
+    return usage.timeUsage(s, now);
+  }
+
   /** A job's QOS factor: its QOS's Priority over the highest of all QOS (0 when none has one). */
   private static java.util.function.ToDoubleFunction<JobInfo> qosFactors(AssocTree tree) {
     long max = tree.snapshot().getQosList().stream().mapToLong(q -> Integer.toUnsignedLong(q.getPriority()))

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
+import org.corral.ctld.sched.limits.TimeUsage;
 
 /**
  * The decayed usage fairshare runs on, kept in StateSaveLocation (as Slurm keeps assoc_usage)
@@ -19,10 +20,11 @@ import java.util.Map;
  */
 final class UsageFile {
   private static final System.Logger LOG = System.getLogger("slurmctld");
-  private static final int VERSION = 1;
+  private static final int VERSION = 2; // 2 added wall-seconds by association and usage by QOS
 
-  /** What was saved: usage by user and by association, as of {@code time} (epoch seconds). */
-  record Saved(long time, Map<String, Double> byUser, Map<UsageTracker.JobAssoc, Double> byAssoc) {}
+  /** What was saved: usage by user, association (CPU- and wall-seconds) and QOS, as of {@code time} (epoch seconds). */
+  record Saved(long time, Map<String, Double> byUser, Map<UsageTracker.JobAssoc, Double> byAssoc,
+      Map<UsageTracker.JobAssoc, Double> wallByAssoc, Map<String, TimeUsage.Used> byQos) {}
 
   private final Path file;
 
@@ -42,12 +44,13 @@ final class UsageFile {
           out.writeUTF(e.getKey());
           out.writeDouble(e.getValue());
         }
-        out.writeInt(s.byAssoc().size());
-        for (Map.Entry<UsageTracker.JobAssoc, Double> e : s.byAssoc().entrySet()) {
-          out.writeUTF(e.getKey().account());
-          out.writeUTF(e.getKey().user());
-          out.writeUTF(e.getKey().partition());
-          out.writeDouble(e.getValue());
+        writeAssocs(out, s.byAssoc());
+        writeAssocs(out, s.wallByAssoc());
+        out.writeInt(s.byQos().size());
+        for (Map.Entry<String, TimeUsage.Used> e : s.byQos().entrySet()) {
+          out.writeUTF(e.getKey());
+          out.writeDouble(e.getValue().cpuSecs());
+          out.writeDouble(e.getValue().wallSecs());
         }
       }
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -56,13 +59,32 @@ final class UsageFile {
     }
   }
 
+  private static void writeAssocs(DataOutputStream out, Map<UsageTracker.JobAssoc, Double> m) throws IOException {
+    out.writeInt(m.size());
+    for (Map.Entry<UsageTracker.JobAssoc, Double> e : m.entrySet()) {
+      out.writeUTF(e.getKey().account());
+      out.writeUTF(e.getKey().user());
+      out.writeUTF(e.getKey().partition());
+      out.writeDouble(e.getValue());
+    }
+  }
+
+  private static Map<UsageTracker.JobAssoc, Double> readAssocs(DataInputStream in) throws IOException {
+    Map<UsageTracker.JobAssoc, Double> m = new HashMap<>();
+    for (int i = in.readInt(); i > 0; i--) {
+      m.put(new UsageTracker.JobAssoc(in.readUTF(), in.readUTF(), in.readUTF()), in.readDouble());
+    }
+    return m;
+  }
+
   /** The saved usage, or null when there is none (or it cannot be read: then it starts afresh, logged). */
   Saved load() {
     if (!Files.exists(file)) {
       return null;
     }
     try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
-      if (in.readInt() != VERSION) {
+      int version = in.readInt();
+      if (version != 1 && version != VERSION) {
         throw new IOException("unknown version");
       }
       long time = in.readLong();
@@ -70,11 +92,16 @@ final class UsageFile {
       for (int i = in.readInt(); i > 0; i--) {
         byUser.put(in.readUTF(), in.readDouble());
       }
-      Map<UsageTracker.JobAssoc, Double> byAssoc = new HashMap<>();
-      for (int i = in.readInt(); i > 0; i--) {
-        byAssoc.put(new UsageTracker.JobAssoc(in.readUTF(), in.readUTF(), in.readUTF()), in.readDouble());
+      Map<UsageTracker.JobAssoc, Double> byAssoc = readAssocs(in);
+      if (version == 1) { // written before the time limits: they start from zero
+        return new Saved(time, byUser, byAssoc, Map.of(), Map.of());
       }
-      return new Saved(time, byUser, byAssoc);
+      Map<UsageTracker.JobAssoc, Double> wallByAssoc = readAssocs(in);
+      Map<String, TimeUsage.Used> byQos = new HashMap<>();
+      for (int i = in.readInt(); i > 0; i--) {
+        byQos.put(in.readUTF(), new TimeUsage.Used(in.readDouble(), in.readDouble()));
+      }
+      return new Saved(time, byUser, byAssoc, wallByAssoc, byQos);
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.WARNING, "ignoring unreadable usage file " + file + " (usage starts from zero): " + e);
       return null;

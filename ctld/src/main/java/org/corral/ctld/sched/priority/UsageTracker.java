@@ -2,6 +2,8 @@ package org.corral.ctld.sched.priority;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.ObjDoubleConsumer;
+import org.corral.ctld.sched.limits.TimeUsage;
 import org.corral.ctld.state.ClusterState;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
@@ -11,12 +13,16 @@ import org.corral.protocol.msg.JobState;
  * Decayed usage in CPU-seconds, by user (fairshare without associations) and by the account,
  * user and partition jobs ran under (the association tree's usage, see {@link ShareTree}). At every recalculation the usage so far decays by
  * 2^(-elapsed/PriorityDecayHalfLife) and the CPU-seconds jobs ran since the last one are added
- * (running jobs, and ended ones still in memory). Kept by the scheduler thread only.
+ * (running jobs, and ended ones still in memory). Wall-seconds by association and both by QOS
+ * are kept the same way for the time limits (GrpWall, QOS GrpTRESMins). Kept by the scheduler
+ * thread only.
  */
 public final class UsageTracker {
   private final long halfLifeS;
   private final Map<String, Double> usage = new HashMap<>();
   private final Map<JobAssoc, Double> byAssoc = new HashMap<>();
+  private final Map<JobAssoc, Double> wallByAssoc = new HashMap<>();
+  private final Map<String, TimeUsage.Used> byQos = new HashMap<>();
   private long last = -1;
 
   public UsageTracker(long halfLifeS) {
@@ -27,12 +33,14 @@ public final class UsageTracker {
   void restore(UsageFile.Saved saved) {
     usage.putAll(saved.byUser());
     byAssoc.putAll(saved.byAssoc());
+    wallByAssoc.putAll(saved.wallByAssoc());
+    byQos.putAll(saved.byQos());
     last = saved.time();
   }
 
   /** The usage now held, as of the last update. */
   UsageFile.Saved saved() {
-    return new UsageFile.Saved(last, Map.copyOf(usage), Map.copyOf(byAssoc));
+    return new UsageFile.Saved(last, Map.copyOf(usage), Map.copyOf(byAssoc), Map.copyOf(wallByAssoc), Map.copyOf(byQos));
   }
 
   /** Brings usage up to {@code now}. */
@@ -48,21 +56,59 @@ public final class UsageTracker {
       double decay = Math.pow(2, -(double) (now - last) / halfLifeS);
       usage.replaceAll((u, v) -> v * decay);
       byAssoc.replaceAll((a, v) -> v * decay);
+      wallByAssoc.replaceAll((a, v) -> v * decay);
+      byQos.replaceAll((q, v) -> v.times(decay));
     }
+    ranSince(s, last, now, (j, secs) -> {
+      double cpuSecs = secs * j.getNumCpus();
+      JobAssoc a = new JobAssoc(j.getAccount(), j.getUserName(), j.getPartition());
+      usage.merge(j.getUserName(), cpuSecs, Double::sum);
+      byAssoc.merge(a, cpuSecs, Double::sum);
+      wallByAssoc.merge(a, secs, Double::sum);
+      byQos.merge(qosOf(j), new TimeUsage.Used(cpuSecs, secs), TimeUsage.Used::plus);
+    });
+    last = now;
+  }
+
+  /** Calls {@code ran} with each job that ran between {@code from} and {@code now} and for how many seconds. */
+  private static void ranSince(ClusterState s, long from, long now, ObjDoubleConsumer<JobInfo> ran) {
     for (JobRecord r : s.jobs().values()) {
       JobInfo j = r.getInfo();
       if (j.getState() == JobState.PENDING || j.getStartTime() == 0 || j.getStartTime() > now) {
         continue; // never started (a pending job's start time is only its expected one)
       }
-      long from = Math.max(last, j.getStartTime());
-      long to = j.getEndTime() > 0 && j.getEndTime() <= now && isOver(j) ? j.getEndTime() : now;
-      if (to > from) {
-        double cpuSecs = (double) (to - from) * j.getNumCpus();
-        usage.merge(j.getUserName(), cpuSecs, Double::sum);
-        byAssoc.merge(new JobAssoc(j.getAccount(), j.getUserName(), j.getPartition()), cpuSecs, Double::sum);
+      long start = Math.max(from, j.getStartTime());
+      long end = j.getEndTime() > 0 && j.getEndTime() <= now && isOver(j) ? j.getEndTime() : now;
+      if (end > start) {
+        ran.accept(j, end - start);
       }
     }
-    last = now;
+  }
+
+  /**
+   * What the time limits count at {@code now}: the usage as of the last update plus what jobs
+   * ran since (not yet decayed), so a limit is reached when it is, not at the next recalculation.
+   */
+  public TimeUsage timeUsage(ClusterState s, long now) {
+    Map<TimeUsage.Owner, TimeUsage.Used> assoc = new HashMap<>();
+    byAssoc.forEach((a, cpu) -> assoc.put(owner(a), new TimeUsage.Used(cpu, wallByAssoc.getOrDefault(a, 0.0))));
+    Map<String, TimeUsage.Used> qos = new HashMap<>(byQos);
+    if (last >= 0) {
+      ranSince(s, last, now, (j, secs) -> {
+        TimeUsage.Used u = new TimeUsage.Used(secs * j.getNumCpus(), secs);
+        assoc.merge(new TimeUsage.Owner(j.getAccount(), j.getUserName(), j.getPartition()), u, TimeUsage.Used::plus);
+        qos.merge(qosOf(j), u, TimeUsage.Used::plus);
+      });
+    }
+    return new TimeUsage(assoc, qos);
+  }
+
+  private static TimeUsage.Owner owner(JobAssoc a) {
+    return new TimeUsage.Owner(a.account(), a.user(), a.partition());
+  }
+
+  private static String qosOf(JobInfo j) {
+    return j.getQos().isEmpty() ? "normal" : j.getQos();
   }
 
   private static boolean isOver(JobInfo j) {

@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i modify account tla set GrpTRESMins=bogus=5

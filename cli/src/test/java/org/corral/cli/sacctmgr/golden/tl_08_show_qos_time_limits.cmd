@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr show qos tlq format=name,grptresmins,grpwall,maxtresmins,maxwall

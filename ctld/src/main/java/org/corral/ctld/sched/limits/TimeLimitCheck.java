@@ -1,0 +1,137 @@
+package org.corral.ctld.sched.limits;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Function;
+import org.corral.common.SlurmDuration;
+import org.corral.protocol.msg.AcctAssoc;
+import org.corral.protocol.msg.AcctLimits;
+import org.corral.protocol.msg.AcctQos;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobState;
+
+/**
+ * The limits on time (AccountingStorageEnforce=limits, stricter with safe): MaxTRESMins per job
+ * (CPU and node minutes of its time limit), and GrpTRESMins (CPU minutes) and GrpWall over the
+ * decayed usage of an association's subtree or of a QOS. Without safe a job waits once that
+ * usage has reached the limit (it may then run past it); with safe it waits unless the usage,
+ * what running jobs may still use within their time limits and its own time limit all fit, so a
+ * job that starts can always finish. As Slurm, a Grp limit on the root association is not enforced.
+ */
+final class TimeLimitCheck {
+  private final AssocTree tree;
+  private final boolean safe;
+  private final long now;
+  private final Map<Integer, TimeUsage.Used> usedUnder = new HashMap<>();  // association id -> at or below it
+  private final Map<String, TimeUsage.Used> qosUsed;
+  private final Map<Integer, TimeUsage.Used> leftUnder = new HashMap<>();  // what running jobs may still use
+  private final Map<String, TimeUsage.Used> qosLeft = new HashMap<>();
+
+  TimeLimitCheck(AssocTree tree, TimeUsage usage, boolean safe, long now) {
+    this.tree = tree;
+    this.safe = safe;
+    this.now = now;
+    this.qosUsed = usage.byQos();
+    usage.byAssoc().forEach((o, used) -> tree.assoc(o.user(), o.account(), o.partition())
+        .ifPresent(a -> tree.chain(a).forEach(c -> usedUnder.merge(c.getId(), used, TimeUsage.Used::plus))));
+  }
+
+  /** Counts what a running job (or one this pass starts) may still use. */
+  void started(JobInfo j, String qos, AcctAssoc assoc) {
+    if (!safe) {
+      return;
+    }
+    TimeUsage.Used left = left(j);
+    qosLeft.merge(qos, left, TimeUsage.Used::plus);
+    if (assoc != null) {
+      tree.chain(assoc).forEach(c -> leftUnder.merge(c.getId(), left, TimeUsage.Used::plus));
+    }
+  }
+
+  private TimeUsage.Used left(JobInfo j) {
+    long secs = limitSecs(j);
+    if (j.getState() != JobState.PENDING && j.getStartTime() > 0 && j.getStartTime() <= now) {
+      secs = Math.max(0, j.getStartTime() + secs - now);
+    }
+    return new TimeUsage.Used((double) secs * j.getNumCpus(), secs);
+  }
+
+  /** The QOS's time limit the job waits on, or null. */
+  String qosBlocked(JobInfo j, AcctQos q) {
+    String perJob = perJob(j, q.getMaxTresMinsPerJob(), "QOSMaxCpuMinutesPerJobLimit", "QOSMaxNodeMinutesPerJob");
+    if (perJob != null) {
+      return perJob;
+    }
+    TimeUsage.Used used = qosUsed.getOrDefault(q.getName(), TimeUsage.Used.ZERO);
+    TimeUsage.Used left = qosLeft.getOrDefault(q.getName(), TimeUsage.Used.ZERO);
+    Long cpuMins = AssocTree.tres(q.getGrpTresMins()).get("cpu");
+    if (cpuMins != null && over(used.cpuSecs(), left.cpuSecs(), left(j).cpuSecs(), cpuMins)) {
+      return "QOSGrpCPUMinutesLimit";
+    }
+    if (q.hasGrpWallMinutes() && over(used.wallSecs(), left.wallSecs(), left(j).wallSecs(), q.getGrpWallMinutes())) {
+      return "QOSGrpWallLimit";
+    }
+    return null;
+  }
+
+  /** The association's (or an ancestor's) time limit the job waits on, or null. */
+  String assocBlocked(JobInfo j, AcctAssoc a) {
+    OptionalLong cpu = tree.max(a, maxMins("cpu"));
+    OptionalLong node = tree.max(a, maxMins("node"));
+    long minutes = limitSecs(j) / 60;
+    if (cpu.isPresent() && minutes * j.getNumCpus() > cpu.getAsLong()) {
+      return "AssocMaxCpuMinutesPerJobLimit";
+    }
+    if (node.isPresent() && minutes * j.getNumNodes() > node.getAsLong()) {
+      return "AssocMaxNodeMinutesPerJob";
+    }
+    TimeUsage.Used mine = left(j);
+    List<AcctAssoc> chain = tree.chain(a);
+    for (AcctAssoc c : chain) {
+      if (c.getUser().isEmpty() && c.getParentAccount().isEmpty()) {
+        continue; // the root association: its Grp limits are not enforced
+      }
+      TimeUsage.Used used = usedUnder.getOrDefault(c.getId(), TimeUsage.Used.ZERO);
+      TimeUsage.Used left = leftUnder.getOrDefault(c.getId(), TimeUsage.Used.ZERO);
+      AcctLimits l = c.getLimits();
+      Long cpuMins = AssocTree.tres(l.getGrpTresMins()).get("cpu");
+      if (cpuMins != null && over(used.cpuSecs(), left.cpuSecs(), mine.cpuSecs(), cpuMins)) {
+        return "AssocGrpCPUMinutesLimit";
+      }
+      if (l.hasGrpWallMinutes() && over(used.wallSecs(), left.wallSecs(), mine.wallSecs(), l.getGrpWallMinutes())) {
+        return "AssocGrpWallLimit";
+      }
+    }
+    return null;
+  }
+
+  private String perJob(JobInfo j, String limits, String cpuReason, String nodeReason) {
+    Map<String, Long> max = AssocTree.tres(limits);
+    long minutes = limitSecs(j) / 60;
+    if (max.containsKey("cpu") && minutes * j.getNumCpus() > max.get("cpu")) {
+      return cpuReason;
+    }
+    return max.containsKey("node") && minutes * j.getNumNodes() > max.get("node") ? nodeReason : null;
+  }
+
+  /** The job's time limit in seconds (UNLIMITED counts as a year, as the planner plans it). */
+  private static long limitSecs(JobInfo j) {
+    long limit = Integer.toUnsignedLong(j.getTimeLimitMin());
+    return limit == SlurmDuration.INFINITE ? 365L * 86400 : limit * 60;
+  }
+
+  /** Past usage has reached the limit; with safe: past, running and this job's together exceed it. */
+  private boolean over(double usedSecs, double leftSecs, double jobSecs, long limitMinutes) {
+    double limitSecs = limitMinutes * 60.0;
+    return safe ? usedSecs + leftSecs + jobSecs > limitSecs : usedSecs >= limitSecs;
+  }
+
+  private static Function<AcctLimits, OptionalLong> maxMins(String tres) {
+    return l -> {
+      Long v = AssocTree.tres(l.getMaxTresMinsPerJob()).get(tres);
+      return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+    };
+  }
+}
