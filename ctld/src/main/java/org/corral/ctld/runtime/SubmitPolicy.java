@@ -30,8 +30,12 @@ final class SubmitPolicy {
   /** MaxArraySize: array task ids run from 0 to one less than this (Slurm's default 1001). */
   private final int maxArraySize;
 
+  /** slurm.conf Licenses=: the cluster's licenses and their counts. */
+  private final java.util.Map<String, Integer> licenses;
+
   SubmitPolicy(SlurmConfig config) {
     this.config = config;
+    this.licenses = config.licenses();
     this.maxArraySize = Integer.parseInt(config.get("MaxArraySize").orElse("1001").trim());
     String enforce = config.get("EnforcePartLimits").orElse("NO").trim().toUpperCase(java.util.Locale.ROOT);
     this.enforcePartLimits = enforce.equals("ALL") || enforce.equals("ANY") || enforce.equals("YES");
@@ -66,6 +70,9 @@ final class SubmitPolicy {
     if (!spec.hasRequeue()) {
       b.setRequeue(config.jobRequeue());
     }
+    if (p.getOversubscribe().equals("EXCLUSIVE")) {
+      b.setExclusive(true); // OverSubscribe=EXCLUSIVE: every job of the partition gets whole nodes
+    }
     if (spec.getName().isEmpty()) {
       b.setName("sbatch");
     }
@@ -90,7 +97,23 @@ final class SubmitPolicy {
     checkDependency(out.getDependency());
     checkMemory(spec, p, s);
     checkGres(out, p, s);
+    checkLicenses(out.getLicenses());
     return out;
+  }
+
+  /** -L as Slurm checks it at submit: known names, no more than the cluster has. */
+  private void checkLicenses(String asked) {
+    java.util.Map<String, Integer> wanted;
+    try {
+      wanted = org.corral.common.Licenses.parse(asked);
+    } catch (IllegalArgumentException e) {
+      throw new SlurmException(SlurmError.INVALID_LICENSES);
+    }
+    wanted.forEach((name, n) -> {
+      if (n > licenses.getOrDefault(name, -1)) {
+        throw new SlurmException(SlurmError.INVALID_LICENSES);
+      }
+    });
   }
 
   /**

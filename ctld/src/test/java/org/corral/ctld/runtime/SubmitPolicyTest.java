@@ -38,6 +38,15 @@ class SubmitPolicyTest {
   }
 
   @Test
+  void oversubscribeExclusiveGivesEveryJobWholeNodes() throws Exception {
+    var debug = state.partition("debug").orElseThrow().toBuilder().setOversubscribe("EXCLUSIVE").build();
+    ClusterState exclusive = org.corral.ctld.state.StateMachine.apply(state, new org.corral.ctld.state.Command.LoadConfig(
+        java.util.List.copyOf(state.nodes().values()), java.util.List.of(debug), 200));
+    assertThat(policy("").normalize(bare().build(), exclusive).getExclusive()).isTrue();
+    assertThat(policy("").normalize(bare().build(), state).getExclusive()).isFalse();
+  }
+
+  @Test
   void keepsWhatTheUserAskedFor() throws Exception {
     JobSpec s = policy("DefMemPerCPU=250\n").normalize(bare().setMemPerNodeMb(1000)
         .setTimeLimitMin(30).setRequeue(true).build(), state);
