@@ -11,6 +11,7 @@ import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.ControllerAddress;
 import org.corral.protocol.DbdAddress;
 import org.corral.protocol.RpcChannel;
+import org.corral.protocol.BackoffRetry;
 import org.corral.protocol.UnixSocketChannel;
 
 /**
@@ -73,7 +74,8 @@ public final class Main {
     return () -> {
       Path conf = SlurmConfig.defaultPath(System.getenv());
       try {
-        return new UnixSocketChannel(ControllerAddress.unixSocket(SlurmConfig.loadShared(conf)));
+        // rate limited (SlurmctldParameters=rl_enable): back off and retry, as Slurm's commands do
+        return new BackoffRetry(new UnixSocketChannel(ControllerAddress.unixSocket(SlurmConfig.loadShared(conf))));
       } catch (Exception e) {
         err.println(name + ": error: " + e.getMessage());
         throw new ControllerUnreachable();

@@ -33,6 +33,7 @@ public enum SlurmError {
   SLURMCTLD_COMMUNICATIONS_SEND_ERROR(1801, "Unable to contact slurm controller (send failure)"),
   SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR(1802, "Unable to contact slurm controller (receive failure)"),
   SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR(1803, "Unable to contact slurm controller (shutdown failure)"),
+  SLURMCTLD_COMMUNICATIONS_BACKOFF(1804, "Rate limit exceeded, please retry momentarily"),
   NO_CHANGE_IN_DATA(1900, "Data has not changed since time specified"),
   INVALID_PARTITION_NAME(2000, "Invalid partition name specified"),
   DEFAULT_PARTITION_NOT_SET(2001, "No partition specified or system default partition"),

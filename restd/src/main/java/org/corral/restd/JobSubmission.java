@@ -20,13 +20,21 @@ final class JobSubmission {
       "standard_input", "time_limit", "minimum_nodes", "maximum_nodes", "nodes", "tasks", "cpus_per_task",
       "tasks_per_node", "memory_per_node", "memory_per_cpu", "hold", "nice", "requeue", "argv", "array",
       "begin_time", "deadline", "required_nodes", "excluded_nodes", "constraints", "open_mode",
-      "kill_warning_signal", "kill_warning_delay", "user_id", "group_id");
+      "kill_warning_signal", "kill_warning_delay", "user_id", "group_id", "licenses");
 
   record Parsed(JobSpec spec, List<String> ignored) {}
 
   private JobSubmission() {}
 
   static Parsed parse(JsonNode body, String submitHost) {
+    return parse(body, submitHost, false);
+  }
+
+  /**
+   * @param allocation job/allocate: an allocation with no batch script (as salloc --no-shell
+   *     makes), which holds its nodes until its time limit or a cancel
+   */
+  static Parsed parse(JsonNode body, String submitHost, boolean allocation) {
     if (body == null || !body.isObject()) {
       throw new RestError(400, SlurmError.REST_INVALID_JOBS_DESC, "request body must be a JSON object");
     }
@@ -35,8 +43,8 @@ final class JobSubmission {
       throw new RestError(400, SlurmError.REST_INVALID_JOBS_DESC,
           body.has("jobs") ? "heterogeneous jobs (\"jobs\") are not supported" : "\"job\" must be given as an object");
     }
-    String script = text(job, "script", text(body, "script", ""));
-    if (script.isEmpty()) {
+    String script = allocation ? "" : text(job, "script", text(body, "script", ""));
+    if (script.isEmpty() && !allocation) {
       throw new RestError(500, SlurmError.JOB_SCRIPT_MISSING, "job.script is required for a batch job");
     }
     JobSpec.Builder b = JobSpec.newBuilder().setScript(script).setSubmitHost(submitHost)
@@ -50,9 +58,10 @@ final class JobSubmission {
         .setReqNodes(csv(job, "required_nodes")).setExcNodes(csv(job, "excluded_nodes"))
         .setHold(job.path("hold").asBoolean(false)).setNice((int) number(job, "nice", 0))
         .setBeginTime(number(job, "begin_time", 0)).setDeadline(number(job, "deadline", 0))
-        .setExportEnv("ALL");
+        .setExportEnv("ALL").setInteractive(allocation);
     if (b.getName().isEmpty()) {
-      b.setName("sbatch"); // what Slurm names a job submitted without one through the API
+      // what Slurm names a job submitted (or allocated) without one through the API
+      b.setName(allocation ? "allocation" : "sbatch");
     }
     if (job.has("environment")) {
       for (JsonNode e : job.get("environment")) {
@@ -65,7 +74,7 @@ final class JobSubmission {
       }
     }
     if (job.has("time_limit")) {
-      b.setTimeLimitMin(infiniteOr(job.get("time_limit")));
+      b.setTimeLimitMin(timeLimit(job.get("time_limit")));
     }
     if (job.has("nodes")) {
       String[] range = text(job, "nodes", "").split("-", 2);
@@ -105,7 +114,11 @@ final class JobSubmission {
       }
       b.setWarnSignal(sig).setWarnTimeS((int) number(job, "kill_warning_delay", 60));
     }
-    List<String> ignored = job.propertyNames().stream().filter(n -> !KNOWN.contains(n)).sorted().toList();
+    if (job.has("licenses")) {
+      b.setLicenses(text(job, "licenses", ""));
+    }
+    List<String> ignored = job.propertyNames().stream()
+        .filter(n -> !KNOWN.contains(n) && !(allocation && n.equals("script"))).sorted().toList();
     return new Parsed(b.build(), ignored);
   }
 
@@ -145,7 +158,8 @@ final class JobSubmission {
     return v.asLong();
   }
 
-  private static int infiniteOr(JsonNode v) {
+  /** A time limit in minutes, plain or {set,infinite,number}; infinite is Slurm's INFINITE. */
+  static int timeLimit(JsonNode v) {
     if (v.isObject() && v.path("infinite").asBoolean(false)) {
       return (int) NoVal.INFINITE32;
     }

@@ -11,6 +11,21 @@ final class Json {
 
   private Json() {}
 
+  /** A request body as JSON (an empty body reads as {}); malformed JSON is the client's error (400). */
+  static tools.jackson.databind.JsonNode object(byte[] body) {
+    tools.jackson.databind.JsonNode doc;
+    try {
+      doc = body.length == 0 ? MAPPER.createObjectNode() : MAPPER.readTree(body);
+    } catch (tools.jackson.core.JacksonException e) {
+      throw new RestError(400, org.corral.common.SlurmError.REST_FAIL_PARSING,
+          "request body is not JSON: " + e.getOriginalMessage());
+    }
+    if (doc == null || !doc.isObject()) {
+      throw new RestError(400, org.corral.common.SlurmError.REST_FAIL_PARSING, "request body must be a JSON object");
+    }
+    return doc;
+  }
+
   /** A path segment as the client meant it (percent-decoded). */
   static String pathPart(String raw) {
     return java.net.URLDecoder.decode(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);

@@ -11,12 +11,16 @@ import org.corral.protocol.dataparser.JsonArray;
 import org.corral.protocol.dataparser.JsonObject;
 import org.corral.protocol.dataparser.NoVal;
 import org.corral.protocol.dataparser.NodeJson;
+import org.corral.protocol.dataparser.SharesJson;
 import org.corral.protocol.dataparser.Signals;
 import org.corral.protocol.msg.CancelJobsRequest;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobInfoReply;
 import org.corral.protocol.msg.JobInfoRequest;
 import org.corral.protocol.msg.JobResult;
+import org.corral.protocol.msg.LicenseInfo;
+import org.corral.protocol.msg.LicenseInfoRequest;
+import org.corral.protocol.msg.ShareInfoRequest;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.NodeInfoRequest;
 import org.corral.protocol.msg.PartitionInfo;
@@ -26,8 +30,6 @@ import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.StatsRequest;
 import org.corral.protocol.msg.SubmitJobRequest;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The openapi/slurmctld endpoints of data_parser v0.0.42, each mapped onto the controller RPC a
@@ -43,10 +45,16 @@ final class SlurmApi {
       route("GET", "jobs/", "jobs", SlurmApi::jobs),
       route("GET", "jobs/state/", "jobs/state", SlurmApi::jobStates),
       route("POST", "job/submit", "job/submit", SlurmApi::submit),
+      route("POST", "job/allocate", "job/allocate", SlurmApi::allocate),
       route("GET", "job/{job_id}", "job/([^/]+)", SlurmApi::job),
+      route("POST", "job/{job_id}", "job/([^/]+)", JobUpdates::update),
       route("DELETE", "job/{job_id}", "job/([^/]+)", SlurmApi::cancel),
       route("GET", "nodes/", "nodes", SlurmApi::nodes),
       route("GET", "node/{node_name}", "node/([^/]+)", SlurmApi::node),
+      route("POST", "node/{node_name}", "node/([^/]+)", NodeUpdates::update),
+      route("DELETE", "node/{node_name}", "node/([^/]+)", NodeUpdates::delete),
+      route("GET", "licenses/", "licenses", SlurmApi::licenses),
+      route("GET", "shares", "shares", SlurmApi::shares),
       route("GET", "partitions/", "partitions", SlurmApi::partitions),
       route("GET", "partition/{partition_name}", "partition/([^/]+)", SlurmApi::partition),
       route("GET", "reconfigure/", "reconfigure", SlurmApi::reconfigure));
@@ -68,7 +76,8 @@ final class SlurmApi {
     return cluster;
   }
 
-  private Response call(Routes.Call c, Request r, Answer out, String source) throws IOException {
+  /** Sends {@code r} for the caller; a refusal goes into the answer's errors (and status). */
+  Response call(Routes.Call c, Request r, Answer out, String source) throws IOException {
     Response resp = ctld.call(c.who(), r);
     if (resp.getErrorCode() != 0) {
       out.error(status(resp.getErrorCode()), resp.getErrorCode(), SlurmError.messageFor(resp.getErrorCode()),
@@ -77,7 +86,11 @@ final class SlurmApi {
     return resp;
   }
 
-  private static int status(int errorCode) {
+  /** The HTTP status of a Slurm error: the client's input (400), rate limited (502, as Slurm), else 500. */
+  static int status(int errorCode) {
+    if (errorCode == SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.code()) {
+      return 502;
+    }
     return errorCode >= 9000 && errorCode < 9300 ? 400 : 500;
   }
 
@@ -152,23 +165,30 @@ final class SlurmApi {
   }
 
   private void submit(Routes.Call c, Matcher m, Answer out) throws IOException {
-    JsonNode body;
-    try {
-      body = Json.MAPPER.readTree(c.body());
-    } catch (JacksonException e) {
-      throw new RestError(400, SlurmError.REST_FAIL_PARSING, "request body is not JSON: " + e.getOriginalMessage());
-    }
-    JobSubmission.Parsed parsed = JobSubmission.parse(body, c.host());
-    for (String f : parsed.ignored()) {
-      out.warning("job." + f + " is not supported by Corral and was ignored", "job_desc_msg");
-    }
-    Response r = call(c, Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(parsed.spec())).build(),
-        out, "_op_handler_submit_job_post");
+    Response r = submit(c, out, false, "_op_handler_submit_job_post");
     if (r.getErrorCode() == 0) {
       out.body.put("job_id", r.getSubmitJob().getJobId());
       out.body.put("step_id", "batch");
       out.body.put("job_submit_user_msg", "");
     }
+  }
+
+  /** job/allocate: an allocation without a batch script, held until its time limit or a cancel. */
+  private void allocate(Routes.Call c, Matcher m, Answer out) throws IOException {
+    Response r = submit(c, out, true, "_op_handler_job_allocate");
+    if (r.getErrorCode() == 0) {
+      out.body.put("job_id", r.getSubmitJob().getJobId());
+      out.body.put("job_submit_user_msg", "");
+    }
+  }
+
+  private Response submit(Routes.Call c, Answer out, boolean allocation, String source) throws IOException {
+    JobSubmission.Parsed parsed = JobSubmission.parse(Json.object(c.body()), c.host(), allocation);
+    for (String f : parsed.ignored()) {
+      out.warning("job." + f + " is not supported by Corral and was ignored", "job_desc_msg");
+    }
+    return call(c, Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(parsed.spec())).build(),
+        out, source);
   }
 
   private void cancel(Routes.Call c, Matcher m, Answer out) throws IOException {
@@ -245,6 +265,37 @@ final class SlurmApi {
     out.body.set("last_update", NoVal.number(r.getPartitionInfo().getLastUpdate()));
   }
 
+  private void licenses(Routes.Call c, Matcher m, Answer out) throws IOException {
+    Response r = call(c, Request.newBuilder().setLicenseInfo(LicenseInfoRequest.getDefaultInstance()).build(), out,
+        "slurm_load_licenses");
+    JsonArray list = out.body.putArray("licenses");
+    for (LicenseInfo l : r.getLicenseInfo().getLicensesList()) {
+      JsonObject o = list.addObject();
+      o.put("LicenseName", l.getName());
+      o.put("Total", l.getTotal());
+      o.put("Used", l.getUsed());
+      o.put("Free", Math.max(0, (long) l.getTotal() - l.getUsed() - l.getReserved()));
+      o.put("Remote", false);
+      o.put("Reserved", l.getReserved());
+      o.put("LastConsumed", 0);
+      o.put("LastDeficit", 0);
+      o.put("LastUpdate", 0);
+    }
+    out.body.set("last_update", NoVal.number(r.getLicenseInfo().getLastUpdate()));
+  }
+
+  /** sshare's data: ?users= and ?accounts= (comma-separated) select as sshare -u/-A do. */
+  private void shares(Routes.Call c, Matcher m, Answer out) throws IOException {
+    ShareInfoRequest.Builder req = ShareInfoRequest.newBuilder()
+        .addAllUsers(csv(c.query().get("users"))).addAllAccounts(csv(c.query().get("accounts")));
+    Response r = call(c, Request.newBuilder().setShareInfo(req).build(), out, "slurm_associations_get_shares");
+    out.body.set("shares", SharesJson.of(r.getShareInfo().getRowsList()));
+  }
+
+  private static List<String> csv(String v) {
+    return v == null || v.isBlank() ? List.of() : List.of(v.split(","));
+  }
+
   private void reconfigure(Routes.Call c, Matcher m, Answer out) {
     out.error(501, SlurmError.NOT_SUPPORTED.code(), SlurmError.NOT_SUPPORTED.message(),
         "Corral's controller has no reconfigure RPC yet: restart slurmctld to read slurm.conf again",
@@ -268,7 +319,7 @@ final class SlurmApi {
     return Long.parseLong(t);
   }
 
-  private static int jobId(String text) {
+  static int jobId(String text) {
     if (!text.matches("[0-9]{1,10}") || Long.parseLong(text) > 0xFFFFFFFEL || Long.parseLong(text) == 0) {
       throw new RestError(500, SlurmError.INVALID_JOB_ID, "Unable to parse JobId=" + text);
     }

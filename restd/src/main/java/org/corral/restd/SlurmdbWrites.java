@@ -14,7 +14,6 @@ import org.corral.protocol.msg.AcctQos;
 import org.corral.protocol.msg.AcctUser;
 import org.corral.protocol.msg.AssocSnapshot;
 import org.corral.protocol.msg.Response;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,13 +30,7 @@ final class SlurmdbWrites {
   }
 
   private static JsonNode body(Routes.Call c, String list) {
-    JsonNode doc;
-    try {
-      doc = Json.MAPPER.readTree(c.body());
-    } catch (JacksonException e) {
-      throw new RestError(400, SlurmError.REST_FAIL_PARSING, "request body is not JSON: " + e.getOriginalMessage());
-    }
-    JsonNode items = doc == null ? null : doc.get(list);
+    JsonNode items = Json.object(c.body()).get(list);
     if (items == null || !items.isArray()) {
       throw new RestError(400, SlurmError.REST_FAIL_PARSING, "request body has no " + list + " array");
     }

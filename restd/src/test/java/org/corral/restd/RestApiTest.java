@@ -15,22 +15,16 @@ import java.util.List;
 import java.util.Set;
 import org.corral.common.SlurmError;
 import org.corral.common.config.SlurmConfig;
-import org.corral.ctld.journal.RecoveryMode;
-import org.corral.ctld.runtime.Controller;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.ControllerAddress;
 import org.corral.protocol.Credentials;
-import org.corral.protocol.RpcServer;
-import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.UnixSocketChannel;
 import org.corral.protocol.msg.OnBehalfRequest;
 import org.corral.protocol.msg.PingRequest;
-import org.corral.protocol.msg.RegisterNodeRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.TokenRequest;
-import org.corral.testkit.FreePorts;
 import org.corral.testkit.SpecValidator;
 import org.corral.testkit.TestUsers;
 import org.junit.jupiter.api.AfterAll;
@@ -45,10 +39,8 @@ import tools.jackson.databind.JsonNode;
  * through to the controller.
  */
 class RestApiTest {
+  private static RestCluster cluster;
   private static Path dir;
-  private static Controller ctld;
-  private static RpcServer node;
-  private static Slurmrestd restd;
   private static SlurmConfig cfg;
   private static String base;
   private static String rootToken;
@@ -57,44 +49,17 @@ class RestApiTest {
 
   @BeforeAll
   static void start() throws Exception {
-    dir = Files.createTempDirectory("restd-test");
-    int ctldPort = FreePorts.one();
-    int nodePort = FreePorts.one();
-    Files.writeString(dir.resolve("slurm.conf"), """
-        ClusterName=resttest
-        SlurmctldHost=localhost(127.0.0.1)
-        SlurmctldPort=%d
-        SlurmUser=root
-        StateSaveLocation=%s/state
-        SlurmctldPidFile=%s/slurmctld.pid
-        SlurmdTimeout=300
-        NodeName=n1 NodeAddr=127.0.0.1 Port=%d CPUs=4 RealMemory=1000
-        PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-        """.formatted(ctldPort, dir, dir, nodePort));
-    ClusterKey.generate(dir.resolve("slurm.key"));
-    cfg = SlurmConfig.load(dir.resolve("slurm.conf"));
-    Credentials nodeCreds = new Credentials(ClusterKey.load(dir.resolve("slurm.key")), "n1", Clock.systemUTC());
-    node = RpcServer.start(new RpcServerConfig("127.0.0.1", nodePort, null, 1 << 20, Duration.ofSeconds(10), 16),
-        nodeCreds, (peer, req) -> Response.getDefaultInstance());
-    ctld = Controller.start(cfg, Clock.systemUTC(), RecoveryMode.STRICT, false, Duration.ofSeconds(2));
-    new TcpChannel("127.0.0.1", ctldPort, nodeCreds, Duration.ofSeconds(5)).call(Request.newBuilder()
-        .setRegisterNode(RegisterNodeRequest.newBuilder().setNodeName("n1").setCpus(4).setRealMemoryMb(1000)
-            .setSlurmdStartTime(1)).build());
-    restd = Slurmrestd.start(cfg, RestdOptions.parse(List.of("127.0.0.1:0"), java.util.Map.of()), Clock.systemUTC());
-    base = "http://127.0.0.1:" + restd.tcpAddress().getPort();
+    cluster = new RestCluster("");
+    dir = cluster.dir;
+    cfg = cluster.cfg;
+    base = cluster.base;
     rootToken = token("");
   }
 
   @AfterAll
   static void stop() {
-    if (restd != null) {
-      restd.close();
-    }
-    if (ctld != null) {
-      ctld.close();
-    }
-    if (node != null) {
-      node.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
@@ -190,7 +155,7 @@ class RestApiTest {
       for (String schema : doc.path("components").path("schemas").propertyNames()) {
         assertThat(own.validate(Json.MAPPER.createObjectNode(), schema)).noneMatch(p -> p.contains("unresolved"));
       }
-      assertThat(doc.path("paths").path("/slurm/v0.0.42/job/{job_id}").has("post")).isFalse();
+      assertThat(doc.path("paths").has("/slurmdb/v0.0.42/wckeys/")).isFalse();
     }
   }
 

@@ -388,6 +388,15 @@ public final class SlurmConfig {
     return jobRequeue;
   }
 
+  /**
+   * Licenses=foo:4,bar: the cluster's licenses and their counts, in the order given.
+   *
+   * @throws IllegalArgumentException when Licenses= is malformed
+   */
+  public Map<String, Integer> licenses() {
+    return org.corral.common.Licenses.parse(get("Licenses").orElse("").trim());
+  }
+
   /** Priority plugin, weights and scheduler parameters. */
   public SchedulingConfig scheduling() {
     return scheduling;

@@ -33,6 +33,12 @@ final class Authorizer {
         || user(p).map(u -> u.getAdminLevel() >= OPERATOR).orElse(false);
   }
 
+  /** root or SlurmUser (a daemon counts as SlurmUser): never rate limited, as in Slurm. */
+  boolean isRootOrSlurmUser(Peer p) {
+    int uid = userOf(p);
+    return uid == 0 || uid == slurmUserUid;
+  }
+
   /** The user a request counts for: a daemon's are SlurmUser's, as Slurm's daemons run as it. */
   int userOf(Peer p) {
     return p.isDaemon() ? slurmUserUid : p.uid();

@@ -15,6 +15,7 @@ import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.Peer;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.DeleteNodeRequest;
 import org.corral.protocol.msg.UpdateNodeRequest;
 
 /**
@@ -34,15 +35,7 @@ final class NodeAdminRequests {
   }
 
   Decision<Void> update(Peer peer, UpdateNodeRequest req, ClusterState s) {
-    if (!auth.isAdmin(peer)) {
-      throw new SlurmException(SlurmError.USER_ID_MISSING);
-    }
-    List<String> names;
-    try {
-      names = Hostlist.expand(req.getNodeNames());
-    } catch (IllegalArgumentException e) {
-      throw new SlurmException(SlurmError.INVALID_NODE_NAME);
-    }
+    List<String> names = adminNamed(peer, req.getNodeNames());
     NodeAction action = action(req.getState());
     if ((action == NodeAction.DRAIN || action == NodeAction.DOWN)
         && (!req.getHasReason() || req.getReason().isEmpty())) {
@@ -72,6 +65,38 @@ final class NodeAdminRequests {
       }
     }
     return new Decision<>(cmds, null, effects);
+  }
+
+  /**
+   * {@code scontrol delete NodeName=}: administrators only; a node running (or ending) a job is
+   * busy. Slurm deletes only dynamic nodes, and every node of Corral's comes from slurm.conf, so
+   * a node that passes those checks is refused as not dynamic (nothing to change in the state).
+   */
+  void delete(Peer peer, DeleteNodeRequest req, ClusterState s) {
+    List<String> names = adminNamed(peer, req.getNodeNames());
+    for (String name : names) {
+      s.node(name).orElseThrow(() -> new SlurmException(SlurmError.INVALID_NODE_NAME));
+      for (JobRecord r : s.jobs().values()) {
+        JobInfo j = r.getInfo();
+        if (JobStates.holdsResources(j) && j.getAllocationList().stream().anyMatch(a -> a.getNode().equals(name))) {
+          throw new SlurmException(SlurmError.NODES_BUSY, "Node " + name + " has jobs: it can not be deleted");
+        }
+      }
+    }
+    throw new SlurmException(SlurmError.INVALID_NODE_STATE,
+        "Only dynamic nodes can be deleted; " + req.getNodeNames() + " is defined in slurm.conf");
+  }
+
+  /** The nodes an administrator names; anyone else is refused as Slurm refuses them. */
+  private List<String> adminNamed(Peer peer, String hostlist) {
+    if (!auth.isAdmin(peer)) {
+      throw new SlurmException(SlurmError.USER_ID_MISSING);
+    }
+    try {
+      return Hostlist.expand(hostlist);
+    } catch (IllegalArgumentException e) {
+      throw new SlurmException(SlurmError.INVALID_NODE_NAME);
+    }
   }
 
   /** The State= word as Slurm reads it; IDLE puts a node back in service like RESUME. */

@@ -58,7 +58,7 @@ public final class JobJson {
     o.put("job_id", j.getJobId());
     o.set("job_state", state(j));
     o.set("last_sched_evaluation", NoVal.number(j.getLastSchedEval()));
-    o.put("licenses", "");
+    o.put("licenses", j.getLicenses());
     o.set("mail_type", new JsonArray());
     o.put("mail_user", j.getUserName());
     o.set("max_cpus", NoVal.number(0));
