@@ -58,6 +58,8 @@ final class JobSpecAssembler {
     setIfPresent(o.nodeList, b::setReqNodes);
     setIfPresent(o.excludeList, b::setExcNodes);
     setIfPresent(o.constraint, b::setConstraint);
+    setIfPresent(o.licenses, b::setLicenses);
+    setIfPresent(o.reservation, b::setReservation);
     setIfPresent(o.account, b::setAccount);
     setIfPresent(o.qos, b::setQos);
     setIfPresent(o.openMode, b::setOpenMode);

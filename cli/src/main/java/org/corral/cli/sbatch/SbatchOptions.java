@@ -44,8 +44,10 @@ final class SbatchOptions {
   String nodeList;
   String excludeList;
   String constraint;
+  String licenses;
   String account;
   String qos;
+  String reservation;
   String wrap;
   String openMode;
   String comment;
@@ -103,6 +105,8 @@ final class SbatchOptions {
       case "w" -> nodeList = value;
       case "x" -> excludeList = value;
       case "C" -> constraint = value;
+      case "L" -> licenses = value;
+      case "reservation" -> reservation = value;
       case "h", "usage", "V" -> {
         // Acted on before anything else is read (see SbatchCommand); nothing to store.
       }

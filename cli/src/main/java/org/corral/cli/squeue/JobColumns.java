@@ -72,11 +72,11 @@ final class JobColumns {
       col('b', "TresPerNode", "TRES_PER_NODE", j -> j.getTresPerNode().isEmpty() ? "N/A" : j.getTresPerNode()),
       col('q', "QOS", "QOS", j -> j.getQos().isEmpty() ? "(null)" : j.getQos()),
       col('y', "Nice", "NICE", j -> Integer.toString(j.getNice())),
-      col('v', "Reservation", "RESERVATION", j -> "(null)"),
+      col('v', "Reservation", "RESERVATION", j -> j.getReservation().isEmpty() ? "(null)" : j.getReservation()),
       col('X', "CoreSpec", "CORE_SPEC", j -> "N/A"),
       col('Y', "SchedNodes", "SCHEDNODES", j -> j.getSchedNodes().isEmpty() ? "(null)" : j.getSchedNodes()),
       col('s', null, "", j -> ""),
-      col('W', "Licenses", "LICENSES", j -> "(null)"));
+      col('W', "Licenses", "LICENSES", j -> j.getLicenses().isEmpty() ? "(null)" : j.getLicenses()));
 
   /** An array's pending record as 33_[2-9%2], a started task as 33_0, any other job by its id. */
   static String arrayAwareId(JobInfo j) {

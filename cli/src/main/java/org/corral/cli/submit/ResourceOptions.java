@@ -2,7 +2,7 @@ package org.corral.cli.submit;
 
 /**
  * The resource options srun and salloc share (-N -n -c --ntasks-per-node -t -p -J --mem
- * --mem-per-cpu --exclusive -w -D -Q -v), applied in rising precedence (environment, then
+ * --mem-per-cpu --exclusive -w -x -C -L -D -Q -v), applied in rising precedence (environment, then
  * command line): a later value replaces an earlier one. Values are validated as they are
  * applied, with Slurm's messages under the command's name.
  */
@@ -30,6 +30,8 @@ public final class ResourceOptions {
   public String nodeList;
   public String excludeList;
   public String constraint;
+  public String licenses;
+  public String reservation;
   public String chdir;
   public boolean quiet;
   public int verbose;
@@ -70,6 +72,8 @@ public final class ResourceOptions {
       case "w" -> nodeList = value;
       case "x" -> excludeList = value;
       case "C" -> constraint = value;
+      case "L" -> licenses = value;
+      case "reservation" -> reservation = value;
       case "D" -> chdir = value;
       case "Q" -> quiet = true;
       case "v" -> verbose++;

@@ -41,6 +41,12 @@ public final class ResourceRequest {
     if (r.constraint != null) {
       b.setConstraint(r.constraint);
     }
+    if (r.licenses != null) {
+      b.setLicenses(r.licenses);
+    }
+    if (r.reservation != null) {
+      b.setReservation(r.reservation);
+    }
     r.gres.applyTo(b);
     return b.setExclusive(r.exclusive);
   }
