@@ -60,21 +60,38 @@ public final class NodeStates {
     if (n.getDrain()) {
       sb.append("+DRAIN");
     }
+    if (n.getMaint()) {
+      sb.append("+MAINTENANCE");
+    }
+    if (n.getReserved()) {
+      sb.append("+RESERVED");
+    }
     return sb.toString();
   }
 
   /** sinfo's %T: {@code idle}, {@code drained}, {@code draining}, {@code down*}. */
   public static String full(NodeInfo n) {
     Base b = base(n);
-    String s = n.getDrain() ? (busy(b) ? "draining" : "drained") : b.lower;
+    String s = n.getDrain() ? (busy(b) ? "draining" : "drained") : reserved(n, b, "maint", "reserved", b.lower);
     return n.getNotResponding() ? s + "*" : s;
   }
 
   /** sinfo's %t: {@code idle}, {@code drain}, {@code drng}, {@code mix}, {@code unk*}. */
   public static String compact(NodeInfo n) {
     Base b = base(n);
-    String s = n.getDrain() ? (busy(b) ? "drng" : "drain") : b.compact;
+    String s = n.getDrain() ? (busy(b) ? "drng" : "drain") : reserved(n, b, "maint", "resv", b.compact);
     return n.getNotResponding() ? s + "*" : s;
+  }
+
+  /**
+   * An idle node in an active reservation shows it (maint, resv/reserved); a busy one keeps its
+   * base name, marked "$" when the reservation is MAINT (mix$), as the reference shows them.
+   */
+  private static String reserved(NodeInfo n, Base b, String maint, String resv, String name) {
+    if (b == Base.IDLE && (n.getMaint() || n.getReserved())) {
+      return n.getMaint() ? maint : resv;
+    }
+    return n.getMaint() ? name + "$" : name;
   }
 
   /** Slurm's numeric state (base | flags): sinfo's -t sort order. */

@@ -112,6 +112,7 @@ final class SallocOptionTable {
   /** Input environment variables (salloc(1)) for the options Corral acts on, in applying order. */
   static final List<Map.Entry<String, String>> ENVIRONMENT = List.of(
       Map.entry("SALLOC_ACCOUNT", "A"),
+      Map.entry("SALLOC_RESERVATION", "reservation"),
       Map.entry("SALLOC_EXCLUSIVE", "exclusive"),
       Map.entry("SALLOC_MEM_PER_CPU", "mem-per-cpu"),
       Map.entry("SALLOC_GRES", "gres"),

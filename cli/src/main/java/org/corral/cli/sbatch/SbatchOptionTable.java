@@ -134,6 +134,7 @@ final class SbatchOptionTable {
   static final Map<String, String> ENVIRONMENT = Map.ofEntries(
       Map.entry("SBATCH_ACCOUNT", "A"),
       Map.entry("SBATCH_QOS", "q"),
+      Map.entry("SBATCH_RESERVATION", "reservation"),
       Map.entry("SBATCH_ARRAY_INX", "a"),
       Map.entry("SBATCH_ERROR", "e"),
       Map.entry("SBATCH_EXCLUSIVE", "exclusive"),

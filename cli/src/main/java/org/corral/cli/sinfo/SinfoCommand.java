@@ -49,9 +49,8 @@ public final class SinfoCommand implements CliCommand {
       }
       return 1;
     }
-    if (opts.reservations()) { // Corral has no advance reservations
-      cli.out().println("No reservations in the system");
-      return 0;
+    if (opts.reservations()) {
+      return reservations(cli);
     }
     List<PartitionInfo> partitions;
     List<NodeInfo> nodes;
@@ -147,5 +146,22 @@ public final class SinfoCommand implements CliCommand {
     return o.dateLine()
         ? "%" + pw + "P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %N"
         : "%" + pw + "P %.5a %.10l %.6D %.6t %N";
+  }
+
+  private static int reservations(Cli cli) {
+    try {
+      Response r = cli.controller().get().call(Request.newBuilder()
+          .setReservationInfo(org.corral.protocol.msg.ReservationInfoRequest.getDefaultInstance()).build());
+      if (r.getErrorCode() != 0) {
+        cli.error("error: " + SlurmError.messageFor(r.getErrorCode()));
+        return 1;
+      }
+      ReservationTable.print(r.getReservationInfo().getReservationsList(), cli.clock().instant().getEpochSecond(),
+          cli.clock().getZone(), cli.out());
+      return 0;
+    } catch (java.io.IOException e) {
+      cli.error("error: " + SlurmError.CONTROLLER_DOWN.message());
+      return 1;
+    }
   }
 }

@@ -148,6 +148,7 @@ final class SrunOptionTable {
    */
   static final List<Map.Entry<String, String>> ENVIRONMENT = List.of(
       Map.entry("SLURM_ACCOUNT", "A"),
+      Map.entry("SLURM_RESERVATION", "reservation"),
       Map.entry("SLURM_CPU_BIND", "cpu-bind"),
       Map.entry("SRUN_CPUS_PER_TASK", "c"),
       Map.entry("SLURM_DISABLE_STATUS", "X"),

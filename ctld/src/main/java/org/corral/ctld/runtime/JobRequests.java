@@ -123,6 +123,7 @@ final class JobRequests {
     if (denied != SlurmError.SUCCESS) {
       throw new SlurmException(denied);
     }
+    checkReservation(normalized, user, s);
     int id = s.nextJobId();
     if (id >= maxJobId) {
       throw new SlurmException(SlurmError.ERROR_ON_DESC_TO_RECORD_COPY,
@@ -130,6 +131,18 @@ final class JobRequests {
     }
     String group = users.groupName(peer.gid()).orElse(String.valueOf(peer.gid()));
     return new Command.SubmitJob(id, now(), peer.uid(), user, peer.gid(), group, normalized);
+  }
+
+  /** --reservation: it must exist and admit the user and account (Slurm checks both at submit). */
+  private static void checkReservation(JobSpec spec, String user, ClusterState s) {
+    if (spec.getReservation().isEmpty()) {
+      return;
+    }
+    var r = s.reservations().named(spec.getReservation())
+        .orElseThrow(() -> new SlurmException(SlurmError.RESERVATION_INVALID));
+    if (!org.corral.ctld.sched.ReservationAccess.allows(r, user, spec.getAccount())) {
+      throw new SlurmException(SlurmError.RESERVATION_ACCESS);
+    }
   }
 
   Decision<JobResultsReply> cancel(Peer peer, CancelJobsRequest req, ClusterState s) {

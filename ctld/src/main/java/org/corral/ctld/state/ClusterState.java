@@ -22,6 +22,7 @@ import org.pcollections.TreePMap;
  * @param nextJobId the id the next submission gets; never reused, journaled with each submit
  * @param lastUpdate when anything last changed (epoch seconds)
  * @param outbox accounting events slurmdbd has not stored yet
+ * @param reservations advance reservations (scontrol create reservation)
  */
 public record ClusterState(
     TreePMap<Integer, JobRecord> jobs,
@@ -30,7 +31,14 @@ public record ClusterState(
     List<PartitionInfo> partitions,
     int nextJobId,
     long lastUpdate,
-    AcctOutbox outbox) {
+    AcctOutbox outbox,
+    Reservations reservations) {
+
+  /** A state without reservations. */
+  public ClusterState(TreePMap<Integer, JobRecord> jobs, PMap<String, NodeInfo> nodes, List<String> nodeOrder,
+      List<PartitionInfo> partitions, int nextJobId, long lastUpdate, AcctOutbox outbox) {
+    this(jobs, nodes, nodeOrder, partitions, nextJobId, lastUpdate, outbox, Reservations.EMPTY);
+  }
 
   public static ClusterState empty(int firstJobId) {
     return new ClusterState(TreePMap.empty(), HashTreePMap.empty(), List.of(), List.of(),
@@ -66,19 +74,26 @@ public record ClusterState(
   }
 
   ClusterState withJobs(TreePMap<Integer, JobRecord> j, long time) {
-    return new ClusterState(j, nodes, nodeOrder, partitions, nextJobId, Math.max(lastUpdate, time), outbox);
+    return new ClusterState(j, nodes, nodeOrder, partitions, nextJobId, Math.max(lastUpdate, time), outbox,
+        reservations);
   }
 
   ClusterState withNodes(PMap<String, NodeInfo> n, long time) {
-    return new ClusterState(jobs, n, nodeOrder, partitions, nextJobId, Math.max(lastUpdate, time), outbox);
+    return new ClusterState(jobs, n, nodeOrder, partitions, nextJobId, Math.max(lastUpdate, time), outbox,
+        reservations);
   }
 
   /** The same state with the next job id raised to at least {@code id}. */
   public ClusterState withNextJobIdAtLeast(int id) {
-    return new ClusterState(jobs, nodes, nodeOrder, partitions, Math.max(nextJobId, id), lastUpdate, outbox);
+    return new ClusterState(jobs, nodes, nodeOrder, partitions, Math.max(nextJobId, id), lastUpdate, outbox,
+        reservations);
   }
 
   ClusterState withOutbox(AcctOutbox o) {
-    return new ClusterState(jobs, nodes, nodeOrder, partitions, nextJobId, lastUpdate, o);
+    return new ClusterState(jobs, nodes, nodeOrder, partitions, nextJobId, lastUpdate, o, reservations);
+  }
+
+  ClusterState withReservations(Reservations r, long time) {
+    return new ClusterState(jobs, nodes, nodeOrder, partitions, nextJobId, Math.max(lastUpdate, time), outbox, r);
   }
 }

@@ -25,6 +25,8 @@ public final class SnapshotCodec {
         .addAllNodes(s.nodesInOrder())
         .addAllAcctOutbox(s.outbox().events().values())
         .setNextAcctEvent(s.outbox().nextEventId())
+        .addAllReservations(s.reservations().all())
+        .setReservationsCreated(s.reservations().created())
         .build()
         .toByteArray();
   }
@@ -42,6 +44,7 @@ public final class SnapshotCodec {
       nodes.put(n.getName(), n);
     }
     return new ClusterState(jobs, HashTreePMap.from(nodes), List.copyOf(order), List.of(),
-        snap.getNextJobId(), 0, AcctOutbox.of(snap.getAcctOutboxList(), snap.getNextAcctEvent()));
+        snap.getNextJobId(), 0, AcctOutbox.of(snap.getAcctOutboxList(), snap.getNextAcctEvent()),
+        new Reservations(snap.getReservationsList(), snap.getReservationsCreated()));
   }
 }

@@ -1,0 +1,257 @@
+package org.corral.ctld.runtime;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.corral.common.Hostlist;
+import org.corral.common.ReservationFlags;
+import org.corral.common.SlurmError;
+import org.corral.ctld.sched.ReservationWindows;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.ctld.state.JobStates;
+import org.corral.protocol.Peer;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.PartitionInfo;
+import org.corral.protocol.msg.ReservationInfo;
+import org.corral.protocol.msg.ReservationInfoReply;
+import org.corral.protocol.msg.ReservationRequest;
+
+/**
+ * {@code scontrol create|update|delete reservation}: administrators (root, SlurmUser, AdminLevel
+ * Operator or above) only; everyone else gets Slurm's "Invalid user id". Fields arrive parsed by
+ * scontrol (see ReservationRequest); this checks them against the cluster as Slurm does: names
+ * unique, nodes known, no overlap with another reservation unless OVERLAP, NodeCnt= taken from
+ * the partition's nodes free over the whole window (busy ones only with IGNORE_JOBS).
+ */
+final class ReservationRequests {
+  private final Authorizer auth;
+  private final java.time.Clock clock;
+
+  ReservationRequests(Authorizer auth, java.time.Clock clock) {
+    this.auth = auth;
+    this.clock = clock;
+  }
+
+  Decision<String> create(Peer peer, ReservationRequest req, ClusterState s) {
+    admin(peer);
+    Map<String, String> f = req.getFieldsMap();
+    long now = clock.instant().getEpochSecond();
+    String name = f.getOrDefault("reservationname", "");
+    if (name.isEmpty()) {
+      name = (peer.userName() == null ? "slurm" : peer.userName()) + "_" + (s.reservations().created() + 1);
+    }
+    if (s.reservations().named(name).isPresent()) {
+      throw new SlurmException(SlurmError.RESERVATION_NAME_DUP);
+    }
+    ReservationInfo.Builder r = ReservationInfo.newBuilder().setName(name);
+    long start = f.containsKey("starttime") ? Math.max(now, number(f.get("starttime"))) : now;
+    r.setStartTime(start).setEndTime(end(f, start, 0));
+    r.addAllUsers(list(f.get("users"))).addAllAccounts(list(f.get("accounts")));
+    if (r.getUsersCount() == 0 && r.getAccountsCount() == 0) {
+      throw new SlurmException(SlurmError.RESERVATION_EMPTY);
+    }
+    Set<String> flags = new LinkedHashSet<>();
+    applyFlags(flags, f.get("flags"));
+    r.setPartition(f.getOrDefault("partitionname", ""));
+    placeNodes(r, flags, f, s, null);
+    ReservationInfo made = r.clearFlags().addAllFlags(ReservationFlags.ordered(flags)).build();
+    return Decision.of(name, new Command.CreateReservation(made, now));
+  }
+
+  Decision<String> update(Peer peer, ReservationRequest req, ClusterState s) {
+    admin(peer);
+    Map<String, String> f = req.getFieldsMap();
+    ReservationInfo old = s.reservations().named(f.getOrDefault("reservationname", ""))
+        .orElseThrow(() -> new SlurmException(SlurmError.RESERVATION_INVALID));
+    long now = clock.instant().getEpochSecond();
+    ReservationInfo.Builder r = old.toBuilder();
+    if (f.containsKey("starttime") && old.getStartTime() <= now) {
+      throw new SlurmException(SlurmError.RSV_ALREADY_STARTED);
+    }
+    long start = f.containsKey("starttime") ? Math.max(now, number(f.get("starttime"))) : old.getStartTime();
+    r.setStartTime(start).setEndTime(end(f, start, old.getEndTime() - old.getStartTime()));
+    if (f.containsKey("users")) {
+      r.clearUsers().addAllUsers(list(f.get("users")));
+    }
+    if (f.containsKey("accounts")) {
+      r.clearAccounts().addAllAccounts(list(f.get("accounts")));
+    }
+    if (r.getUsersCount() == 0 && r.getAccountsCount() == 0) {
+      throw new SlurmException(SlurmError.RESERVATION_EMPTY);
+    }
+    Set<String> flags = new LinkedHashSet<>(old.getFlagsList());
+    applyFlags(flags, f.get("flags"));
+    if (f.containsKey("partitionname")) {
+      r.setPartition(f.get("partitionname"));
+    }
+    placeNodes(r, flags, f, s, old.getName());
+    ReservationInfo changed = r.clearFlags().addAllFlags(ReservationFlags.ordered(flags)).build();
+    return Decision.of(old.getName(), new Command.UpdateReservation(changed, now));
+  }
+
+  /** Refused while any job, pending or running, names the reservation (Slurm: in use). */
+  Decision<Void> delete(Peer peer, String name, ClusterState s) {
+    admin(peer);
+    if (s.reservations().named(name).isEmpty()) {
+      throw new SlurmException(SlurmError.RESERVATION_INVALID);
+    }
+    for (JobRecord rec : s.jobs().values()) {
+      JobInfo j = rec.getInfo();
+      if (name.equals(j.getReservation()) && !JobStates.isFinished(j)) {
+        throw new SlurmException(SlurmError.RESERVATION_BUSY);
+      }
+    }
+    return Decision.of(null, new Command.DeleteReservation(name, clock.instant().getEpochSecond()));
+  }
+
+  static ReservationInfoReply info(ClusterState s) {
+    return ReservationInfoReply.newBuilder().setLastUpdate(s.lastUpdate())
+        .addAllReservations(s.reservations().all()).build();
+  }
+
+  private void admin(Peer peer) {
+    if (!auth.isAdmin(peer)) {
+      throw new SlurmException(SlurmError.USER_ID_MISSING);
+    }
+  }
+
+  /** EndTime=, or the start plus Duration= (minutes), or the start plus the old length. */
+  private static long end(Map<String, String> f, long start, long oldLength) {
+    long end;
+    if (f.containsKey("endtime")) {
+      end = number(f.get("endtime"));
+    } else if (f.containsKey("duration")) {
+      end = start + number(f.get("duration")) * 60;
+    } else if (oldLength > 0) {
+      end = start + oldLength;
+    } else {
+      throw new SlurmException(SlurmError.INVALID_TIME_VALUE);
+    }
+    if (end <= start) {
+      throw new SlurmException(SlurmError.INVALID_TIME_VALUE);
+    }
+    return end;
+  }
+
+  private static void applyFlags(Set<String> flags, String given) {
+    if (given == null || given.isEmpty()) {
+      return;
+    }
+    List<String> parsed = ReservationFlags.parse(given);
+    if (parsed == null) {
+      throw new SlurmException(SlurmError.UNEXPECTED, "invalid reservation field");
+    }
+    for (String flag : parsed) {
+      if (flag.startsWith("-")) {
+        flags.remove(flag.substring(1));
+      } else {
+        flags.add(flag);
+      }
+    }
+  }
+
+  /**
+   * Nodes= (named: SPEC_NODES) or NodeCnt= (chosen from the partition, the default one when none
+   * is named), then the overlap check; an update without either keeps the nodes it had.
+   */
+  private static void placeNodes(ReservationInfo.Builder r, Set<String> flags, Map<String, String> f,
+      ClusterState s, String self) {
+    List<String> nodes;
+    if (f.containsKey("nodes")) {
+      nodes = namedNodes(f.get("nodes"), s);
+      flags.add(ReservationFlags.SPEC_NODES);
+    } else if (f.containsKey("nodecnt")) {
+      PartitionInfo p = (r.getPartition().isEmpty() ? s.defaultPartition() : s.partition(r.getPartition()))
+          .orElseThrow(() -> new SlurmException(SlurmError.INVALID_PARTITION_NAME));
+      r.setPartition(p.getName());
+      nodes = chooseNodes(p, (int) number(f.get("nodecnt")), r, flags, s, self);
+      flags.remove(ReservationFlags.SPEC_NODES);
+    } else if (self != null) {
+      nodes = r.getNodeNamesList();
+    } else {
+      throw new SlurmException(SlurmError.INVALID_NODE_NAME);
+    }
+    if (!flags.contains(ReservationFlags.OVERLAP)
+        && ReservationWindows.overlapping(s.reservations().all(), nodes, r.getStartTime(), r.getEndTime(), self)) {
+      throw new SlurmException(SlurmError.RESERVATION_OVERLAP);
+    }
+    int cpus = 0;
+    for (String n : nodes) {
+      cpus += s.node(n).map(NodeInfo::getCpus).orElse(0);
+    }
+    r.clearNodeNames().addAllNodeNames(nodes).setCoreCnt(cpus);
+  }
+
+  private static List<String> namedNodes(String expr, ClusterState s) {
+    if (expr.equalsIgnoreCase("ALL")) {
+      return List.copyOf(s.nodeOrder());
+    }
+    Set<String> wanted;
+    try {
+      wanted = new HashSet<>(Hostlist.expand(expr));
+    } catch (IllegalArgumentException e) {
+      throw new SlurmException(SlurmError.INVALID_NODE_NAME);
+    }
+    for (String n : wanted) {
+      if (s.node(n).isEmpty()) {
+        throw new SlurmException(SlurmError.INVALID_NODE_NAME);
+      }
+    }
+    return s.nodeOrder().stream().filter(wanted::contains).toList();
+  }
+
+  /**
+   * The first {@code count} of the partition's nodes that are up, in no other reservation then
+   * (unless OVERLAP) and, unless IGNORE_JOBS, run no job into the window.
+   */
+  private static List<String> chooseNodes(PartitionInfo p, int count, ReservationInfo.Builder r,
+      Set<String> flags, ClusterState s, String self) {
+    if (count <= 0) {
+      throw new SlurmException(SlurmError.INVALID_NODE_COUNT);
+    }
+    Set<String> busy = new HashSet<>();
+    if (!flags.contains(ReservationFlags.IGNORE_JOBS)) {
+      for (JobRecord rec : s.jobs().values()) {
+        JobInfo j = rec.getInfo();
+        if (JobStates.holdsResources(j) && (j.getEndTime() == 0 || j.getEndTime() > r.getStartTime())
+            && !r.getName().equals(j.getReservation())) {
+          j.getAllocationList().forEach(a -> busy.add(a.getNode()));
+        }
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (String name : p.getNodeNamesList()) {
+      NodeInfo n = s.node(name).orElse(null);
+      if (out.size() == count || n == null || busy.contains(name) || n.getDrain()
+          || n.getBaseState() == org.corral.protocol.msg.NodeBaseState.NODE_DOWN) {
+        continue;
+      }
+      if (flags.contains(ReservationFlags.OVERLAP) || !ReservationWindows.overlapping(
+          s.reservations().all(), List.of(name), r.getStartTime(), r.getEndTime(), self)) {
+        out.add(name);
+      }
+    }
+    if (out.size() < count) {
+      throw new SlurmException(SlurmError.NODES_BUSY);
+    }
+    return out;
+  }
+
+  private static long number(String v) {
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new SlurmException(SlurmError.UNEXPECTED, "invalid reservation field");
+    }
+  }
+
+  private static List<String> list(String v) {
+    return v == null || v.isEmpty() ? List.of() : List.of(v.split(","));
+  }
+}

@@ -1,0 +1,178 @@
+package org.corral.ctld.sched;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.corral.common.Hostlist;
+import org.corral.common.ReservationFlags;
+import org.corral.ctld.state.ClusterState;
+import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.ReservationInfo;
+
+/**
+ * The advance reservations as one scheduling pass sees them. A reservation's nodes are taken
+ * whole over its window for every job outside it, so such a job neither starts there while it is
+ * active nor is backfilled there when its time limit would run into an upcoming window. Jobs in
+ * the reservation see its nodes without that block (see {@link Availability#forReservation}).
+ */
+public final class ReservationWindows {
+  static final String MAINTENANCE = "ReqNodeNotAvail, Reserved for maintenance";
+  static final String RESERVED_FOR_OTHERS = "ReqNodeNotAvail, May be reserved for other job";
+
+  private final List<ReservationInfo> all;
+  private final long now;
+
+  private ReservationWindows(List<ReservationInfo> all, long now) {
+    this.all = all;
+    this.now = now;
+  }
+
+  public static ReservationWindows of(ClusterState s, long now) {
+    return new ReservationWindows(s.reservations().all(), now);
+  }
+
+  /** Whether a reservation other than {@code self} shares a node and some time with [start, end). */
+  public static boolean overlapping(List<ReservationInfo> all, List<String> nodes, long start, long end,
+      String self) {
+    for (ReservationInfo r : all) {
+      if (!r.getName().equals(self) && r.getStartTime() < end && start < r.getEndTime()
+          && r.getNodeNamesList().stream().anyMatch(nodes::contains)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the reservation holds its nodes now. */
+  public static boolean active(ReservationInfo r, long now) {
+    return r.getStartTime() <= now && now < r.getEndTime();
+  }
+
+  public static boolean has(ReservationInfo r, String flag) {
+    return r.getFlagsList().contains(flag);
+  }
+
+  /** Which nodes an active reservation holds now, MAINT ones apart: how nodes are listed (RESERVED, MAINT). */
+  public record NodeMarks(Set<String> reserved, Set<String> maint) {
+    public static NodeMarks of(ClusterState s, long now) {
+      Set<String> reserved = new HashSet<>();
+      Set<String> maint = new HashSet<>();
+      for (ReservationInfo r : s.reservations().all()) {
+        if (active(r, now)) {
+          reserved.addAll(r.getNodeNamesList());
+          if (has(r, ReservationFlags.MAINT)) {
+            maint.addAll(r.getNodeNamesList());
+          }
+        }
+      }
+      return new NodeMarks(reserved, maint);
+    }
+
+    public NodeInfo mark(NodeInfo n) {
+      boolean r = reserved.contains(n.getName());
+      boolean m = maint.contains(n.getName());
+      return r || m ? n.toBuilder().setReserved(r).setMaint(m).build() : n;
+    }
+  }
+
+  boolean isEmpty() {
+    return all.isEmpty();
+  }
+
+  ReservationInfo named(String name) {
+    for (ReservationInfo r : all) {
+      if (r.getName().equals(name)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Why a job in a reservation cannot be placed at all yet: its reservation is gone
+   * (ReservationDeleted) or has not begun (Reservation, unless FLEX); null when it may be.
+   */
+  static String waitFor(JobInfo j, ReservationInfo r, long now) {
+    if (j.getReservation().isEmpty()) {
+      return null;
+    }
+    if (r == null) {
+      return "ReservationDeleted";
+    }
+    return r.getStartTime() > now && !has(r, ReservationFlags.FLEX) ? "Reservation" : null;
+  }
+
+  /** Takes every reservation's nodes whole over its window, but {@code except}'s (null: none). */
+  void block(Map<String, NodeTimeline> timelines, ClusterState s, String except) {
+    for (ReservationInfo r : all) {
+      if (r.getName().equals(except) || r.getEndTime() <= now) {
+        continue;
+      }
+      for (String name : r.getNodeNamesList()) {
+        NodeTimeline t = timelines.get(name);
+        NodeInfo n = s.nodes().get(name);
+        if (t != null && n != null) {
+          t.reserve(Math.max(now, r.getStartTime()), r.getEndTime(), t.totalCpus(), n.getRealMemoryMb());
+        }
+      }
+    }
+  }
+
+  /**
+   * The nodes a job in reservation {@code r} may have, in the partition's order: the
+   * reservation's own, then (FLEX) the partition's others.
+   */
+  static List<NodeInfo> nodesFor(ReservationInfo r, List<NodeInfo> partitionNodes) {
+    Set<String> own = new HashSet<>(r.getNodeNamesList());
+    List<NodeInfo> out = new ArrayList<>();
+    for (NodeInfo n : partitionNodes) {
+      if (own.contains(n.getName())) {
+        out.add(n);
+      }
+    }
+    if (has(r, ReservationFlags.FLEX)) {
+      for (NodeInfo n : partitionNodes) {
+        if (!own.contains(n.getName())) {
+          out.add(n);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Slurm's reason for a job outside any reservation that could not start when reservations
+   * hold some of its partition's nodes over its run: maintenance, or its named nodes reserved,
+   * or too few nodes left (as for down nodes); otherwise {@code why} stands.
+   */
+  String reason(JobInfo j, List<String> partitionNodes, long duration, String why) {
+    if (!j.getReservation().isEmpty() || !(why.equals("Resources") || why.equals(Planner.NODES_UNAVAILABLE))) {
+      return why;
+    }
+    Set<String> reserved = new HashSet<>();
+    boolean maint = false;
+    for (ReservationInfo r : all) {
+      if (r.getStartTime() < now + duration && now < r.getEndTime()) {
+        for (String n : r.getNodeNamesList()) {
+          if (partitionNodes.contains(n)) {
+            reserved.add(n);
+            maint |= has(r, ReservationFlags.MAINT) && active(r, now);
+          }
+        }
+      }
+    }
+    if (reserved.isEmpty()) {
+      return why;
+    }
+    if (maint) {
+      return MAINTENANCE;
+    }
+    if (!j.getReqNodes().isEmpty() && Hostlist.expand(j.getReqNodes()).stream().anyMatch(reserved::contains)) {
+      return RESERVED_FOR_OTHERS;
+    }
+    return partitionNodes.size() - reserved.size() < Math.max(1, j.getMinNodes()) ? Planner.NODES_UNAVAILABLE : why;
+  }
+}

@@ -1,0 +1,148 @@
+package org.corral.ctld.sched;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.Command;
+import org.corral.ctld.state.StateMachine;
+import org.corral.ctld.state.TestStates;
+import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.ReservationInfo;
+import org.junit.jupiter.api.Test;
+
+/** Reservations in the planner: who may use reserved nodes, and when. */
+class ReservationPlanningTest {
+  private static ClusterState reserve(ClusterState s, String name, long start, long end, List<String> nodes,
+      String... flags) {
+    ReservationInfo r = ReservationInfo.newBuilder().setName(name).setStartTime(start).setEndTime(end)
+        .addAllNodeNames(nodes).addUsers("alice").addAllFlags(List.of(flags)).build();
+    return StateMachine.apply(s, new Command.CreateReservation(r, 1000));
+  }
+
+  private static List<String> nodesOf(Plan p, int job) {
+    return p.starts().stream().filter(st -> st.jobId() == job)
+        .flatMap(st -> st.allocation().stream().map(NodeAllocation::getNode)).toList();
+  }
+
+  private static String reason(Plan p, int job) {
+    return p.waiting().get(job).reason();
+  }
+
+  @Test
+  void jobsOutsideAnActiveReservationNeverLandOnItsNodes() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = reserve(s, "r", 1000, 9000, List.of("n1"));
+    for (int i = 1; i <= 3; i++) { // 8 CPUs each: n2 holds one, n1 is reserved
+      s = TestStates.submit(s, i, TestStates.spec().setNumTasks(8).build(), 1000 + i);
+    }
+    Plan p = Planner.plan(s, 2000);
+    assertThat(p.starts()).extracting(Command.StartJob::jobId).containsExactly(1);
+    assertThat(nodesOf(p, 1)).containsExactly("n2");
+    assertThat(reason(p, 2)).isEqualTo("Resources");
+  }
+
+  @Test
+  void jobsInAReservationRunOnlyOnItsNodes() {
+    ClusterState s = TestStates.cluster(3, 8, 4000);
+    s = reserve(s, "r", 1000, 9000, List.of("n3"));
+    s = TestStates.submit(s, 1, TestStates.spec().setReservation("r").build(), 1001);
+    s = TestStates.submit(s, 2, TestStates.spec().setReservation("r").setNumTasks(8).build(), 1002);
+    Plan p = Planner.plan(s, 2000);
+    assertThat(nodesOf(p, 1)).containsExactly("n3");
+    assertThat(p.starts()).extracting(Command.StartJob::jobId).containsExactly(1); // n1, n2 are not its
+  }
+
+  @Test
+  void aJobWaitsForItsReservationToBegin() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    s = reserve(s, "later", 5000, 9000, List.of("n1"));
+    s = TestStates.submit(s, 1, TestStates.spec().setReservation("later").build(), 1001);
+    Plan p = Planner.plan(s, 2000);
+    assertThat(p.starts()).isEmpty();
+    assertThat(reason(p, 1)).isEqualTo("Reservation");
+    assertThat(nodesOf(Planner.plan(s, 5000), 1)).containsExactly("n1");
+  }
+
+  @Test
+  void backfillDoesNotStartAJobWhoseLimitRunsIntoAnUpcomingWindow() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    s = reserve(s, "soon", 2000 + 1800, 2000 + 7200, List.of("n1")); // begins in 30 minutes
+    s = TestStates.submit(s, 1, TestStates.spec().setTimeLimitMin(60).build(), 1001);
+    s = TestStates.submit(s, 2, TestStates.spec().setTimeLimitMin(20).build(), 1002);
+    Plan p = Planner.plan(s, 2000);
+    assertThat(p.starts()).extracting(Command.StartJob::jobId).containsExactly(2);
+    assertThat(p.waiting().get(1).expectedStart()).isEqualTo(2000 + 7200); // after the window
+  }
+
+  @Test
+  void maintenanceAndNamedReservedNodesGiveSlurmsReasons() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = reserve(s, "m", 1000, 9000, List.of("n1"), "MAINT");
+    s = TestStates.submit(s, 1, TestStates.spec().setMinNodes(2).build(), 1001);
+    assertThat(reason(Planner.plan(s, 2000), 1)).isEqualTo(ReservationWindows.MAINTENANCE);
+
+    ClusterState t = reserve(TestStates.cluster(2, 8, 4000), "r", 1000, 9000, List.of("n1"));
+    t = TestStates.submit(t, 1, TestStates.spec().setReqNodes("n1").build(), 1001);
+    assertThat(reason(Planner.plan(t, 2000), 1)).isEqualTo(ReservationWindows.RESERVED_FOR_OTHERS);
+  }
+
+  @Test
+  void flexLetsItsJobsUseNodesOutside() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = reserve(s, "f", 1000, 9000, List.of("n1"), "FLEX");
+    s = TestStates.submit(s, 1, TestStates.spec().setReservation("f").setMinNodes(2).build(), 1001);
+    assertThat(nodesOf(Planner.plan(s, 2000), 1)).containsExactly("n1", "n2");
+  }
+
+  @Test
+  void aJobInAReservationThatIsGoneWaitsWithReservationDeleted() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    s = TestStates.submit(s, 1, TestStates.spec().setReservation("gone").build(), 1001);
+    assertThat(reason(Planner.plan(s, 2000), 1)).isEqualTo("ReservationDeleted");
+  }
+
+  @Test
+  void recurringReservationsRollForwardAndOthersGoAtTheirEnd() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = reserve(s, "daily", 1000, 2000, List.of("n1"), "DAILY");
+    s = reserve(s, "weekly", 1000, 2000, List.of("n2"), "WEEKLY");
+    s = reserve(s, "once", 1000, 2000, List.of("n2"), "OVERLAP");
+    long now = 2000 + 3 * 86400 + 5; // three days and a bit later
+    for (Command c : ReservationCalendar.due(s, now)) {
+      s = StateMachine.apply(s, c);
+    }
+    assertThat(s.reservations().named("once")).isEmpty();
+    ReservationInfo daily = s.reservations().named("daily").orElseThrow();
+    assertThat(daily.getStartTime()).isEqualTo(1000 + 4 * 86400);
+    assertThat(daily.getEndTime()).isEqualTo(2000 + 4 * 86400);
+    assertThat(s.reservations().named("weekly").orElseThrow().getStartTime()).isEqualTo(1000 + 7 * 86400);
+    assertThat(ReservationCalendar.due(s, now)).isEmpty();
+  }
+
+  @Test
+  void aJobStillRunningWhenItsReservationEndsHasOutlivedIt() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    s = reserve(s, "r", 1000, 3000, List.of("n1"));
+    s = TestStates.submit(s, 1, TestStates.spec().setReservation("r").build(), 1001);
+    for (Command c : PlanCheck.accept(s, Planner.plan(s, 2000), 2000)) {
+      s = StateMachine.apply(s, c);
+    }
+    var job = s.job(1).orElseThrow().getInfo();
+    assertThat(ReservationCalendar.outlived(s, job, 2999)).isFalse();
+    assertThat(ReservationCalendar.outlived(s, job, 3000)).isTrue();
+  }
+
+  @Test
+  void accessFollowsUsersAndAccountsWithExclusions() {
+    ReservationInfo users = ReservationInfo.newBuilder().addUsers("alice").addUsers("bob").build();
+    ReservationInfo notBob = ReservationInfo.newBuilder().addUsers("-bob").build();
+    ReservationInfo both = ReservationInfo.newBuilder().addUsers("alice").addAccounts("physics").build();
+    assertThat(ReservationAccess.allows(users, "bob", "")).isTrue();
+    assertThat(ReservationAccess.allows(users, "root", "")).isFalse();
+    assertThat(ReservationAccess.allows(notBob, "alice", "")).isTrue();
+    assertThat(ReservationAccess.allows(notBob, "bob", "")).isFalse();
+    assertThat(ReservationAccess.allows(both, "alice", "physics")).isTrue();
+    assertThat(ReservationAccess.allows(both, "alice", "chemistry")).isFalse();
+  }
+}
