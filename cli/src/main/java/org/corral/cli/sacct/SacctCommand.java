@@ -15,6 +15,7 @@ import java.util.function.IntFunction;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
 import org.corral.cli.format.JsonOutput;
+import org.corral.cli.format.YamlOutput;
 import org.corral.cli.format.LocalCluster;
 import org.corral.cli.format.UserDirectory;
 import org.corral.cli.submit.CommandFailure;
@@ -24,6 +25,7 @@ import org.corral.common.SlurmError;
 import org.corral.protocol.dataparser.AcctJson;
 import org.corral.protocol.dataparser.Envelope;
 import org.corral.protocol.dataparser.JsonArray;
+import org.corral.protocol.dataparser.JsonObject;
 import org.corral.protocol.dataparser.JsonWriter;
 import org.corral.protocol.msg.AcctJob;
 import org.corral.protocol.msg.AcctStep;
@@ -88,8 +90,8 @@ public final class SacctCommand implements CliCommand {
       }
       default -> { }
     }
-    if (o.json()) {
-      return json(args, o, cli, now);
+    if (o.json() || o.yaml()) {
+      return document(args, o, cli, now);
     }
     if (o.verbose() > 0) {
       cli.err().println("sacct: Jobs " + (o.stateNames().isEmpty() ? "Eligible" : String.join(",", o.stateNames()))
@@ -125,22 +127,31 @@ public final class SacctCommand implements CliCommand {
   }
 
   /**
-   * sacct --json: the selected jobs with their steps (none with -X) in data_parser v0.0.42's
-   * layout, the shape of GET /slurmdb/v0.0.42/jobs, through the mapping slurmrestd uses
-   * ({@link AcctJson}). The {@code jobs} array goes out page by page as slurmdbd sends them; then
-   * {@code meta}, {@code errors} (slurmdbd's refusal or a lost connection, exit 1) and
-   * {@code warnings}. As Slurm's sacct, no newline after the closing brace.
+   * sacct --json and --yaml: the selected jobs with their steps (none with -X) in data_parser
+   * v0.0.42's layout, the shape of GET /slurmdb/v0.0.42/jobs, through the mapping slurmrestd uses
+   * ({@link AcctJson}), then {@code meta}, {@code errors} (slurmdbd's refusal or a lost
+   * connection, exit 1) and {@code warnings}. JSON goes out page by page as slurmdbd sends them
+   * and, as Slurm's sacct, ends without a newline after the closing brace; YAML is written once
+   * the document is whole ({@link YamlOutput}, loaded only then).
    */
-  private int json(List<String> args, SacctOptions o, Cli cli, long now) {
+  private int document(List<String> args, SacctOptions o, Cli cli, long now) {
     IntFunction<String> userName = uid -> users.nameOf(uid).orElse(Integer.toUnsignedString(uid));
-    JsonWriter w = new JsonWriter(cli.out(), true).beginObject().key("jobs").beginArray();
+    JsonWriter w = o.yaml() ? null : new JsonWriter(cli.out(), true).beginObject().key("jobs").beginArray();
+    JsonArray jobs = new JsonArray();
     JsonArray errors = new JsonArray();
     try {
       query(o, cli, page -> {
         for (AcctJob j : selected(page, o)) {
-          w.value(AcctJson.job(j, !o.noSteps(), userName, now));
+          JsonObject job = AcctJson.job(j, !o.noSteps(), userName, now);
+          if (w == null) {
+            jobs.add(job);
+          } else {
+            w.value(job);
+          }
         }
-        w.flush();
+        if (w != null) {
+          w.flush();
+        }
       });
     } catch (IOException | UncheckedIOException e) {
       errors.add(Envelope.error(String.valueOf(e.getMessage()), SlurmError.DB_CONNECTION.code(),
@@ -150,12 +161,19 @@ public final class SacctCommand implements CliCommand {
     }
     List<String> argv = new ArrayList<>(List.of(cli.program()));
     argv.addAll(args);
-    w.endArray();
-    w.key("meta").value(JsonOutput.meta(argv, cli.env().getOrDefault("USER", ""),
-        String.join(",", LocalCluster.of(cli.env())), "accounting_storage/slurmdbd"));
-    w.key("errors").value(errors);
-    w.key("warnings").beginArray().endArray();
-    w.endObject().flush();
+    JsonObject meta = JsonOutput.meta(argv, cli.env().getOrDefault("USER", ""),
+        String.join(",", LocalCluster.of(cli.env())), "accounting_storage/slurmdbd");
+    if (w == null) {
+      JsonObject doc = new JsonObject().set("jobs", jobs).set("meta", meta).set("errors", errors)
+          .set("warnings", new JsonArray());
+      cli.out().print(YamlOutput.of(doc));
+    } else {
+      w.endArray();
+      w.key("meta").value(meta);
+      w.key("errors").value(errors);
+      w.key("warnings").beginArray().endArray();
+      w.endObject().flush();
+    }
     cli.out().flush();
     return errors.isEmpty() ? 0 : 1;
   }

@@ -50,7 +50,8 @@ record SacctOptions(
     List<SacctField> fields,
     Units units,
     int verbose,
-    boolean json) {
+    boolean json,
+    boolean yaml) {
 
   enum Help { NONE, HELP, USAGE, FIELDS, VERSION }
 
@@ -165,6 +166,7 @@ record SacctOptions(
     boolean noConvert = false;
     int verbose = 0;
     boolean json = false;
+    boolean yaml = false;
     for (Getopt.Opt o : parsed.options()) {
       String v = o.value();
       switch (o.key()) {
@@ -256,6 +258,7 @@ record SacctOptions(
         }
         case "X", "t" -> noSteps = true;
         case "json" -> json = true;
+        case "yaml" -> yaml = true;
         default -> { } // accepted and ignored: -c -C -F -g -i -I -k -K -q -R -T -W -x --local ...
       }
     }
@@ -304,12 +307,12 @@ record SacctOptions(
         List.copyOf(partitions), List.copyOf(names), List.copyOf(nodes), List.copyOf(qos), List.copyOf(clusters), allClusters,
         duplicates, List.copyOf(stateNames), Set.copyOf(states), start, end, noSteps, header,
         parsable == 0 ? null : delimiter, parsable == 1, List.copyOf(fields), new Units(unit, noConvert), verbose,
-        json);
+        json, yaml);
   }
 
   private static SacctOptions withHelp(Help help) {
     return new SacctOptions(help, List.of(), false, Set.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-        false, false, List.of(), Set.of(), 0, 0, false, true, null, false, List.of(), Units.DEFAULT, 0, false);
+        false, false, List.of(), Set.of(), 0, 0, false, true, null, false, List.of(), Units.DEFAULT, 0, false, false);
   }
 
   private static long time(String text, long now, ZoneId zone) throws Refused {

@@ -93,6 +93,22 @@ class SacctJsonTest {
   }
 
   @Test
+  void yamlIsTheSameDocumentInSlurmsYamlLayout() {
+    Run yaml = run(1000, null, "--yaml", "-a");
+    assertThat(yaml.rc()).isZero();
+    assertThat(yaml.err()).isEmpty();
+    assertThat(yaml.out()).startsWith("---\njobs:\n- ").endsWith("\n...\n");
+    // read back as JSON text, so numbers compare by value whatever type each parser chose
+    JsonNode fromYaml = MAPPER.readTree(MAPPER.writeValueAsString(new org.yaml.snakeyaml.Yaml().load(yaml.out())));
+    assertThat(SPEC.validate(fromYaml.toString(), "v0.0.42_openapi_slurmdbd_jobs_resp")).isEmpty();
+    JsonNode fromJson = MAPPER.readTree(run(1000, null, "--json", "-a").out());
+    assertThat(fromYaml.path("meta").path("command").toString()).isEqualTo("[\"sacct\",\"--yaml\",\"-a\"]");
+    ((tools.jackson.databind.node.ObjectNode) fromJson.path("meta")).remove("command");
+    ((tools.jackson.databind.node.ObjectNode) fromYaml.path("meta")).remove("command");
+    assertThat(fromYaml.toString()).isEqualTo(fromJson.toString());
+  }
+
+  @Test
   void slurmdbdsRefusalIsInErrors() {
     Response refusal = Response.newBuilder().setErrorCode(SlurmError.ACCESS_DENIED.code())
         .setErrorMessage("no").build();
