@@ -53,7 +53,7 @@ final class JobSubmission {
         .setDependency(text(job, "dependency", ""))
         .setWorkDir(text(job, "current_working_directory", "/tmp"))
         .setStdOut(text(job, "standard_output", "")).setStdErr(text(job, "standard_error", ""))
-        .setStdIn(text(job, "standard_input", "")).setOpenMode(text(job, "open_mode", ""))
+        .setStdIn(text(job, "standard_input", "")).setOpenMode(text(job, "open_mode", "").toLowerCase(java.util.Locale.ROOT))
         .setArray(text(job, "array", "")).setConstraint(text(job, "constraints", ""))
         .setReqNodes(csv(job, "required_nodes")).setExcNodes(csv(job, "excluded_nodes"))
         .setHold(job.path("hold").asBoolean(false)).setNice((int) number(job, "nice", 0))
@@ -118,13 +118,25 @@ final class JobSubmission {
       b.setLicenses(text(job, "licenses", ""));
     }
     List<String> ignored = job.propertyNames().stream()
-        .filter(n -> !KNOWN.contains(n) && !(allocation && n.equals("script"))).sorted().toList();
+        .filter(n -> !KNOWN.contains(n) && !(allocation && n.equals("script")) && asks(job.get(n))).sorted().toList();
     return new Parsed(b.build(), ignored);
   }
 
+  /**
+   * Whether a field asks for anything: generated clients send every list empty and leave
+   * numbers unset ({@code "flags":[]}, {@code {"set":false}}), which needs no warning.
+   */
+  private static boolean asks(JsonNode v) {
+    return !(v.isNull() || (v.isContainer() && v.isEmpty()) || (v.isObject() && !v.path("set").asBoolean(true)));
+  }
+
+  /** A string field; an array (v0.0.42's csv_string, open_mode) joined with commas. */
   private static String text(JsonNode o, String field, String otherwise) {
     JsonNode v = o.get(field);
-    return v == null || v.isNull() ? otherwise : v.asString();
+    if (v == null || v.isNull() || (v.isArray() && v.isEmpty())) {
+      return otherwise;
+    }
+    return csv(o, field);
   }
 
   private static String csv(JsonNode o, String field) {

@@ -69,7 +69,7 @@ final class RestServer implements AutoCloseable {
   }
 
   private void exchange(HttpExchange x) throws IOException {
-    try (x) {
+    try { // not try-with-resources: the exchange must stay open for the catch's 500
       String path = x.getRequestURI().getRawPath();
       String method = x.getRequestMethod().toUpperCase(Locale.ROOT);
       byte[] body = readBody(x.getRequestBody());
@@ -122,6 +122,8 @@ final class RestServer implements AutoCloseable {
       Answer out = new Answer().error(500, SlurmError.UNEXPECTED.code(), SlurmError.UNEXPECTED.message(),
           String.valueOf(e.getMessage()), "slurmrestd");
       send(x, out, null, "openapi/slurmctld");
+    } finally {
+      x.close();
     }
   }
 
