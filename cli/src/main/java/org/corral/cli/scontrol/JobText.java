@@ -80,7 +80,7 @@ final class JobText {
     if (!j.getReservation().isEmpty()) {
       l.add("Reservation=" + j.getReservation());
     }
-    l.add("OverSubscribe=" + (j.getExclusive() ? "NO" : "OK")
+    l.add("OverSubscribe=" + org.corral.cli.format.OverSubscribeWord.of(j)
         + " Contiguous=0 Licenses=" + orNull(j.getLicenses()) + " Network=(null)");
     l.add("Command=" + orNull(j.getCommand()));
     l.add("WorkDir=" + j.getWorkDir());

@@ -128,6 +128,8 @@ public final class StateMachine {
         .setMemPerNodeMb(spec.hasMemPerNodeMb() ? spec.getMemPerNodeMb() : 0)
         .setMemPerCpuMb(spec.hasMemPerCpuMb() ? spec.getMemPerCpuMb() : 0)
         .setExclusive(spec.getExclusive())
+        .setOversubscribe(spec.getOversubscribe())
+        .setExclusiveUser(spec.getExclusiveUser())
         .setWorkDir(spec.getWorkDir())
         .setStdOut(shownPath(spec.getStdOut(), spec, c.jobId(), c.userName(), -1))
         .setStdErr(shownPath(spec.getStdErr().isEmpty() ? spec.getStdOut() : spec.getStdErr(), spec, c.jobId(),
