@@ -48,8 +48,6 @@ final class JobSpecAssembler {
         .addAllArgv(scriptArgs)
         .setExportEnv(o.export == null ? "" : o.export)
         .setExclusive(o.exclusive)
-        .setExclusiveUser(o.exclusiveUser)
-        .setOversubscribe(o.oversubscribe)
         .setHold(o.hold);
     setIfPresent(o.output, b::setStdOut);
     setIfPresent(o.error, b::setStdErr);

@@ -21,9 +21,7 @@ final class NodeText {
     List<String> l = new ArrayList<>();
     // Corral's nodes do not report their machine type yet; Slurm prints (null) when unknown.
     l.add("NodeName=" + n.getName() + " Arch=" + (n.getArch().isEmpty() ? "(null)" : n.getArch()) + " CoresPerSocket=" + n.getCoresPerSocket() + " ");
-    // jobs sharing CPUs (OverSubscribe) count each of them once
-    int allocCpus = Math.min(n.getAllocCpus(), n.getCpus());
-    l.add("CPUAlloc=" + allocCpus + " CPUEfctv=" + n.getCpus() + " CPUTot=" + n.getCpus()
+    l.add("CPUAlloc=" + n.getAllocCpus() + " CPUEfctv=" + n.getCpus() + " CPUTot=" + n.getCpus()
         + " CPULoad=" + String.format("%.2f", n.getCpuLoad() / 100.0));
     String features = n.getFeaturesCount() == 0 ? "(null)" : String.join(",", n.getFeaturesList());
     l.add("AvailableFeatures=" + features);
@@ -47,8 +45,8 @@ final class NodeText {
     l.add("LastBusyTime=" + time(n.getLastBusy(), zone));
     l.add("CfgTRES=cpu=" + n.getCpus() + ",mem=" + n.getRealMemoryMb() + "M,billing="
         + n.getCpus());
-    l.add("AllocTRES=" + (allocCpus == 0 ? ""
-        : "cpu=" + allocCpus + ",mem=" + n.getAllocMemMb() + "M"));
+    l.add("AllocTRES=" + (n.getAllocCpus() == 0 ? ""
+        : "cpu=" + n.getAllocCpus() + ",mem=" + n.getAllocMemMb() + "M"));
     l.add("CapWatts=n/a");
     l.add("CurrentWatts=0 AveWatts=0");
     l.add("ExtSensorsJoules=n/s ExtSensorsWatts=0 ExtSensorsTemp=n/s");

@@ -30,9 +30,9 @@ final class Availability {
 
   /** What one pass shares: the state, its reservations, every profile made, what was taken. */
   private record Pass(ClusterState state, ReservationWindows windows, List<Availability> profiles,
-      Map<String, Availability> views, List<Taken> taken, boolean byUser) {}
+      Map<String, Availability> views, List<Taken> taken) {}
 
-  private record Taken(List<NodeAllocation> alloc, long from, long to, Tenancy who) {}
+  private record Taken(List<NodeAllocation> alloc, long from, long to) {}
 
   private Availability(long now, Map<String, NodeTimeline> nodes, Pass pass) {
     this.now = now;
@@ -44,10 +44,8 @@ final class Availability {
   /** The profile for jobs outside reservations: every reservation's nodes are taken over its window. */
   static Availability of(ClusterState state, long now) {
     ReservationWindows windows = ReservationWindows.of(state, now);
-    // whose jobs hold a node matters only once some job keeps other users off its nodes
-    boolean byUser = state.jobs().values().stream().anyMatch(r -> r.getInfo().getExclusiveUser());
-    Pass pass = new Pass(state, windows, new ArrayList<>(), new HashMap<>(), new ArrayList<>(), byUser);
-    Availability av = new Availability(now, timelines(state, now, byUser), pass);
+    Pass pass = new Pass(state, windows, new ArrayList<>(), new HashMap<>(), new ArrayList<>());
+    Availability av = new Availability(now, timelines(state, now), pass);
     windows.block(av.nodes, state, null);
     return av;
   }
@@ -64,17 +62,17 @@ final class Availability {
   Availability forReservation(String name) {
     Availability v = pass.views().get(name);
     if (v == null) {
-      v = new Availability(now, timelines(pass.state(), now, pass.byUser()), pass);
+      v = new Availability(now, timelines(pass.state(), now), pass);
       pass.windows().block(v.nodes, pass.state(), name);
       for (Taken t : pass.taken()) {
-        v.takeHere(t.alloc(), t.from(), t.to(), t.who());
+        v.takeHere(t.alloc(), t.from(), t.to());
       }
       pass.views().put(name, v);
     }
     return v;
   }
 
-  private static Map<String, NodeTimeline> timelines(ClusterState state, long now, boolean byUser) {
+  private static Map<String, NodeTimeline> timelines(ClusterState state, long now) {
     Map<String, NodeTimeline> nodes = new HashMap<>();
     for (NodeInfo n : state.nodes().values()) {
       if (Planner.usable(n)) {
@@ -83,9 +81,6 @@ final class Availability {
         if (n.getGresSlotsCount() > 0) {
           GresUnits units = GresUnits.of(n);
           t.gres(units, units.bits(n.getGresUsedList()));
-        }
-        if (byUser) {
-          t.trackUsers();
         }
         nodes.put(n.getName(), t);
       }
@@ -106,7 +101,7 @@ final class Availability {
           t.vacate(now, end, 0, 0, List.of());
           t.release(end, 0, a.getMemMb(), a.getGresList());
         } else {
-          t.holding(end, a.getCpus(), a.getMemMb(), a.getGresList(), tenancy(state, j));
+          t.release(end, a.getCpus(), a.getMemMb(), a.getGresList());
         }
       }
     }
@@ -130,10 +125,6 @@ final class Availability {
     return Math.max(now + 1, j.getEndTime());
   }
 
-  private static Tenancy tenancy(ClusterState state, JobInfo j) {
-    return Tenancy.of(j, state.partition(j.getPartition()).orElse(null));
-  }
-
   /** A job's planned run time in seconds. */
   static long duration(JobInfo j) {
     long limit = Integer.toUnsignedLong(j.getTimeLimitMin());
@@ -142,11 +133,6 @@ final class Availability {
 
   long now() {
     return now;
-  }
-
-  /** Whether whose jobs hold a node is tracked in this pass (some job keeps other users off its nodes). */
-  boolean byUser() {
-    return pass.byUser();
   }
 
   int version() {
@@ -158,22 +144,22 @@ final class Availability {
     return nodes.get(name);
   }
 
-  /** The job gets these resources over [from, to), holding its nodes as {@code who} says. */
-  void take(List<NodeAllocation> alloc, long from, long to, Tenancy who) {
+  /** The job gets these resources over [from, to). */
+  void take(List<NodeAllocation> alloc, long from, long to) {
     if (!pass.views().isEmpty() || !pass.windows().isEmpty()) {
-      pass.taken().add(new Taken(alloc, from, to, who)); // for views made later
+      pass.taken().add(new Taken(alloc, from, to)); // for views made later
     }
     for (Availability a : pass.profiles()) {
-      a.takeHere(alloc, from, to, who);
+      a.takeHere(alloc, from, to);
     }
   }
 
-  private void takeHere(List<NodeAllocation> alloc, long from, long to, Tenancy who) {
+  private void takeHere(List<NodeAllocation> alloc, long from, long to) {
     version++;
     for (NodeAllocation a : alloc) {
       NodeTimeline t = nodes.get(a.getNode());
       if (t != null) {
-        t.reserve(from, to, a.getCpus(), a.getMemMb(), a.getGresList(), who);
+        t.reserve(from, to, a.getCpus(), a.getMemMb(), a.getGresList());
       }
     }
   }
@@ -190,15 +176,14 @@ final class Availability {
 
   private void holdAgain(JobInfo j, boolean hold) {
     long end = releaseTime(j, now);
-    Tenancy who = tenancy(pass.state(), j);
     for (Availability a : pass.profiles()) {
       a.version++;
       for (NodeAllocation x : j.getAllocationList()) {
         NodeTimeline t = a.nodes.get(x.getNode());
         if (t != null && hold) {
-          t.reserve(now, end, x.getCpus(), x.getMemMb(), x.getGresList(), who);
+          t.reserve(now, end, x.getCpus(), x.getMemMb(), x.getGresList());
         } else if (t != null) {
-          t.vacate(now, end, x.getCpus(), x.getMemMb(), x.getGresList(), who);
+          t.vacate(now, end, x.getCpus(), x.getMemMb(), x.getGresList());
         }
       }
     }

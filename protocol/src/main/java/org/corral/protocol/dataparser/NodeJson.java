@@ -3,7 +3,6 @@ package org.corral.protocol.dataparser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
-import org.corral.protocol.Billing;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
@@ -112,9 +111,8 @@ public final class NodeJson {
     qos.put("assigned", "");
     o.put("alternate", "");
     JsonObject tres = o.putObject("tres");
-    tres.put("billing_weights", p.getTresBillingWeights());
-    tres.put("configured", "cpu=" + p.getTotalCpus() + ",node=" + p.getTotalNodes() + ",billing="
-        + Billing.partition(p));
+    tres.put("billing_weights", "");
+    tres.put("configured", "cpu=" + p.getTotalCpus() + ",node=" + p.getTotalNodes() + ",billing=" + p.getTotalCpus());
     o.put("cluster", cluster);
     o.set("select_type", JsonArray.of(List.of("CORE", "MEMORY")));
     JsonObject cpus = o.putObject("cpus");
