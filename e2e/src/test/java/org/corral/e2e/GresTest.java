@@ -28,11 +28,10 @@ class GresTest {
   static void up() throws Exception {
     assumeTrue(TestUsers.canCreate(), "needs root to run the cluster's daemons and make device files");
     alice = TestUsers.ensure(TestUsers.ALICE);
-    devices = Files.createTempDirectory(Path.of("/tmp"), "corral-gres-dev-");
-    Files.setPosixFilePermissions(devices, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-    mknod(devices.resolve("gpu0"), 7); // /dev/full's numbers
-    mknod(devices.resolve("gpu1"), 8); // /dev/random's
-    mknod(devices.resolve("gpu2"), 7);
+    devices = FakeDevices.directory("corral-gres-dev-");
+    FakeDevices.mknod(devices.resolve("gpu0"), FakeDevices.FULL);
+    FakeDevices.mknod(devices.resolve("gpu1"), FakeDevices.RANDOM);
+    FakeDevices.mknod(devices.resolve("gpu2"), FakeDevices.FULL);
     String conf = """
         ClusterName=gres
         SlurmdTimeout=30
@@ -57,25 +56,12 @@ class GresTest {
     }
   }
 
-  private static void mknod(Path file, int minor) throws Exception {
-    Process p = new ProcessBuilder("mknod", "-m", "666", file.toString(), "c", "1", String.valueOf(minor))
-        .inheritIO().start();
-    assertThat(p.waitFor()).isZero();
-  }
-
   @AfterAll
   static void down() throws Exception {
     if (cluster != null) {
       cluster.close();
     }
-    if (devices != null) {
-      try (var files = Files.list(devices)) {
-        for (Path f : files.toList()) {
-          Files.deleteIfExists(f);
-        }
-      }
-      Files.deleteIfExists(devices);
-    }
+    FakeDevices.remove(devices);
   }
 
   @Test

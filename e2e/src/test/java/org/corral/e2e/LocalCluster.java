@@ -215,6 +215,16 @@ final class LocalCluster implements AutoCloseable {
     return as(null, "squeue", "-h", "-t", "all", "-j", String.valueOf(jobId), "-o", "%T").out().trim();
   }
 
+  /** Cancels these users' jobs and waits until none is left, so the next test starts on empty nodes. */
+  void cancelAllOf(TestUsers.User... users) throws IOException, InterruptedException {
+    for (TestUsers.User u : users) {
+      as(null, "scancel", "-u", u.name());
+    }
+    while (!as(null, "squeue", "-h").out().isBlank()) {
+      Thread.sleep(200);
+    }
+  }
+
   /** Waits until the job reaches the state; returns the last state seen. */
   String awaitState(int jobId, String wanted, int timeoutS) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);

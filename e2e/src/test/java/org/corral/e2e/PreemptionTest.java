@@ -47,13 +47,7 @@ class PreemptionTest {
 
   @AfterEach
   void cancelAll() throws Exception {
-    cluster.as(null, "scancel", "-u", alice.name());
-    cluster.as(null, "scancel", "-u", bob.name());
-    int pending = 1;
-    while (pending > 0) { // the next test starts on an empty node
-      pending = cluster.as(null, "squeue", "-h").out().lines().toList().size();
-      Thread.sleep(200);
-    }
+    cluster.cancelAllOf(alice, bob);
   }
 
   private static String show(int job) throws Exception {

@@ -141,15 +141,7 @@ final class JobSubmission {
 
   private static String csv(JsonNode o, String field) {
     JsonNode v = o.get(field);
-    if (v == null || v.isNull()) {
-      return "";
-    }
-    if (v.isArray()) {
-      StringBuilder sb = new StringBuilder();
-      v.forEach(x -> sb.append(sb.isEmpty() ? "" : ",").append(x.asString()));
-      return sb.toString();
-    }
-    return v.asString();
+    return v == null || v.isNull() ? "" : Json.csv(v);
   }
 
   /** A plain number or {set,infinite,number}; a struct not set gives {@code otherwise}. */

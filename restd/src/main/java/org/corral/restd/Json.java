@@ -26,6 +26,16 @@ final class Json {
     return doc;
   }
 
+  /** v0.0.42's csv_string: an array of names joined with commas, or the string as sent. */
+  static String csv(tools.jackson.databind.JsonNode v) {
+    if (!v.isArray()) {
+      return v.asString();
+    }
+    StringBuilder sb = new StringBuilder();
+    v.forEach(x -> sb.append(sb.isEmpty() ? "" : ",").append(x.asString()));
+    return sb.toString();
+  }
+
   /** A path segment as the client meant it (percent-decoded). */
   static String pathPart(String raw) {
     return java.net.URLDecoder.decode(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);

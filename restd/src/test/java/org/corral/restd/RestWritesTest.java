@@ -156,6 +156,28 @@ class RestWritesTest {
   }
 
   @Test
+  void featuresAndWeightAreUpdatedAsScontrolUpdatesThem() throws Exception {
+    HttpResponse<String> r = send("POST", "/slurm/v0.0.42/node/n2", root,
+        "{\"features\":[\"a\",\"b\"],\"features_act\":\"a\",\"weight\":{\"set\":true,\"number\":7}}");
+    JsonNode doc = valid(r, "v0.0.42_openapi_resp");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(doc.path("warnings").isEmpty()).as(r.body()).isTrue();
+    JsonNode n = Json.MAPPER.readTree(send("GET", "/slurm/v0.0.42/node/n2", root, null).body()).path("nodes").get(0);
+    assertThat(n.path("features").toString()).isEqualTo("[\"a\",\"b\"]");
+    assertThat(n.path("active_features").toString()).isEqualTo("[\"a\"]");
+    assertThat(n.path("weight").asInt()).isEqualTo(7);
+    HttpResponse<String> notSubset = send("POST", "/slurm/v0.0.42/node/n2", root, "{\"features\":\"x\",\"weight\":3}");
+    assertThat(errorNumber(notSubset)).isEqualTo(SlurmError.ACTIVE_FEATURE_NOT_SUBSET.code());
+    n = Json.MAPPER.readTree(send("GET", "/slurm/v0.0.42/node/n2", root, null).body()).path("nodes").get(0);
+    assertThat(n.path("weight").asInt()).isEqualTo(7); // refused whole
+    assertThat(send("POST", "/slurm/v0.0.42/node/n2", root, "{\"features\":[],\"features_act\":[],\"weight\":1}")
+        .statusCode()).isEqualTo(200);
+    n = Json.MAPPER.readTree(send("GET", "/slurm/v0.0.42/node/n2", root, null).body()).path("nodes").get(0);
+    assertThat(n.path("features").isEmpty()).isTrue();
+    assertThat(n.path("weight").asInt()).isEqualTo(1);
+  }
+
+  @Test
   void plainUsersCannotUpdateOrDeleteNodes() throws Exception {
     assumeTrue(TestUsers.canCreate(), "needs root to create test users");
     String alice = RestCalls.token(cluster.cfg, TestUsers.ensure(TestUsers.ALICE).name());

@@ -40,7 +40,7 @@ import org.corral.protocol.msg.Response;
  * order and every value's form are decided here.
  */
 public final class SacctCommand implements CliCommand {
-  static final String VERSION = "slurm-wlm 22.05.8";
+  static final String VERSION = org.corral.common.Version.TEXT;
 
   private final UserDirectory users;
   private final int callerUid;

@@ -19,6 +19,7 @@ record SacctField(String name, int width, Kind kind, Function<Row, String> value
   enum Kind { TEXT, NUMBER, DATE }
 
   private static final long INFINITE = 0xFFFFFFFFL;
+  private static final long NO_BILLING = -1;
 
   static final List<SacctField> ALL = List.of(
       text("Account", 10, r -> r.job().getAccount()),
@@ -253,31 +254,32 @@ record SacctField(String name, int width, Kind kind, Function<Row, String> value
     return raw ? Long.toString(min) : SlurmTimes.hms(min * 60);
   }
 
-  private static String tres(Row r, long cpus, long memMb, long nodes, boolean billing) {
-    return tres(r, cpus, memMb, nodes, billing, "");
-  }
-
-  /** With the job's generic resources ("gres/gpu=2"), in their place in the sorted list. */
-  private static String tres(Row r, long cpus, long memMb, long nodes, boolean billing, String gres) {
+  /**
+   * With the job's billing ({@code NO_BILLING}: a step's, which has none) and generic resources
+   * ("gres/gpu=2"), in their place in the sorted list.
+   */
+  private static String tres(Row r, long cpus, long memMb, long nodes, long billing, String gres) {
     Units u = r.ctx().units();
-    return (billing ? "billing=" + cpus + "," : "") + "cpu=" + cpus + (gres.isEmpty() ? "" : "," + gres)
-        + ",mem=" + u.format(memMb, Units.MEGA, 1024) + ",node=" + nodes;
+    return (billing == NO_BILLING ? "" : "billing=" + billing + ",") + "cpu=" + cpus
+        + (gres.isEmpty() ? "" : "," + gres) + ",mem=" + u.format(memMb, Units.MEGA, 1024) + ",node=" + nodes;
   }
 
   private static String allocTres(Row r) {
     if (r.isStep()) {
-      return tres(r, r.cpus(), r.step().getReqMemMb(), r.nodes(), false);
+      return tres(r, r.cpus(), r.step().getReqMemMb(), r.nodes(), NO_BILLING, "");
     }
     if (!r.started()) {
       return null;
     }
-    return tres(r, r.cpus(), r.job().getAllocMemMb(), r.nodes(), true, r.job().getAllocGres());
+    AcctJob j = r.job();
+    return tres(r, r.cpus(), j.getAllocMemMb(), r.nodes(), j.hasAllocBilling() ? j.getAllocBilling() : r.cpus(),
+        j.getAllocGres());
   }
 
   private static String reqTres(Row r) {
     AcctJob j = r.job();
     long cpus = Math.max(1, j.getReqCpus());
-    return tres(r, cpus, reqMemMb(j), reqNodes(j), true, j.getReqGres());
+    return tres(r, cpus, reqMemMb(j), reqNodes(j), j.hasReqBilling() ? j.getReqBilling() : cpus, j.getReqGres());
   }
 
   private static long userMs(Row r) {

@@ -48,6 +48,8 @@ final class JobSpecAssembler {
         .addAllArgv(scriptArgs)
         .setExportEnv(o.export == null ? "" : o.export)
         .setExclusive(o.exclusive)
+        .setExclusiveUser(o.exclusiveUser)
+        .setOversubscribe(o.oversubscribe)
         .setHold(o.hold);
     setIfPresent(o.output, b::setStdOut);
     setIfPresent(o.error, b::setStdErr);

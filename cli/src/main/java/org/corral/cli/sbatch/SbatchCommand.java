@@ -30,7 +30,7 @@ import org.corral.protocol.msg.SubmitJobRequest;
 public final class SbatchCommand implements CliCommand {
 
   /** What {@code sbatch --version} prints: the Slurm release whose behaviour Corral follows. */
-  public static final String VERSION = "slurm 22.05.8";
+  public static final String VERSION = org.corral.common.Version.TEXT;
 
   private final Supplier<InputStream> stdin;
   private final SubmitterFacts facts;

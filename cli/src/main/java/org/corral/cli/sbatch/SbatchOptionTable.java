@@ -165,7 +165,7 @@ final class SbatchOptionTable {
       "acctg-freq", "contiguous", "cpu-freq", "delay-boot", "get-user-env", "hint",
       "ignore-pbs", "k", "kill-on-invalid-dep", "m", "mail-type", "mail-user", "mcs-label",
       "mem-bind", "network", "O", "power", "priority", "profile", "propagate", "q", "reboot",
-      "s", "spread-job", "use-min-nodes", "v", "wait-all-nodes", "wckey");
+      "spread-job", "use-min-nodes", "v", "wait-all-nodes", "wckey");
 
   private SbatchOptionTable() {}
 

@@ -54,6 +54,8 @@ final class SbatchOptions {
   Boolean requeue;
   WarnSignal warnSignal;
   boolean exclusive;
+  boolean exclusiveUser;
+  boolean oversubscribe;
   Integer nice;
   boolean quiet;
   final org.corral.cli.submit.GresOptions gres = new org.corral.cli.submit.GresOptions(PROGRAM);
@@ -95,7 +97,11 @@ final class SbatchOptions {
       case "requeue" -> requeue = true;
       case "no-requeue" -> requeue = false;
       case "signal" -> warnSignal = WarnSignal.parse(value);
-      case "exclusive" -> exclusive = parseExclusive(value);
+      case "exclusive" -> {
+        exclusive = parseExclusive(value);
+        exclusiveUser = !exclusive; // --exclusive=user
+      }
+      case "s" -> oversubscribe = true;
       case "nice" -> nice = parseNice(value);
       case "Q" -> quiet = true;
       case "test-only" -> testOnly = true;
@@ -158,11 +164,15 @@ final class SbatchOptions {
   }
 
 
+  /** True for --exclusive, false for --exclusive=user. */
   private static boolean parseExclusive(String value) throws SbatchFailure {
     if (value == null || value.isEmpty()) {
       return true;
     }
-    if (value.equalsIgnoreCase("user") || value.equalsIgnoreCase("mcs")) {
+    if (value.equalsIgnoreCase("user")) {
+      return false;
+    }
+    if (value.equalsIgnoreCase("mcs")) {
       throw SbatchFailure.error("option --exclusive=" + value + " is not supported by Corral");
     }
     throw SbatchFailure.invalid("Invalid --exclusive specification");

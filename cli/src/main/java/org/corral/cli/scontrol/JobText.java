@@ -7,6 +7,7 @@ import org.corral.cli.format.Dependencies;
 import org.corral.cli.format.JobStates;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.common.MemorySize;
+import org.corral.protocol.Billing;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobState;
 
@@ -61,7 +62,7 @@ final class JobText {
         + (j.getNumTasks() == 0 || cancelledUnstarted(j) ? "N/A" : u(j.getNumTasks())) + " CPUs/Task="
         + Math.max(1, j.getCpusPerTask()) + " ReqB:S:C:T=0:0:*:*");
     l.add("TRES=cpu=" + u(j.getNumCpus()) + ",mem=" + MemorySize.format(totalMem(j)) + ",node="
-        + u(j.getNumNodes()) + ",billing=" + u(j.getNumCpus()));
+        + u(j.getNumNodes()) + ",billing=" + Billing.shown(j));
     l.add("Socks/Node=* NtasksPerN:B:S:C=" + u(j.getNtasksPerNode()) + ":0:*:* CoreSpec=*");
     String jobGres = org.corral.cli.format.GresText.job(j);
     if (details && j.getState() == JobState.RUNNING) {
@@ -79,7 +80,7 @@ final class JobText {
     if (!j.getReservation().isEmpty()) {
       l.add("Reservation=" + j.getReservation());
     }
-    l.add("OverSubscribe=" + (j.getExclusive() ? "NO" : "OK")
+    l.add("OverSubscribe=" + org.corral.cli.format.OverSubscribeWord.of(j)
         + " Contiguous=0 Licenses=" + orNull(j.getLicenses()) + " Network=(null)");
     l.add("Command=" + orNull(j.getCommand()));
     l.add("WorkDir=" + j.getWorkDir());

@@ -6,11 +6,16 @@ import java.util.List;
 import org.corral.cli.format.NodeStates;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.cli.format.UserDirectory;
+import org.corral.protocol.NodeFeatures;
 import org.corral.protocol.msg.NodeInfo;
 
 /** A node as {@code scontrol show node} prints it. */
 final class NodeText {
   private NodeText() {}
+
+  private static String features(List<String> f) {
+    return f.isEmpty() ? "(null)" : String.join(",", f);
+  }
 
   static Entry of(NodeInfo n, ZoneId zone, UserDirectory users) {
     return of(n, zone, users, false);
@@ -21,11 +26,12 @@ final class NodeText {
     List<String> l = new ArrayList<>();
     // Corral's nodes do not report their machine type yet; Slurm prints (null) when unknown.
     l.add("NodeName=" + n.getName() + " Arch=" + (n.getArch().isEmpty() ? "(null)" : n.getArch()) + " CoresPerSocket=" + n.getCoresPerSocket() + " ");
-    l.add("CPUAlloc=" + n.getAllocCpus() + " CPUEfctv=" + n.getCpus() + " CPUTot=" + n.getCpus()
+    // jobs sharing CPUs (OverSubscribe) count each of them once
+    int allocCpus = Math.min(n.getAllocCpus(), n.getCpus());
+    l.add("CPUAlloc=" + allocCpus + " CPUEfctv=" + n.getCpus() + " CPUTot=" + n.getCpus()
         + " CPULoad=" + String.format("%.2f", n.getCpuLoad() / 100.0));
-    String features = n.getFeaturesCount() == 0 ? "(null)" : String.join(",", n.getFeaturesList());
-    l.add("AvailableFeatures=" + features);
-    l.add("ActiveFeatures=" + features);
+    l.add("AvailableFeatures=" + features(n.getFeaturesList()));
+    l.add("ActiveFeatures=" + features(NodeFeatures.active(n)));
     l.add("Gres=" + org.corral.cli.format.GresText.node(n));
     if (details && (n.getGresSlotsCount() > 0 || n.getGresTypesCount() > 0)) {
       l.add("GresDrain=N/A");
@@ -45,8 +51,8 @@ final class NodeText {
     l.add("LastBusyTime=" + time(n.getLastBusy(), zone));
     l.add("CfgTRES=cpu=" + n.getCpus() + ",mem=" + n.getRealMemoryMb() + "M,billing="
         + n.getCpus());
-    l.add("AllocTRES=" + (n.getAllocCpus() == 0 ? ""
-        : "cpu=" + n.getAllocCpus() + ",mem=" + n.getAllocMemMb() + "M"));
+    l.add("AllocTRES=" + (allocCpus == 0 ? ""
+        : "cpu=" + allocCpus + ",mem=" + n.getAllocMemMb() + "M"));
     l.add("CapWatts=n/a");
     l.add("CurrentWatts=0 AveWatts=0");
     l.add("ExtSensorsJoules=n/s ExtSensorsWatts=0 ExtSensorsTemp=n/s");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.common.MemorySize;
+import org.corral.protocol.Billing;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
 
@@ -40,7 +41,10 @@ final class PartitionText {
     long mem = p.getNodeNamesList().stream().map(nodes::get)
         .filter(n -> n != null).mapToLong(NodeInfo::getRealMemoryMb).sum();
     l.add("TRES=cpu=" + p.getTotalCpus() + ",mem=" + MemorySize.format(mem) + ",node="
-        + p.getTotalNodes() + ",billing=" + p.getTotalCpus());
+        + p.getTotalNodes() + ",billing=" + Billing.partition(p));
+    if (!p.getTresBillingWeights().isEmpty()) {
+      l.add("TRESBillingWeights=" + p.getTresBillingWeights());
+    }
     return new Entry(l);
   }
 

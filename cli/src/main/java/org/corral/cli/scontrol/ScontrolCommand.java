@@ -12,6 +12,7 @@ import org.corral.cli.format.UserDirectory;
 import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Arg;
 import org.corral.cli.getopt.Getopt.LongOpt;
+import org.corral.cli.submit.HelpText;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmError;
 import org.corral.common.config.ConfigException;
@@ -42,14 +43,12 @@ import org.corral.protocol.StepIds;
  * Keywords may be abbreviated as Slurm allows (at least three letters, e.g. {@code sho}).
  */
 public final class ScontrolCommand implements CliCommand {
-  /** What {@code scontrol version} prints: upstream Slurm's form, which tools parse. */
-  public static final String VERSION = "slurm 22.05.8";
-
   private static final Getopt GETOPT = new Getopt("+dhoQvV", List.of(
       new LongOpt("details", Arg.NONE, "d"),
       new LongOpt("help", Arg.NONE, "h"),
       new LongOpt("oneliner", Arg.NONE, "o"),
       new LongOpt("quiet", Arg.NONE, "Q"),
+      new LongOpt("usage", Arg.NONE, "h"),
       new LongOpt("verbose", Arg.NONE, "v"),
       new LongOpt("version", Arg.NONE, "V")));
 
@@ -86,8 +85,10 @@ public final class ScontrolCommand implements CliCommand {
         case "o" -> oneLiner = true;
         case "d" -> details = true;
         case "V" -> {
-          cli.out().println(VERSION);
-          return 0;
+          return HelpText.info(cli, ScontrolCommand.class, "V", null);
+        }
+        case "h" -> {
+          return HelpText.info(cli, ScontrolCommand.class, "help", null);
         }
         default -> { }
       }
@@ -142,8 +143,10 @@ public final class ScontrolCommand implements CliCommand {
       return TokenCommand.run(rest, cli);
     }
     if (is(keyword, "version", 3)) {
-      cli.out().println(VERSION);
-      return 0;
+      return HelpText.info(cli, ScontrolCommand.class, "V", null);
+    }
+    if (is(keyword, "help", 2)) {
+      return HelpText.info(cli, ScontrolCommand.class, "help", null);
     }
     cli.err().println("invalid keyword: " + keyword);
     return 1;

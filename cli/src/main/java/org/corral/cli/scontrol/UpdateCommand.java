@@ -11,13 +11,16 @@ import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.UpdateNodeRequest;
 
 /**
- * {@code scontrol update NodeName=LIST [State=STATE] [Reason=TEXT]}: node updates, with Slurm's
+ * {@code scontrol update NodeName=LIST [State=STATE] [Reason=TEXT] [Features=|AvailableFeatures=LIST]
+ * [ActiveFeatures=LIST] [Weight=N]}: node updates, with Slurm's
  * messages for what it refuses before asking the controller; JobId= goes to {@link JobUpdate}.
  * Partition updates are not part of Corral yet.
  */
 final class UpdateCommand {
   /** The State= values scontrol passes on (Slurm 22.05 also knows power and FAIL states). */
   private static final Set<String> NODE_STATES = Set.of("DRAIN", "DOWN", "RESUME", "IDLE", "UNDRAIN");
+  /** The largest Weight= (Slurm's INFINITE less 15, which it keeps for itself). */
+  private static final long NODE_WEIGHT_MAX = 4294967280L;
 
   private UpdateCommand() {}
 
@@ -33,6 +36,7 @@ final class UpdateCommand {
     String state = "";
     String stateWord = "";
     String reason = null;
+    UpdateNodeRequest.Builder req = UpdateNodeRequest.newBuilder();
     for (String w : words) {
       int eq = w.indexOf('=');
       String key = eq < 0 ? w : w.substring(0, eq).toLowerCase(Locale.ROOT);
@@ -44,6 +48,17 @@ final class UpdateCommand {
           stateWord = w; // echoed as typed in Slurm's "Invalid input"
         }
         case "reason" -> reason = value;
+        case "features", "availablefeatures" -> req.setFeatures(value);
+        case "activefeatures" -> req.setActiveFeatures(value);
+        case "weight" -> {
+          String error = weightError(value);
+          if (error != null) {
+            cli.err().println("scontrol: error: Weight value (" + value + ") " + error);
+            cli.err().println("No changes specified");
+            return 1;
+          }
+          req.setWeight((int) Long.parseLong(value));
+        }
         default -> {
           if (nodes == null && isOtherEntity(key)) {
             cli.err().println("scontrol: error: update of " + w.substring(0, eq)
@@ -74,9 +89,20 @@ final class UpdateCommand {
       cli.err().println("You must specify a reason when DOWNING or DRAINING a node. Request denied");
       return 1;
     }
-    UpdateNodeRequest.Builder req = UpdateNodeRequest.newBuilder().setNodeNames(nodes)
-        .setState(state).setHasReason(reason != null).setReason(reason == null ? "" : reason);
+    req.setNodeNames(nodes).setState(state).setHasReason(reason != null).setReason(reason == null ? "" : reason);
     return send(Request.newBuilder().setUpdateNode(req).build(), cli);
+  }
+
+  /** Why scontrol refuses a Weight= value (its own words), or null. */
+  private static String weightError(String value) {
+    if (!value.matches("-?[0-9]{1,18}")) {
+      return "is not a valid number";
+    }
+    long w = Long.parseLong(value);
+    if (w < 0) {
+      return "is less than zero";
+    }
+    return w > NODE_WEIGHT_MAX ? "is greater than " + NODE_WEIGHT_MAX : null;
   }
 
   private static boolean isOtherEntity(String key) {

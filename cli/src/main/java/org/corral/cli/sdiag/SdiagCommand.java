@@ -10,10 +10,10 @@ import java.util.Locale;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
 import org.corral.cli.getopt.Getopt;
+import org.corral.cli.submit.HelpText;
 import org.corral.cli.getopt.Getopt.Arg;
 import org.corral.cli.getopt.Getopt.LongOpt;
 import org.corral.common.SlurmError;
-import org.corral.common.Version;
 import org.corral.protocol.msg.CycleStats;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
@@ -26,7 +26,7 @@ import org.corral.protocol.msg.StatsRequest;
  * it that way); -r resets them (administrators).
  */
 public final class SdiagCommand implements CliCommand {
-  private static final Getopt GETOPT = new Getopt("aiM:rtTV", List.of(
+  private static final Getopt GETOPT = new Getopt("ahiM:rtTV", List.of(
       new LongOpt("all", Arg.NONE, "a"),
       new LongOpt("cluster", Arg.REQUIRED, "M"),
       new LongOpt("clusters", Arg.REQUIRED, "M"),
@@ -49,13 +49,11 @@ public final class SdiagCommand implements CliCommand {
         switch (o.key()) {
           case "r" -> reset = true;
           case "i", "t", "T" -> sort = o.key().charAt(0);
-          case "V" -> {
-            cli.out().println(Version.TEXT);
-            return 0;
+          case "V", "usage" -> {
+            return HelpText.info(cli, SdiagCommand.class, o.key(), USAGE + "\n");
           }
-          case "help", "usage" -> {
-            cli.out().println(USAGE);
-            return 0;
+          case "h", "help" -> { // -h is sdiag's help, not "no header"
+            return HelpText.info(cli, SdiagCommand.class, "help", null);
           }
           default -> { } // -a, -M: one cluster, everything shown already
         }

@@ -10,6 +10,7 @@ import org.corral.cli.format.NodeStates;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
+import org.corral.protocol.NodeFeatures;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
 
@@ -59,8 +60,8 @@ final class NodeColumns {
       new Column<>('X', "Sockets", "SOCKETS", g -> g.size(NodeInfo::getSockets)),
       new Column<>('Y', "Cores", "CORES", g -> g.size(NodeInfo::getCoresPerSocket)),
       new Column<>('Z', "Threads", "THREADS", g -> g.size(NodeInfo::getThreadsPerCore)),
-      node('f', "Features", "AVAIL_FEATURES", n -> features(n)),
-      node('b', "Features_act", "ACTIVE_FEATURES", n -> features(n)),
+      node('f', "Features", "AVAIL_FEATURES", n -> features(n.getFeaturesList())),
+      node('b', "Features_act", "ACTIVE_FEATURES", n -> features(NodeFeatures.active(n))),
       node('G', "Gres", "GRES", org.corral.cli.format.GresText::node),
       node('\u0001', "GresUsed", "GRES_USED", n -> or(org.corral.cli.format.GresText.used(n), "(null)")), // -O only
       node('w', "Weight", "WEIGHT", n -> Integer.toUnsignedString(n.getWeight())),
@@ -90,8 +91,8 @@ final class NodeColumns {
     return s == null || s.isEmpty() ? dflt : s;
   }
 
-  private static String features(NodeInfo n) {
-    return n.getFeaturesCount() == 0 ? "(null)" : String.join(",", n.getFeaturesList());
+  private static String features(List<String> f) {
+    return f.isEmpty() ? "(null)" : String.join(",", f);
   }
 
   private static String avail(String state) {

@@ -13,6 +13,7 @@ import org.corral.cli.format.SlurmTimes;
 import org.corral.cli.format.Table;
 import org.corral.cli.format.UserDirectory;
 import org.corral.cli.getopt.Getopt;
+import org.corral.cli.submit.HelpText;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.NodeInfoRequest;
@@ -48,6 +49,9 @@ public final class SinfoCommand implements CliCommand {
         cli.error("error: " + line);
       }
       return 1;
+    }
+    if (opts.info() != null) { // --usage, --help or --version: printed, nothing else done
+      return HelpText.info(cli, SinfoCommand.class, opts.info(), null);
     }
     if (opts.reservations()) {
       return reservations(cli);

@@ -13,7 +13,7 @@ import org.corral.common.Hostlist;
 record SinfoOptions(String format, String longFormat, boolean header, boolean dateLine,
     boolean nodeOriented, boolean summarize, boolean reasons, boolean exact,
     List<String> partitions, List<String> nodes, List<String> states, boolean all,
-    boolean json, boolean dead, boolean responding, boolean reservations) {
+    boolean json, boolean dead, boolean responding, boolean reservations, String info) {
 
   /** Slurm's list after "Bad state string" (sinfo -t with a word it does not know). */
   static final String VALID_STATES = "unknown,down,idle,allocated,?,mixed,future,drain,drained,"
@@ -24,6 +24,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
       new LongOpt("all", Arg.NONE, "a"),
       new LongOpt("dead", Arg.NONE, "d"),
       new LongOpt("exact", Arg.NONE, "e"),
+      new LongOpt("help", Arg.NONE, "help"),
       new LongOpt("noheader", Arg.NONE, "h"),
       new LongOpt("iterate", Arg.REQUIRED, "i"),
       new LongOpt("json", Arg.NONE, "json"),
@@ -38,7 +39,10 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
       new LongOpt("list-reasons", Arg.NONE, "R"),
       new LongOpt("summarize", Arg.NONE, "s"),
       new LongOpt("sort", Arg.REQUIRED, "S"),
-      new LongOpt("states", Arg.REQUIRED, "t")));
+      new LongOpt("states", Arg.REQUIRED, "t"),
+      new LongOpt("usage", Arg.NONE, "usage"),
+      new LongOpt("verbose", Arg.NONE, "v"),
+      new LongOpt("version", Arg.NONE, "V")));
 
   static SinfoOptions parse(List<String> args, Map<String, String> env)
       throws Getopt.GetoptException {
@@ -57,6 +61,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
     boolean dead = false;
     boolean responding = false;
     boolean reservations = false;
+    String info = null;
     List<String> nodes = null;
     List<String> states = null;
     for (Getopt.Opt o : GETOPT.parse(args).options()) {
@@ -66,6 +71,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
         case "d" -> dead = true;
         case "r" -> responding = true;
         case "T" -> reservations = true;
+        case "help", "usage", "V" -> info = info == null ? o.key() : info; // the first one wins
         case "a" -> all = true;
         case "json" -> json = true;
         case "h" -> header = false;
@@ -86,11 +92,11 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
             }
           }
         }
-        default -> { } // -i, -M, -S, -v, -V: accepted, no effect here
+        default -> { } // -i, -M, -S, -v: accepted, no effect here
       }
     }
     return new SinfoOptions(format, longFormat, header, dateLine, nodeOriented, summarize,
-        reasons, exact, partitions, nodes, states, all, json, dead, responding, reservations);
+        reasons, exact, partitions, nodes, states, all, json, dead, responding, reservations, info);
   }
 
   private static List<String> split(String v) {

@@ -12,10 +12,10 @@ import org.corral.cli.CliCommand;
 import org.corral.cli.format.Table;
 import org.corral.cli.format.UserDirectory;
 import org.corral.cli.getopt.Getopt;
+import org.corral.cli.submit.HelpText;
 import org.corral.cli.getopt.Getopt.Arg;
 import org.corral.cli.getopt.Getopt.LongOpt;
 import org.corral.common.SlurmError;
-import org.corral.common.Version;
 import org.corral.protocol.msg.ConfigRequest;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobInfoRequest;
@@ -89,17 +89,8 @@ public final class SprioCommand implements CliCommand {
           case "S" -> o.sort = v;
           case "u" -> o.users = List.of(v.split(","));
           case "w" -> o.weights = true;
-          case "V" -> {
-            cli.out().println(Version.TEXT);
-            return 0;
-          }
-          case "usage" -> {
-            cli.out().println(USAGE);
-            return 0;
-          }
-          case "help" -> {
-            cli.out().println(USAGE);
-            return 0;
+          case "V", "usage", "help" -> {
+            return HelpText.info(cli, SprioCommand.class, opt.key(), USAGE + "\n");
           }
           default -> { } // -v, -M and federation options change nothing on one cluster
         }

@@ -5,6 +5,7 @@ import java.util.function.Function;
 import org.corral.cli.format.Column;
 import org.corral.cli.format.Dependencies;
 import org.corral.cli.format.JobStates;
+import org.corral.cli.format.OverSubscribeWord;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.common.MemorySize;
 import org.corral.common.SlurmDuration;
@@ -60,8 +61,8 @@ final class JobColumns {
       col('o', "Command", "COMMAND", j -> orNull(j.getCommand())),
       col('k', "Comment", "COMMENT", j -> orNull(j.getComment())),
       col('E', "Dependency", "DEPENDENCY", j -> orNull(Dependencies.shown(j))),
-      col('h', "OverSubscribe", "OVER_SUBSCRIBE", j -> j.getExclusive() ? "NO" : "OK"),
-      col('\0', "Shared", "OVER_SUBSCRIBE", j -> j.getExclusive() ? "NO" : "OK"),
+      col('h', "OverSubscribe", "OVER_SUBSCRIBE", OverSubscribeWord::of),
+      col('\0', "Shared", "OVER_SUBSCRIBE", OverSubscribeWord::of),
       col('H', "SocketsPerNode", "SOCKETS_PER_NODE", j -> "*"),
       col('I', "CoresPerSocket", "CORES_PER_SOCKET", j -> "*"),
       col('J', "ThreadsPerCore", "THREADS_PER_CORE", j -> "*"),

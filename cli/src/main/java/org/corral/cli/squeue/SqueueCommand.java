@@ -13,6 +13,7 @@ import org.corral.cli.format.SlurmTimes;
 import org.corral.cli.format.Table;
 import org.corral.cli.format.UserDirectory;
 import org.corral.cli.getopt.Getopt;
+import org.corral.cli.submit.HelpText;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.JobInfo;
@@ -68,9 +69,8 @@ public final class SqueueCommand implements CliCommand {
       }
       return 1;
     }
-    if (opts.usage()) {
-      cli.out().print(USAGE);
-      return 0;
+    if (opts.info() != null) { // --usage, --help or --version: printed, nothing else done
+      return HelpText.info(cli, SqueueCommand.class, opts.info(), USAGE);
     }
     if (opts.steps() != null) {
       return StepListing.run(opts, cli);

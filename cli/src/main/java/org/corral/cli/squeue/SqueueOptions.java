@@ -29,7 +29,7 @@ record SqueueOptions(
     boolean json,
     List<String> accounts,
     List<String> qos,
-    boolean usage,
+    String info,
     List<String> arrayTasks) {
 
   /** A bad option value; each line is printed as "squeue: error: LINE". */
@@ -63,6 +63,7 @@ record SqueueOptions(
       new LongOpt("qos", Arg.REQUIRED, "q"),
       new LongOpt("reservation", Arg.REQUIRED, "R"),
       new LongOpt("sibling", Arg.NONE, "sibling"),
+      new LongOpt("help", Arg.NONE, "help"),
       new LongOpt("usage", Arg.NONE, "usage"),
       new LongOpt("verbose", Arg.NONE, "v"),
       new LongOpt("version", Arg.NONE, "V"),
@@ -136,11 +137,11 @@ record SqueueOptions(
         case "A" -> b.accounts = split(v);
         case "q" -> b.qos = split(v);
         case "me" -> b.users = List.of(System.getProperty("user.name"));
-        case "usage" -> b.usage = true;
+        case "usage", "help", "V" -> b.info = b.info == null ? o.key() : b.info; // the first one wins
         case "t" -> b.states = states(v);
         case "u" -> b.users = split(v);
         case "w" -> b.nodes = Hostlist.expand(v);
-        default -> { } // -a, -i, -M, -v, -V: accepted; nothing they change here
+        default -> { } // -a, -i, -M, -v: accepted; nothing they change here
       }
     }
     if (!r.operands().isEmpty()) {
@@ -193,7 +194,7 @@ record SqueueOptions(
     boolean start;
     boolean expandArrays;
     boolean json;
-    boolean usage;
+    String info;
     final List<String> arrayTasks = new ArrayList<>();
     List<String> accounts;
     List<String> qos;
@@ -225,7 +226,7 @@ record SqueueOptions(
       return new SqueueOptions(fmt, longFormat, sort == null ? JobOrder.DEFAULT : sort, header,
           dateLine, jobIds, states, users, partitions, names, nodes, steps,
           format != null ? format : StepListing.DEFAULT_FORMAT, expandArrays, json,
-          accounts, qos, usage, arrayTasks);
+          accounts, qos, info, arrayTasks);
     }
   }
 }

@@ -40,7 +40,7 @@ import org.corral.protocol.msg.UsageReportRequest;
  * start=/end=, format=, -n/-p/-P, the banner. With no command, commands are read from stdin.
  */
 public final class SreportCommand implements CliCommand {
-  static final String VERSION = "slurm-wlm 22.05.8";
+  static final String VERSION = org.corral.common.Version.TEXT;
   private static final String BANNER = "-".repeat(80) + "\n";
   private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
 

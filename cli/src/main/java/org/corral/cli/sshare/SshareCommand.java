@@ -134,7 +134,7 @@ public final class SshareCommand implements CliCommand {
           case "U" -> usersOnly = true;
           case "v" -> verbosity++;
           case "V" -> {
-            cli.out().println("slurm-wlm " + Version.NUMBER);
+            cli.out().println(Version.TEXT);
             return 0;
           }
           case "help", "usage" -> {

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
 import org.corral.cli.getopt.Getopt;
+import org.corral.cli.submit.HelpText;
 import org.corral.cli.getopt.Getopt.Arg;
 import org.corral.cli.getopt.Getopt.LongOpt;
 import org.corral.common.Hostlist;
@@ -27,7 +28,7 @@ public final class SstatCommand implements CliCommand {
       new LongOpt("allsteps", Arg.NONE, "a"),
       new LongOpt("format", Arg.REQUIRED, "o"),
       new LongOpt("fields", Arg.REQUIRED, "o"),
-      new LongOpt("help", Arg.NONE, "h"),
+      new LongOpt("help", Arg.NONE, "help"),
       new LongOpt("helpformat", Arg.NONE, "e"),
       new LongOpt("jobs", Arg.REQUIRED, "j"),
       new LongOpt("noconvert", Arg.NONE, "noconvert"),
@@ -67,10 +68,11 @@ public final class SstatCommand implements CliCommand {
           helpFormat(cli);
           return 0;
         }
-        case "h", "usage" -> {
-          cli.out().println("Usage: sstat [options] -j <job(.stepid)>");
-          cli.out().println("\tUse --help for help");
-          return 0;
+        case "h", "help" -> {
+          return HelpText.info(cli, SstatCommand.class, "help", null);
+        }
+        case "usage" -> {
+          return HelpText.info(cli, SstatCommand.class, "usage", "Usage: sstat [options] -j <job(.stepid)>\n\tUse --help for help\n");
         }
         case "i" -> format = String.join(",", SstatField.PIDS);
         case "j" -> jobs.add(o.value());
@@ -86,8 +88,7 @@ public final class SstatCommand implements CliCommand {
           trailing = false;
         }
         case "V" -> {
-          cli.out().println("slurm 22.05.8");
-          return 0;
+          return HelpText.info(cli, SstatCommand.class, "V", null);
         }
         default -> { }
       }

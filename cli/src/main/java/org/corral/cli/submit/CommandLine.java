@@ -9,7 +9,7 @@ import org.corral.cli.getopt.Getopt.Opt;
 public final class CommandLine {
 
   /** What {@code --version} prints: the Slurm release whose behaviour Corral follows. */
-  public static final String VERSION = "slurm 22.05.8";
+  public static final String VERSION = org.corral.common.Version.TEXT;
 
   private CommandLine() {}
 

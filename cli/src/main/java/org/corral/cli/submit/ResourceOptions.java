@@ -27,6 +27,8 @@ public final class ResourceOptions {
   public Long memPerCpuMb;
   private Source memPerCpuSource;
   public boolean exclusive;
+  public boolean exclusiveUser;
+  public boolean oversubscribe;
   public String nodeList;
   public String excludeList;
   public String constraint;
@@ -68,7 +70,8 @@ public final class ResourceOptions {
         memPerCpuMb = OptionValues.memoryMb(program, value, "--mem-per-cpu");
         memPerCpuSource = source;
       }
-      case "exclusive" -> exclusive = exclusive(value);
+      case "exclusive" -> exclusive(value);
+      case "s" -> oversubscribe = true;
       case "w" -> nodeList = value;
       case "x" -> excludeList = value;
       case "C" -> constraint = value;
@@ -115,11 +118,14 @@ public final class ResourceOptions {
     return v;
   }
 
-  private boolean exclusive(String value) throws CommandFailure {
-    if (value == null || value.isEmpty()) {
-      return true;
+  /** --exclusive: whole nodes; --exclusive=user: nodes that run only this user's jobs. */
+  private void exclusive(String value) throws CommandFailure {
+    if (value == null || value.isEmpty() || value.equalsIgnoreCase("user")) {
+      exclusive = value == null || value.isEmpty();
+      exclusiveUser = !exclusive;
+      return;
     }
-    if (value.equalsIgnoreCase("user") || value.equalsIgnoreCase("mcs")) {
+    if (value.equalsIgnoreCase("mcs")) {
       throw CommandFailure.error(program, "option --exclusive=" + value + " is not supported by Corral");
     }
     throw CommandFailure.invalid(program, "Invalid --exclusive specification");

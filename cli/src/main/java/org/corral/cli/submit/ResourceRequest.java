@@ -48,6 +48,6 @@ public final class ResourceRequest {
       b.setReservation(r.reservation);
     }
     r.gres.applyTo(b);
-    return b.setExclusive(r.exclusive);
+    return b.setExclusive(r.exclusive).setExclusiveUser(r.exclusiveUser).setOversubscribe(r.oversubscribe);
   }
 }

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.corral.cli.Cli;
@@ -30,9 +29,6 @@ import org.junit.jupiter.api.TestFactory;
  * and compares output, error output and exit status with what Slurm 22.05 printed for it.
  */
 class GoldenOutputTest {
-  /** Cases where Corral deliberately prints something else (tested on their own). */
-  private static final Set<String> DEVIATIONS = Set.of("scontrol/version", "scontrol/dash_version");
-
   private static final Map<String, Supplier<CliCommand>> COMMANDS = Map.of(
       "squeue", () -> new SqueueCommand(ReferenceState.USERS),
       "sinfo", () -> new SinfoCommand(ReferenceState.USERS),
@@ -47,7 +43,6 @@ class GoldenOutputTest {
         .filter(l -> !l.isBlank() && !l.startsWith("#"))
         .map(l -> parse(l, ids))
         .filter(c -> COMMANDS.containsKey(c.tool()))
-        .filter(c -> !DEVIATIONS.contains(c.tool() + "/" + c.name()))
         .map(c -> DynamicTest.dynamicTest(c.tool() + "/" + c.name(), () -> check(c)));
   }
 

@@ -322,7 +322,7 @@ class SbatchCommandTest {
   @Test
   void versionAndHelpNeedNoScript() {
     assertThat(sbatch.run("-V")).isZero();
-    assertThat(sbatch.out).isEqualTo("slurm 22.05.8\n");
+    assertThat(sbatch.out).isEqualTo("slurm-wlm 22.05.8\n");
     FakeSubmitter help = new FakeSubmitter(dir);
     assertThat(help.run("--help", "--bad-value-never-read")).isEqualTo(255);
     assertThat(help.run("-h")).isZero();

@@ -144,7 +144,7 @@ class ScancelCommandTest {
   @Test
   void versionNeedsNoController() {
     assertThat(scancel.run("-V")).isZero();
-    assertThat(scancel.out).isEqualTo("slurm 22.05.8\n");
+    assertThat(scancel.out).isEqualTo("slurm-wlm 22.05.8\n");
     assertThat(scancel.requests).isEmpty();
   }
 }

@@ -48,7 +48,7 @@ class ScontrolCommandTest {
   void versionPrintsUpstreamForm() {
     assertThat(run(r -> Response.getDefaultInstance(), "version")).isZero();
     assertThat(run(r -> Response.getDefaultInstance(), "-V")).isZero();
-    assertThat(out()).isEqualTo("slurm 22.05.8\nslurm 22.05.8\n");
+    assertThat(out()).isEqualTo("slurm-wlm 22.05.8\nslurm-wlm 22.05.8\n");
   }
 
   @Test

@@ -55,6 +55,44 @@ class UpdateAndRequeueTest {
   }
 
   @Test
+  void featuresActiveFeaturesAndWeightAreSent() {
+    assertThat(run("update", "NodeName=n1", "Features=a,b", "ActiveFeatures=a", "Weight=5")).isZero();
+    var r = sent.get(0).getUpdateNode();
+    assertThat(r.getFeatures()).isEqualTo("a,b");
+    assertThat(r.getActiveFeatures()).isEqualTo("a");
+    assertThat(r.getWeight()).isEqualTo(5);
+    assertThat(r.getState()).isEmpty();
+    assertThat(r.getHasReason()).isFalse();
+    assertThat(run("update", "nodename=n1", "availablefeatures=")).isZero();
+    assertThat(sent.get(1).getUpdateNode().hasFeatures()).isTrue();
+    assertThat(sent.get(1).getUpdateNode().hasWeight()).isFalse();
+    assertThat(out.size() + err.size()).isZero();
+  }
+
+  @Test
+  void badWeightsUseSlurmsWords() {
+    assertThat(run("update", "nodename=n1", "weight=abc")).isEqualTo(1);
+    assertThat(run("update", "nodename=n1", "weight=-1")).isEqualTo(1);
+    assertThat(run("update", "nodename=n1", "weight=4294967295")).isEqualTo(1);
+    assertThat(sent).isEmpty();
+    assertThat(err()).isEqualTo("""
+        scontrol: error: Weight value (abc) is not a valid number
+        No changes specified
+        scontrol: error: Weight value (-1) is less than zero
+        No changes specified
+        scontrol: error: Weight value (4294967295) is greater than 4294967280
+        No changes specified
+        """);
+  }
+
+  @Test
+  void activeFeaturesOutsideTheAvailableOnesAreRefusedInSlurmsWords() {
+    assertThat(run(r -> Response.newBuilder().setErrorCode(SlurmError.ACTIVE_FEATURE_NOT_SUBSET.code()).build(),
+        "update", "NodeName=n1", "ActiveFeatures=c")).isEqualTo(1);
+    assertThat(err()).isEqualTo("slurm_update error: Active features not subset of available features\n");
+  }
+
+  @Test
   void drainWithoutReasonIsRefusedBeforeAsking() {
     assertThat(run("update", "nodename=n1", "state=drain")).isEqualTo(1);
     assertThat(sent).isEmpty();

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.corral.common.BillingWeights;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
 
@@ -87,7 +88,8 @@ final class PartitionLines {
         v.containsKey("gracetime") ? intValue(line, "GraceTime", v.get("gracetime"), 0) : 0,
         v.containsKey("preemptmode") ? preemptMode(line, v.get("preemptmode")) : globalPreemptMode,
         v.containsKey("maxcpuspernode") ? countOrUnlimited(line, "MaxCPUsPerNode", v.get("maxcpuspernode"))
-            : SlurmDuration.INFINITE));
+            : SlurmDuration.INFINITE,
+        billingWeights(line, v.get("tresbillingweights"))));
   }
 
   /** Node names of a Nodes= value (ALL, NodeSet names, hostlists), in node-table order, each once. */
@@ -118,6 +120,14 @@ final class PartitionLines {
       return OptionalLong.empty();
     }
     return OptionalLong.of(ConfValues.megabytes(line, key, value));
+  }
+
+  private static BillingWeights billingWeights(ConfLine line, String value) throws ConfigException {
+    try {
+      return BillingWeights.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw line.invalid("TRESBillingWeights", value);
+    }
   }
 
   private static String oversubscribe(ConfLine line, String value) throws ConfigException {

@@ -192,7 +192,8 @@ class SlurmConfigTest {
         PartitionName=cpu Nodes=n[3-4],n1 Default=YES DefaultTime=30 MaxNodes=2 DefMemPerCPU=1G MaxMemPerNode=UNLIMITED
         PartitionName=gpu Nodes=gpus MaxTime=UNLIMITED OverSubscribe=FORCE:4 PriorityTier=10 Hidden=YES GraceTime=60 \
           PreemptMode=SUSPEND,GANG DenyAccounts=bad AllowGroups=wheel MaxCPUsPerNode=16 ExclusiveUser=YES RootOnly=yes
-        PartitionName=all Nodes=ALL State=DRAIN MinNodes=1 AllowQos=normal PriorityJobFactor=3 MaxMemPerCPU=2000
+        PartitionName=all Nodes=ALL State=DRAIN MinNodes=1 AllowQos=normal PriorityJobFactor=3 MaxMemPerCPU=2000 \
+          TRESBillingWeights="CPU=1.0,Mem=0.25G,GRES/gpu=2.0"
         """);
     assertThat(c.partitions()).extracting(PartitionConfig::name).containsExactly("cpu", "gpu", "all");
     PartitionConfig cpu = c.partition("cpu").orElseThrow();
@@ -226,6 +227,9 @@ class SlurmConfigTest {
     assertThat(all.allowQos()).isEqualTo("normal");
     assertThat(all.priorityJobFactor()).isEqualTo(3);
     assertThat(all.maxMemPerCpuMb()).isEqualTo(OptionalLong.of(2000));
+    assertThat(all.billingWeights().text()).isEqualTo("CPU=1.0,Mem=0.25G,GRES/gpu=2.0");
+    assertThat(all.billingWeights().perUnit()).containsOnlyKeys("cpu", "mem", "gres/gpu");
+    assertThat(cpu.billingWeights().isEmpty()).isTrue();
     assertThat(c.defaultPartition().map(PartitionConfig::name)).contains("cpu");
   }
 
@@ -264,6 +268,8 @@ class SlurmConfigTest {
       "PartitionName=p Default=maybe|2|Default|/etc/slurm/slurm.conf line 2: invalid value for Default: 'maybe'",
       "PartitionName=p OverSubscribe=SOMETIMES|2|OverSubscribe|"
           + "/etc/slurm/slurm.conf line 2: invalid value for OverSubscribe: 'SOMETIMES'",
+      "NodeName=n1\\nPartitionName=p Nodes=n1 TRESBillingWeights=CPU=1,Cores=2|3|TRESBillingWeights|"
+          + "/etc/slurm/slurm.conf line 3: invalid value for TRESBillingWeights: 'CPU=1,Cores=2'",
       "ReturnToService=3|2|ReturnToService|/etc/slurm/slurm.conf line 2: invalid value for ReturnToService: '3'",
       "JobRequeue=perhaps|2|JobRequeue|/etc/slurm/slurm.conf line 2: invalid value for JobRequeue: 'perhaps'",
       "SlurmctldPort=0|2|SlurmctldPort|/etc/slurm/slurm.conf line 2: invalid value for SlurmctldPort: '0'",

@@ -3,6 +3,8 @@ package org.corral.ctld.runtime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import org.corral.common.BillingWeights;
 import org.corral.common.Hostlist;
 import org.corral.common.config.NodeConfig;
 import org.corral.common.config.PartitionConfig;
@@ -65,9 +67,14 @@ final class ConfiguredCluster {
     List<PartitionInfo> out = new ArrayList<>();
     for (PartitionConfig p : cfg.partitions()) {
       int cpus = 0;
+      long mem = 0;
       for (String name : p.nodeNames()) {
         cpus += cfg.node(name).map(NodeConfig::cpus).orElse(0);
+        mem += cfg.node(name).map(NodeConfig::realMemoryMb).orElse(0L);
       }
+      boolean maxTres = cfg.scheduling().hasFlag("MAX_TRES");
+      long billing = BillingWeights.stored(p.billingWeights().billing(
+          Map.of("cpu", (long) cpus, "mem", mem, "node", (long) p.nodeNames().size()), maxTres));
       out.add(PartitionInfo.newBuilder()
           .setName(p.name()).setNodes(Hostlist.compress(p.nodeNames())).addAllNodeNames(p.nodeNames())
           .setIsDefault(p.isDefault()).setMaxTimeMin((int) p.maxTimeMin())
@@ -86,6 +93,8 @@ final class ConfiguredCluster {
           .setPreemptMode(p.preemptMode() == null ? "OFF" : p.preemptMode())
           .setMaxCpusPerNode((int) p.maxCpusPerNode())
           .setTotalCpus(cpus).setTotalNodes(p.nodeNames().size())
+          .setTresBillingWeights(p.billingWeights().text())
+          .setBillingMaxTres(maxTres).setTotalBilling(billing)
           .build());
     }
     return out;

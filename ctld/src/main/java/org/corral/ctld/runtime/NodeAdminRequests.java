@@ -12,6 +12,7 @@ import org.corral.ctld.state.JobStates;
 import org.corral.ctld.state.NodeAction;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.NodeFeatures;
 import org.corral.protocol.Peer;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
@@ -19,8 +20,8 @@ import org.corral.protocol.msg.DeleteNodeRequest;
 import org.corral.protocol.msg.UpdateNodeRequest;
 
 /**
- * {@code scontrol update NodeName=... State=... Reason=...}: administrators drain, down, resume
- * and undrain nodes. Everyone else is refused as Slurm refuses them (Invalid user id).
+ * {@code scontrol update NodeName=... State=... Reason=... Features=... Weight=...}: administrators
+ * drain, down, resume and undrain nodes and change their features and weight. Everyone else is refused as Slurm refuses them (Invalid user id).
  */
 final class NodeAdminRequests {
   private final Authorizer auth;
@@ -52,7 +53,7 @@ final class NodeAdminRequests {
           && n.getBaseState() != NodeBaseState.NODE_DOWN) {
         throw new SlurmException(SlurmError.INVALID_NODE_STATE);
       }
-      cmds.add(new Command.UpdateNode(name, now, action, req.getReason(), uid, req.getHasReason()));
+      cmds.add(new Command.UpdateNode(name, now, action, req.getReason(), uid, req.getHasReason(), settings(req, n)));
       if (action == NodeAction.DOWN && orders != null) {
         // Its jobs end (or go back to the queue) now: their processes go too, on all their nodes.
         for (JobRecord r : s.jobs().values()) {
@@ -85,6 +86,21 @@ final class NodeAdminRequests {
     }
     throw new SlurmException(SlurmError.INVALID_NODE_STATE,
         "Only dynamic nodes can be deleted; " + req.getNodeNames() + " is defined in slurm.conf");
+  }
+
+  /**
+   * Features=, ActiveFeatures= and Weight= for one node. As in Slurm 22.05 the active features
+   * must stay a subset of the available ones: those given, or the node's current ones when only
+   * new available features are given (which then become the active ones too).
+   */
+  private static Command.NodeSettings settings(UpdateNodeRequest req, NodeInfo n) {
+    List<String> avail = req.hasFeatures() ? NodeFeatures.parse(req.getFeatures()) : null;
+    List<String> active = req.hasActiveFeatures() ? NodeFeatures.parse(req.getActiveFeatures()) : null;
+    List<String> mustFit = active != null ? active : avail != null ? NodeFeatures.active(n) : List.of();
+    if (!(avail != null ? avail : n.getFeaturesList()).containsAll(mustFit)) {
+      throw new SlurmException(SlurmError.ACTIVE_FEATURE_NOT_SUBSET);
+    }
+    return new Command.NodeSettings(avail, active, req.hasWeight() ? Integer.toUnsignedLong(req.getWeight()) : -1);
   }
 
   /** The nodes an administrator names; anyone else is refused as Slurm refuses them. */

@@ -72,6 +72,11 @@ final class SubmitPolicy {
     }
     if (p.getOversubscribe().equals("EXCLUSIVE")) {
       b.setExclusive(true); // OverSubscribe=EXCLUSIVE: every job of the partition gets whole nodes
+    } else if (p.getOversubscribe().startsWith("FORCE")) {
+      b.setOversubscribe(true).setExclusive(false); // FORCE: every job shares, --exclusive or not
+    }
+    if (p.getExclusiveUser()) {
+      b.setExclusiveUser(true); // ExclusiveUser=YES: as if every job asked --exclusive=user
     }
     if (spec.getName().isEmpty()) {
       b.setName("sbatch");

@@ -30,9 +30,9 @@ final class Availability {
 
   /** What one pass shares: the state, its reservations, every profile made, what was taken. */
   private record Pass(ClusterState state, ReservationWindows windows, List<Availability> profiles,
-      Map<String, Availability> views, List<Taken> taken) {}
+      Map<String, Availability> views, List<Taken> taken, boolean byUser) {}
 
-  private record Taken(List<NodeAllocation> alloc, long from, long to) {}
+  private record Taken(List<NodeAllocation> alloc, long from, long to, Tenancy who) {}
 
   private Availability(long now, Map<String, NodeTimeline> nodes, Pass pass) {
     this.now = now;
@@ -44,8 +44,10 @@ final class Availability {
   /** The profile for jobs outside reservations: every reservation's nodes are taken over its window. */
   static Availability of(ClusterState state, long now) {
     ReservationWindows windows = ReservationWindows.of(state, now);
-    Pass pass = new Pass(state, windows, new ArrayList<>(), new HashMap<>(), new ArrayList<>());
-    Availability av = new Availability(now, timelines(state, now), pass);
+    // whose jobs hold a node matters only once some job keeps other users off its nodes
+    boolean byUser = state.jobs().values().stream().anyMatch(r -> r.getInfo().getExclusiveUser());
+    Pass pass = new Pass(state, windows, new ArrayList<>(), new HashMap<>(), new ArrayList<>(), byUser);
+    Availability av = new Availability(now, timelines(state, now, byUser), pass);
     windows.block(av.nodes, state, null);
     return av;
   }
@@ -62,17 +64,17 @@ final class Availability {
   Availability forReservation(String name) {
     Availability v = pass.views().get(name);
     if (v == null) {
-      v = new Availability(now, timelines(pass.state(), now), pass);
+      v = new Availability(now, timelines(pass.state(), now, pass.byUser()), pass);
       pass.windows().block(v.nodes, pass.state(), name);
       for (Taken t : pass.taken()) {
-        v.takeHere(t.alloc(), t.from(), t.to());
+        v.takeHere(t.alloc(), t.from(), t.to(), t.who());
       }
       pass.views().put(name, v);
     }
     return v;
   }
 
-  private static Map<String, NodeTimeline> timelines(ClusterState state, long now) {
+  private static Map<String, NodeTimeline> timelines(ClusterState state, long now, boolean byUser) {
     Map<String, NodeTimeline> nodes = new HashMap<>();
     for (NodeInfo n : state.nodes().values()) {
       if (Planner.usable(n)) {
@@ -81,6 +83,9 @@ final class Availability {
         if (n.getGresSlotsCount() > 0) {
           GresUnits units = GresUnits.of(n);
           t.gres(units, units.bits(n.getGresUsedList()));
+        }
+        if (byUser) {
+          t.trackUsers();
         }
         nodes.put(n.getName(), t);
       }
@@ -101,7 +106,7 @@ final class Availability {
           t.vacate(now, end, 0, 0, List.of());
           t.release(end, 0, a.getMemMb(), a.getGresList());
         } else {
-          t.release(end, a.getCpus(), a.getMemMb(), a.getGresList());
+          t.holding(end, a.getCpus(), a.getMemMb(), a.getGresList(), tenancy(state, j));
         }
       }
     }
@@ -125,6 +130,10 @@ final class Availability {
     return Math.max(now + 1, j.getEndTime());
   }
 
+  private static Tenancy tenancy(ClusterState state, JobInfo j) {
+    return Tenancy.of(j, state.partition(j.getPartition()).orElse(null));
+  }
+
   /** A job's planned run time in seconds. */
   static long duration(JobInfo j) {
     long limit = Integer.toUnsignedLong(j.getTimeLimitMin());
@@ -133,6 +142,11 @@ final class Availability {
 
   long now() {
     return now;
+  }
+
+  /** Whether whose jobs hold a node is tracked in this pass (some job keeps other users off its nodes). */
+  boolean byUser() {
+    return pass.byUser();
   }
 
   int version() {
@@ -144,22 +158,22 @@ final class Availability {
     return nodes.get(name);
   }
 
-  /** The job gets these resources over [from, to). */
-  void take(List<NodeAllocation> alloc, long from, long to) {
+  /** The job gets these resources over [from, to), holding its nodes as {@code who} says. */
+  void take(List<NodeAllocation> alloc, long from, long to, Tenancy who) {
     if (!pass.views().isEmpty() || !pass.windows().isEmpty()) {
-      pass.taken().add(new Taken(alloc, from, to)); // for views made later
+      pass.taken().add(new Taken(alloc, from, to, who)); // for views made later
     }
     for (Availability a : pass.profiles()) {
-      a.takeHere(alloc, from, to);
+      a.takeHere(alloc, from, to, who);
     }
   }
 
-  private void takeHere(List<NodeAllocation> alloc, long from, long to) {
+  private void takeHere(List<NodeAllocation> alloc, long from, long to, Tenancy who) {
     version++;
     for (NodeAllocation a : alloc) {
       NodeTimeline t = nodes.get(a.getNode());
       if (t != null) {
-        t.reserve(from, to, a.getCpus(), a.getMemMb(), a.getGresList());
+        t.reserve(from, to, a.getCpus(), a.getMemMb(), a.getGresList(), who);
       }
     }
   }
@@ -176,14 +190,15 @@ final class Availability {
 
   private void holdAgain(JobInfo j, boolean hold) {
     long end = releaseTime(j, now);
+    Tenancy who = tenancy(pass.state(), j);
     for (Availability a : pass.profiles()) {
       a.version++;
       for (NodeAllocation x : j.getAllocationList()) {
         NodeTimeline t = a.nodes.get(x.getNode());
         if (t != null && hold) {
-          t.reserve(now, end, x.getCpus(), x.getMemMb(), x.getGresList());
+          t.reserve(now, end, x.getCpus(), x.getMemMb(), x.getGresList(), who);
         } else if (t != null) {
-          t.vacate(now, end, x.getCpus(), x.getMemMb(), x.getGresList());
+          t.vacate(now, end, x.getCpus(), x.getMemMb(), x.getGresList(), who);
         }
       }
     }

@@ -4,12 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.corral.common.Hostlist;
+import org.corral.protocol.NodeFeatures;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.NodeInfo;
 
 /**
  * Which nodes a job may have: not those it excluded (-x), only those with the features its
- * constraint asks for (-C), and all of those it named (-w). A constraint is OR-ed groups of
+ * constraint asks for (-C) among its active features, and all of those it named (-w). A constraint is OR-ed groups of
  * AND-ed features ("a&b|c"); brackets and counts ("[a|b]", "a*2") are read as plain OR and
  * plain features.
  */
@@ -31,7 +32,7 @@ public record NodeFilter(Set<String> required, Set<String> excluded, List<List<S
       return true;
     }
     for (List<String> all : anyOf) {
-      if (n.getFeaturesList().containsAll(all)) {
+      if (NodeFeatures.active(n).containsAll(all)) {
         return true;
       }
     }

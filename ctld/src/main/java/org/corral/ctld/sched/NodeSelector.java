@@ -11,7 +11,8 @@ import org.corral.protocol.msg.NodeInfo;
 /**
  * Chooses nodes for one job over a span of time: the partition's nodes by Weight then
  * configuration order, the first ones with enough CPUs and memory free for the whole span
- * (cons_tres-style: many jobs per node; --exclusive takes whole idle nodes).
+ * (cons_tres-style: many jobs per node; --exclusive takes whole idle nodes). A job that may
+ * share CPUs (OverSubscribe) takes CPUs no job holds where the whole job fits so, else shares.
  */
 final class NodeSelector {
   /** Start times tried per job before giving up on planning it (bounds a pass's cost). */
@@ -21,13 +22,20 @@ final class NodeSelector {
    * A partition's nodes in the order they are chosen (Weight, then configuration), each with
    * its timeline in this pass's profile (null where the node cannot take work).
    */
-  record Candidates(List<NodeInfo> nodes, NodeTimeline[] timelines, long now, int[] firstNotFull) {
-    static Candidates of(List<NodeInfo> nodes, Availability av) {
+  record Candidates(List<NodeInfo> nodes, NodeTimeline[] timelines, long now, int[] firstNotFull,
+      String oversubscribe) {
+    /** The nodes of a partition whose OverSubscribe is {@code oversubscribe}. */
+    static Candidates of(List<NodeInfo> nodes, Availability av, String oversubscribe) {
       NodeTimeline[] t = new NodeTimeline[nodes.size()];
       for (int i = 0; i < t.length; i++) {
         t[i] = av.node(nodes.get(i).getName());
       }
-      return new Candidates(nodes, t, av.now(), new int[1]);
+      return new Candidates(nodes, t, av.now(), new int[1], oversubscribe);
+    }
+
+    /** How job {@code j} holds these nodes. */
+    Tenancy tenancy(JobInfo j) {
+      return Tenancy.of(j, oversubscribe);
     }
 
     /**
@@ -48,16 +56,27 @@ final class NodeSelector {
 
   /** The allocation over [from, to), or null if the job does not fit then. */
   static List<NodeAllocation> select(JobInfo j, Candidates candidates, long from, long to) {
+    Tenancy who = candidates.tenancy(j);
+    if (who.shares()) { // Slurm fills CPUs no job holds before it puts a second job on any
+      List<NodeAllocation> alone = select(j, candidates, from, to, who.alone());
+      if (alone != null) {
+        return alone;
+      }
+    }
+    return select(j, candidates, from, to, who);
+  }
+
+  private static List<NodeAllocation> select(JobInfo j, Candidates candidates, long from, long to, Tenancy who) {
     int nodesWanted = Math.max(1, j.getMinNodes());
     if (packed(j, nodesWanted)) {
-      return packed(j, candidates, from, to, nodesWanted);
+      return packed(j, candidates, from, to, nodesWanted, who);
     }
     int cpusPerNode = cpusPerNode(j, nodesWanted);
     NodeFilter filter = NodeFilter.of(j);
     GresNeed gn = GresNeed.of(j);
     List<NodeAllocation> out = new ArrayList<>();
     // the nodes it named (-w) first, every one of them, then the others in order
-    int first = from == candidates.now() && filter.required().isEmpty() ? candidates.firstUsableNow() : 0;
+    int first = firstToTry(candidates, from, filter, who);
     for (boolean required : filter.required().isEmpty() ? new boolean[] {false} : new boolean[] {true, false}) {
       for (int i = first; i < candidates.timelines().length && out.size() < nodesWanted; i++) {
         NodeTimeline t = candidates.timelines()[i];
@@ -70,7 +89,7 @@ final class NodeSelector {
         cpus = j.getExclusive() ? cpus : gn.cpus(cpus, need);
         long mem = gn.mem(memoryOnNode(j, n, cpus), need);
         List<GresAlloc> gres = List.of();
-        if (cpus <= n.getCpus() && t.fits(from, to, cpus, mem, j.getExclusive())
+        if (cpus <= n.getCpus() && t.fits(from, to, cpus, mem, who)
             && (need.isEmpty() || (gres = t.pickGres(from, to, need)) != null)) {
           out.add(NodeAllocation.newBuilder().setNode(n.getName()).setCpus(cpus).setMemMb(mem)
               .addAllGres(gres).build());
@@ -102,6 +121,7 @@ final class NodeSelector {
     int[] cpus = new int[n];
     long[] mem = new long[n];
     GresNeed gn = GresNeed.of(j);
+    Tenancy who = candidates.tenancy(j);
     List<GresCount> need = gn.forNode(0, nodesWanted, packed ? 1 : tasksOn(j, cpusPerNode, nodesWanted));
     for (int i = 0; i < n; i++) {
       NodeInfo node = candidates.nodes().get(i);
@@ -121,7 +141,7 @@ final class NodeSelector {
         if (cpus[i] < 0) {
           continue;
         }
-        long e = timelines[i].earliestFit(at, bound, duration, cpus[i], mem[i], j.getExclusive(), need);
+        long e = timelines[i].earliestFit(at, bound, duration, cpus[i], mem[i], who, need);
         if (e < 0) {
           continue;
         }
@@ -137,7 +157,7 @@ final class NodeSelector {
       if (!filter.required().isEmpty()) { // every named node must fit too
         for (int i = 0; i < n; i++) {
           if (cpus[i] >= 0 && filter.required().contains(candidates.nodes().get(i).getName())) {
-            long e = timelines[i].earliestFit(at, latest, duration, cpus[i], mem[i], j.getExclusive(), need);
+            long e = timelines[i].earliestFit(at, latest, duration, cpus[i], mem[i], who, need);
             if (e < 0) {
               return -1;
             }
@@ -245,21 +265,21 @@ final class NodeSelector {
    * nodes takes 3 CPUs of the first and 1 of the second).
    */
   private static List<NodeAllocation> packed(JobInfo j, Candidates candidates, long from, long to,
-      int nodesWanted) {
+      int nodesWanted, Tenancy who) {
     int cpt = Math.max(1, j.getCpusPerTask());
     int tasks = Math.max(nodesWanted, j.getNumTasks());
     List<Integer> fitting = new ArrayList<>(); // candidate indexes with room for a task, in order
     List<Integer> rooms = new ArrayList<>();
     int firstRoom = 0;
     NodeFilter filter = NodeFilter.of(j);
-    int first = from == candidates.now() && filter.required().isEmpty() ? candidates.firstUsableNow() : 0;
+    int first = firstToTry(candidates, from, filter, who);
     for (int i : filter.required().isEmpty() ? order(first, candidates.nodes().size()) : requiredFirst(candidates, filter)) {
       NodeTimeline t = candidates.timelines()[i];
       NodeInfo n = candidates.nodes().get(i);
       if (t == null || !filter.allows(n) || !holdsGres(j, n, nodesWanted)) {
         continue;
       }
-      int fits = Math.min(t.minCpus(from, to), n.getCpus()) / cpt;
+      int fits = Math.min(t.minCpus(from, to, who), n.getCpus()) / cpt;
       long memFree = t.minMem(from, to);
       while (fits > 0 && memFree < memoryOnNode(j, n, fits * cpt)) {
         fits--;
@@ -327,6 +347,15 @@ final class NodeSelector {
           .setMemMb(gn.mem(memoryOnNode(j, n, cpus), need)).addAllGres(gres).build());
     }
     return out;
+  }
+
+  /**
+   * The first candidate worth trying: past the nodes full now when the search is for now, for
+   * any node, by a job that does not share (a sharing job may still fit on a full node).
+   */
+  private static int firstToTry(Candidates candidates, long from, NodeFilter filter, Tenancy who) {
+    return from == candidates.now() && filter.required().isEmpty() && !who.shares()
+        ? candidates.firstUsableNow() : 0;
   }
 
   private static int[] order(int first, int n) {

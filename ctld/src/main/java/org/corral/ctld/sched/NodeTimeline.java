@@ -10,6 +10,14 @@ import org.corral.protocol.msg.GresAlloc;
  * whose steps are the ends of running jobs (resources come back) and the planned jobs of this
  * pass (resources taken for a while). Segment i covers [times[i], times[i+1]); the last one
  * lasts for ever.
+ *
+ * <p>Sharing jobs (OverSubscribe) are counted in CPU-job units: {@code cpus} is what the
+ * node has less every job's CPUs, so it goes below zero once sharing jobs hold more than the
+ * CPUs no other job holds ({@code room}). They spread over that room and wrap round it when it
+ * is full, so every CPU of it holds at most ceil(shared / room) of them, and a job of up to
+ * {@code room} CPUs never gets one CPU twice: a sharing job with limit N fits while its CPUs
+ * fit in the room and shared + its CPUs stay within N x room. A job that does not share gets
+ * only CPUs no job holds.
  */
 final class NodeTimeline {
   private final int totalCpus;
@@ -17,6 +25,8 @@ final class NodeTimeline {
   private int[] cpus;
   private long[] mem;
   private int[] jobs;
+  private int[] shared; // CPU-job units held by sharing jobs
+  private int[][] users; // per segment, the userMark of each job; null = users not tracked in this pass
   private long[][] gres; // per segment, the generic resource units taken (bits over units); null = none here
   private GresUnits units = GresUnits.EMPTY;
   private int size;
@@ -27,6 +37,7 @@ final class NodeTimeline {
     cpus = new int[4];
     mem = new long[4];
     jobs = new int[4];
+    shared = new int[4];
     times[0] = now;
     cpus[0] = freeCpus;
     mem[0] = freeMem;
@@ -51,6 +62,77 @@ final class NodeTimeline {
 
   GresUnits units() {
     return units;
+  }
+
+  /** Tracks whose jobs hold the node (needed once some job keeps other users off its nodes). */
+  void trackUsers() {
+    users = new int[times.length][];
+    for (int i = 0; i < size; i++) {
+      users[i] = new int[0];
+    }
+  }
+
+  /**
+   * A job found holding resources now until {@code end}: its CPUs and memory are in the node's
+   * counts already; from {@code end} on they are free.
+   */
+  void holding(long end, int c, long m, List<GresAlloc> g, Tenancy who) {
+    release(end, c, m, g);
+    int stop = split(end);
+    for (int i = 0; i < stop; i++) {
+      if (who.shares()) {
+        shared[i] += c;
+      }
+      if (users != null) {
+        users[i] = withMark(users[i], who.userMark());
+      }
+    }
+  }
+
+  /** A job planned over [from, to) takes these resources, generic ones too, as {@code who} holds nodes. */
+  void reserve(long from, long to, int c, long m, List<GresAlloc> g, Tenancy who) {
+    reserve(from, to, c, m, g);
+    tenant(from, to, c, who, true);
+  }
+
+  /** The inverse of {@link #reserve(long, long, int, long, List, Tenancy)}: preemption, suspension. */
+  void vacate(long from, long to, int c, long m, List<GresAlloc> g, Tenancy who) {
+    vacate(from, to, c, m, g);
+    tenant(from, to, c, who, false);
+  }
+
+  private void tenant(long from, long to, int c, Tenancy who, boolean add) {
+    if (!who.shares() && users == null) {
+      return;
+    }
+    int start = split(from);
+    int end = split(to);
+    for (int i = start; i < end; i++) {
+      if (who.shares()) {
+        shared[i] += add ? c : -c;
+      }
+      if (users != null) {
+        users[i] = add ? withMark(users[i], who.userMark()) : withoutMark(users[i], who.userMark());
+      }
+    }
+  }
+
+  private static int[] withMark(int[] marks, int mark) {
+    int[] out = Arrays.copyOf(marks, marks.length + 1);
+    out[marks.length] = mark;
+    return out;
+  }
+
+  private static int[] withoutMark(int[] marks, int mark) {
+    for (int k = 0; k < marks.length; k++) {
+      if (marks[k] == mark) {
+        int[] out = new int[marks.length - 1];
+        System.arraycopy(marks, 0, out, 0, k);
+        System.arraycopy(marks, k + 1, out, k, marks.length - k - 1);
+        return out;
+      }
+    }
+    return marks;
   }
 
   /** A running job ends at {@code t}: from then on its resources, generic ones too, are free. */
@@ -137,25 +219,28 @@ final class NodeTimeline {
   }
 
   /** Whether a job needing {@code c} CPUs and {@code m} MB (whole node if exclusive) fits over [from, to). */
-  boolean fits(long from, long to, int c, long m, boolean exclusive) {
+  boolean fits(long from, long to, int c, long m, Tenancy who) {
     for (int i = segmentAt(from); i < size && times[i] < to; i++) {
-      if (!fitsIn(i, c, m, exclusive)) {
+      if (!fitsIn(i, c, m, who)) {
         return false;
       }
     }
     return true;
   }
 
-  /** Whether nothing at all is free now (the first step): stays so for the rest of the pass. */
+  /**
+   * Whether nothing at all is free now (the first step) for a job that does not share: stays so
+   * for the rest of the pass.
+   */
   boolean fullNow() {
     return cpus[0] <= 0 || mem[0] <= 0;
   }
 
-  /** Fewest CPUs free at any time in [from, to). */
-  int minCpus(long from, long to) {
+  /** Fewest CPUs free for {@code who} at any time in [from, to) (0 where its users may not come). */
+  int minCpus(long from, long to, Tenancy who) {
     int min = Integer.MAX_VALUE;
     for (int i = segmentAt(from); i < size && times[i] < to; i++) {
-      min = Math.min(min, cpus[i]);
+      min = Math.min(min, usersAllow(i, who) ? room(i, who) : 0);
     }
     return min;
   }
@@ -173,12 +258,12 @@ final class NodeTimeline {
    * The earliest time T in [from, latest] when the job fits over [T, T + duration), or -1.
    * Candidate times are {@code from} and the starts of later segments (where something freed).
    */
-  long earliestFit(long from, long latest, long duration, int c, long m, boolean exclusive) {
-    return earliestFit(from, latest, duration, c, m, exclusive, List.of());
+  long earliestFit(long from, long latest, long duration, int c, long m, Tenancy who) {
+    return earliestFit(from, latest, duration, c, m, who, List.of());
   }
 
   /** As above, with generic resources that must stay free over the whole span. */
-  long earliestFit(long from, long latest, long duration, int c, long m, boolean exclusive,
+  long earliestFit(long from, long latest, long duration, int c, long m, Tenancy who,
       List<GresCount> needs) {
     if (latest < from) {
       return -1;
@@ -189,7 +274,7 @@ final class NodeTimeline {
       int k = i;
       boolean ok = true;
       while (k < size && times[k] < start + duration) {
-        if (!fitsIn(k, c, m, exclusive)) {
+        if (!fitsIn(k, c, m, who)) {
           ok = false;
           break;
         }
@@ -237,11 +322,36 @@ final class NodeTimeline {
     return false;
   }
 
-  private boolean fitsIn(int i, int c, long m, boolean exclusive) {
-    if (exclusive) {
+  private boolean fitsIn(int i, int c, long m, Tenancy who) {
+    if (!usersAllow(i, who)) {
+      return false;
+    }
+    if (who.exclusive()) {
       return jobs[i] == 0 && cpus[i] == totalCpus;
     }
-    return cpus[i] >= c && mem[i] >= m;
+    return room(i, who) >= c && mem[i] >= m;
+  }
+
+  /** CPUs a job may take in segment i: free ones, or for a sharing job those within its limit. */
+  private int room(int i, Tenancy who) {
+    if (!who.shares()) {
+      return cpus[i];
+    }
+    int unshared = cpus[i] + shared[i]; // the CPUs no job that does not share holds
+    return (int) Math.min(unshared, Math.max(0, (long) who.shareLimit() * unshared - shared[i]));
+  }
+
+  /** Whether the users of the jobs holding the node in segment i let {@code who}'s job come. */
+  private boolean usersAllow(int i, Tenancy who) {
+    if (users == null) {
+      return true;
+    }
+    for (int mark : users[i]) {
+      if (!who.livesWith(mark)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The segment holding time t (t at or after the first segment's start). */
@@ -269,6 +379,10 @@ final class NodeTimeline {
       cpus = Arrays.copyOf(cpus, n);
       mem = Arrays.copyOf(mem, n);
       jobs = Arrays.copyOf(jobs, n);
+      shared = Arrays.copyOf(shared, n);
+      if (users != null) {
+        users = Arrays.copyOf(users, n);
+      }
       if (gres != null) {
         gres = Arrays.copyOf(gres, n);
       }
@@ -277,6 +391,11 @@ final class NodeTimeline {
     System.arraycopy(cpus, at, cpus, at + 1, size - at);
     System.arraycopy(mem, at, mem, at + 1, size - at);
     System.arraycopy(jobs, at, jobs, at + 1, size - at);
+    System.arraycopy(shared, at, shared, at + 1, size - at);
+    if (users != null) {
+      System.arraycopy(users, at, users, at + 1, size - at);
+      users[at] = users[at - 1]; // marks arrays are never changed in place
+    }
     if (gres != null) {
       System.arraycopy(gres, at, gres, at + 1, size - at);
       gres[at] = gres[at - 1].clone();
@@ -285,6 +404,7 @@ final class NodeTimeline {
     cpus[at] = cpus[at - 1];
     mem[at] = mem[at - 1];
     jobs[at] = jobs[at - 1];
+    shared[at] = shared[at - 1];
     size++;
     return at;
   }

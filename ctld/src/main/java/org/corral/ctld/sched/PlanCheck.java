@@ -12,6 +12,7 @@ import org.corral.ctld.state.JobStates;
 import org.corral.ctld.state.Waiting;
 import org.corral.protocol.Gres;
 import org.corral.protocol.msg.GresAlloc;
+import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeInfo;
@@ -26,7 +27,7 @@ public final class PlanCheck {
   /** The plan's starts that still hold, and the reasons that differ from those recorded. */
   public static List<Command> accept(ClusterState s, Plan plan, long now) {
     List<Command> out = new ArrayList<>();
-    Map<String, long[]> used = new HashMap<>(); // node -> {cpus, mem, jobs} added by this plan
+    NodesNow nodes = new NodesNow(s, now);
     Map<String, List<GresAlloc>> gresUsed = new HashMap<>(); // node -> generic resources this plan took
     Map<Integer, ArrayTasks> arraysLeft = new HashMap<>();
     int nextId = s.nextJobId();
@@ -42,14 +43,11 @@ public final class PlanCheck {
           continue;
         }
       }
-      boolean exclusive = r.getInfo().getExclusive();
-      if (start.allocation().stream().allMatch(a -> fits(s, a, used, exclusive) && gresFree(s, a, gresUsed))) {
+      Tenancy who = nodes.tenancy(r.getInfo());
+      if (start.allocation().stream().allMatch(a -> nodes.fits(a, who) && gresFree(s, a, gresUsed))) {
         for (NodeAllocation a : start.allocation()) {
           gresUsed.merge(a.getNode(), a.getGresList(), (x, y) -> Gres.plus(x, y, 1));
-          long[] u = used.computeIfAbsent(a.getNode(), k -> new long[3]);
-          u[0] += a.getCpus();
-          u[1] += a.getMemMb();
-          u[2]++;
+          nodes.take(a, who);
         }
         if (left == null) {
           out.add(start);
@@ -125,17 +123,68 @@ public final class PlanCheck {
     return GresUnits.of(n).free(held, a.getGresList());
   }
 
-  private static boolean fits(ClusterState s, NodeAllocation a, Map<String, long[]> used,
-      boolean exclusive) {
-    NodeInfo n = s.nodes().get(a.getNode());
-    if (n == null || !Planner.usable(n)) {
-      return false;
+  /**
+   * The nodes a plan's starts touch as they are now, with what the accepted starts add: CPUs,
+   * memory, jobs, the CPUs sharing jobs hold and whose jobs hold them. Each is a timeline of one
+   * step that lasts for ever.
+   */
+  private static final class NodesNow {
+    private final ClusterState s;
+    private final long now;
+    private final Map<String, NodeTimeline> timelines = new HashMap<>();
+    private Map<String, List<JobInfo>> holding; // node -> the jobs running on it, found on first use
+
+    NodesNow(ClusterState s, long now) {
+      this.s = s;
+      this.now = now;
     }
-    long[] u = used.getOrDefault(a.getNode(), new long[3]);
-    if (exclusive && (n.getRunningJobs() > 0 || u[2] > 0)) {
-      return false;
+
+    Tenancy tenancy(JobInfo j) {
+      return Tenancy.of(j, s.partition(j.getPartition()).orElse(null));
     }
-    return n.getAllocCpus() + u[0] + a.getCpus() <= n.getCpus()
-        && n.getAllocMemMb() + u[1] + a.getMemMb() <= n.getRealMemoryMb();
+
+    boolean fits(NodeAllocation a, Tenancy who) {
+      NodeTimeline t = timeline(a.getNode());
+      return t != null && t.fits(now, now + 1, a.getCpus(), a.getMemMb(), who);
+    }
+
+    void take(NodeAllocation a, Tenancy who) {
+      timeline(a.getNode()).reserve(now, Long.MAX_VALUE, a.getCpus(), a.getMemMb(), List.of(), who);
+    }
+
+    private NodeTimeline timeline(String name) {
+      NodeInfo n = s.nodes().get(name);
+      if (n == null || !Planner.usable(n)) {
+        return null;
+      }
+      return timelines.computeIfAbsent(name, k -> {
+        NodeTimeline t = new NodeTimeline(now, n.getCpus(), n.getCpus() - n.getAllocCpus(),
+            n.getRealMemoryMb() - n.getAllocMemMb(), n.getRunningJobs());
+        t.trackUsers();
+        for (JobInfo j : holding().getOrDefault(name, List.of())) {
+          for (NodeAllocation x : j.getAllocationList()) {
+            if (x.getNode().equals(name)) { // in the node's counts already: only how it holds the node
+              t.holding(Long.MAX_VALUE, x.getCpus(), x.getMemMb(), List.of(), tenancy(j));
+            }
+          }
+        }
+        return t;
+      });
+    }
+
+    private Map<String, List<JobInfo>> holding() {
+      if (holding == null) {
+        holding = new HashMap<>();
+        for (JobRecord r : s.jobs().values()) {
+          JobInfo j = r.getInfo();
+          if (JobStates.holdsResources(j) && j.getState() != org.corral.protocol.msg.JobState.SUSPENDED) {
+            for (NodeAllocation x : j.getAllocationList()) {
+              holding.computeIfAbsent(x.getNode(), k -> new ArrayList<>()).add(j);
+            }
+          }
+        }
+      }
+      return holding;
+    }
   }
 }

@@ -220,8 +220,8 @@ public final class Planner {
     }
     NodeSelector.Candidates nodes = candidates.computeIfAbsent(p.getName() + "\0" + j.getReservation(),
         k -> candidates(p, resv));
-    long duration = ReservationWindows.duration(j, resv, now);
-    Need need = Need.of(j, duration);
+    long duration = Availability.duration(j);
+    Need need = Need.of(j, duration, nodes.tenancy(j), profile.byUser());
     if (!j.getArrayTasks().isEmpty()) {
       if (startArrayTasks(j, nodes, duration, need)) {
         return;
@@ -253,7 +253,7 @@ public final class Planner {
       remember(failedNow, need);
       return false;
     }
-    profile.take(alloc, now, now + duration);
+    profile.take(alloc, now, now + duration, nodes.tenancy(j));
     starts.add(new Command.StartJob(j.getJobId(), now, alloc, arrayTask));
     limits.started(j);
     licenses.started(j);
@@ -346,7 +346,7 @@ public final class Planner {
     if (alloc == null) {
       return Waiting.because(why);
     }
-    profile.take(alloc, start, start + duration);
+    profile.take(alloc, start, start + duration, nodes.tenancy(j));
     return new Waiting(why, start, Hostlist.compress(alloc.stream().map(NodeAllocation::getNode).toList()));
   }
 
@@ -386,9 +386,10 @@ public final class Planner {
     }
     nodes.sort(Comparator.comparingInt(NodeInfo::getWeight)); // stable: keeps config order
     if (resv != null) {
-      return NodeSelector.Candidates.of(ReservationWindows.nodesFor(resv, nodes), profile.forReservation(resv.getName()));
+      return NodeSelector.Candidates.of(ReservationWindows.nodesFor(resv, nodes), profile.forReservation(resv.getName()),
+          p.getOversubscribe());
     }
-    return NodeSelector.Candidates.of(nodes, profile);
+    return NodeSelector.Candidates.of(nodes, profile, p.getOversubscribe());
   }
 
   /** Why a job cannot start whatever the nodes' load, or null. */
@@ -437,13 +438,15 @@ public final class Planner {
    * ever takes resources), so its search is skipped.
    */
   private record Need(String partition, String nodeFilter, boolean exclusive, boolean packed, int nodes,
-      int tasks, int cpusPerNode, long memPerCpu, long memPerNode, long duration, String gres) {
-    static Need of(JobInfo j, long duration) {
+      int tasks, int cpusPerNode, long memPerCpu, long memPerNode, long duration, String gres, String tenancy) {
+    /** {@code byUser}: the pass tracks whose jobs hold nodes, so jobs of different users fare differently. */
+    static Need of(JobInfo j, long duration, Tenancy who, boolean byUser) {
       int nodes = Math.max(1, j.getMinNodes());
       boolean packed = !j.getExclusive() && j.getNtasksPerNode() == 0 && nodes > 1;
+      String tenancy = who.shareLimit() + (byUser ? "\0" + who.userMark() : "");
       return new Need(j.getPartition() + "\0" + j.getReservation(), j.getReqNodes() + "\0" + j.getExcNodes() + "\0" + j.getFeatures(),
           j.getExclusive(), packed, nodes, Math.max(1, j.getNumTasks()), NodeSelector.cpusPerNode(j, nodes),
-          j.getMemPerCpuMb(), j.getMemPerNodeMb(), duration, gres(j));
+          j.getMemPerCpuMb(), j.getMemPerNodeMb(), duration, gres(j), tenancy);
     }
 
     /** The job's generic resource requests: jobs compare only with jobs asking the same. */
@@ -454,12 +457,12 @@ public final class Planner {
 
     Need withoutDuration() {
       return new Need(partition, nodeFilter, exclusive, packed, nodes, tasks, cpusPerNode, memPerCpu, memPerNode, 0,
-          gres);
+          gres, tenancy);
     }
 
     boolean atLeast(Need o) {
       return partition.equals(o.partition) && nodeFilter.equals(o.nodeFilter) && exclusive == o.exclusive
-          && gres.equals(o.gres)
+          && gres.equals(o.gres) && tenancy.equals(o.tenancy)
           && packed == o.packed
           && (packed ? nodes == o.nodes && tasks >= o.tasks : nodes >= o.nodes)
           && cpusPerNode >= o.cpusPerNode && memPerCpu >= o.memPerCpu && memPerNode >= o.memPerNode

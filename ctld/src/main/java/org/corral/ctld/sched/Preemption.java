@@ -145,7 +145,7 @@ final class Preemption {
         profile.vacate(chosen.get(k));
       }
     }
-    profile.take(alloc, now, now + duration);
+    profile.take(alloc, now, now + duration, nodes.tenancy(j));
     for (JobInfo v : chosen) {
       preempted.add(v.getJobId());
       orders.add(order(j, v));
@@ -218,13 +218,14 @@ final class Preemption {
       long end = s.getEndTime() == 0 ? now + Availability.UNLIMITED_S : now + s.getEndTime() - s.getSuspendTime();
       List<NodeAllocation> cpus = new ArrayList<>();
       boolean fits = true;
+      Tenancy who = Tenancy.of(s, partitions.get(s.getPartition())).alone();
       for (NodeAllocation a : s.getAllocationList()) {
         NodeTimeline t = profile.node(a.getNode());
-        fits &= t != null && t.fits(now, end, a.getCpus(), 0, false);
+        fits &= t != null && t.fits(now, end, a.getCpus(), 0, who);
         cpus.add(NodeAllocation.newBuilder().setNode(a.getNode()).setCpus(a.getCpus()).build());
       }
       if (fits) {
-        profile.take(cpus, now, end);
+        profile.take(cpus, now, end, who);
         orders.add(new Command.SuspendJob(s.getJobId(), now, true, true));
       }
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.corral.common.BillingWeights;
 import org.corral.protocol.StepIds;
 import org.corral.protocol.msg.AcctJob;
 import org.corral.protocol.msg.AcctStep;
@@ -163,6 +164,12 @@ public final class AccountingRecords {
         .setCpusPerTask(j.getCpusPerTask())
         .setNtasksPerNode(j.getNtasksPerNode())
         .setSubmitHost(j.getSubmitHost());
+    if (j.hasReqBilling()) {
+      b.setReqBilling(BillingWeights.stored(j.getReqBilling()));
+    }
+    if (j.hasBilling() && j.getState() != JobState.PENDING) {
+      b.setAllocBilling(BillingWeights.stored(j.getBilling()));
+    }
     List<AcctStep> steps = new ArrayList<>();
     if (!j.getInteractive() && j.getStartTime() > 0 && !j.getBatchHost().isEmpty()
         && j.getState() != JobState.PENDING) {

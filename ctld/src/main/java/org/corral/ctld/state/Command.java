@@ -116,7 +116,24 @@ public sealed interface Command {
    * Reason=); {@code byUid} is who the reason is attributed to.
    */
   record UpdateNode(String node, long time, NodeAction action, String reason, int byUid,
-      boolean setReason) implements Command {}
+      boolean setReason, NodeSettings settings) implements Command {
+    public UpdateNode(String node, long time, NodeAction action, String reason, int byUid, boolean setReason) {
+      this(node, time, action, reason, byUid, setReason, NodeSettings.KEEP);
+    }
+  }
+
+  /**
+   * What {@code scontrol update NodeName= Features= ActiveFeatures= Weight=} sets besides the
+   * state: each null (weight -1) is kept as it is.
+   */
+  record NodeSettings(List<String> features, List<String> activeFeatures, long weight) {
+    public static final NodeSettings KEEP = new NodeSettings(null, null, -1);
+
+    public NodeSettings {
+      features = features == null ? null : List.copyOf(features);
+      activeFeatures = activeFeatures == null ? null : List.copyOf(activeFeatures);
+    }
+  }
 
   /**
    * A job goes back to the queue: {@code scontrol requeue[hold]}, a failed Prolog. A running job

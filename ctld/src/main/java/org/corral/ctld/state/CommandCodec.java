@@ -78,7 +78,7 @@ public final class CommandCodec {
           .setTime(x.time()).setReason(x.reason()));
       case Command.UpdateNode x -> e.setUpdateNode(UpdateNodeCmd.newBuilder().setNode(x.node())
           .setTime(x.time()).setAction(x.action().code()).setReason(x.reason())
-          .setByUid(x.byUid()).setSetReason(x.setReason()));
+          .setByUid(x.byUid()).setSetReason(x.setReason()).mergeFrom(settings(x.settings())));
       case Command.RequeueJob x -> e.setRequeueJob(RequeueJobCmd.newBuilder().setJobId(x.jobId())
           .setTime(x.time()).setHold(x.hold()).setUserHold(x.userHold())
           .setHeldReason(x.heldReason()).setSpecialExit(x.specialExit()));
@@ -165,7 +165,10 @@ public final class CommandCodec {
       case UPDATE_NODE -> {
         UpdateNodeCmd x = e.getUpdateNode();
         yield new Command.UpdateNode(x.getNode(), x.getTime(), NodeAction.ofCode(x.getAction()),
-            x.getReason(), x.getByUid(), x.getSetReason());
+            x.getReason(), x.getByUid(), x.getSetReason(), new Command.NodeSettings(
+                x.getSetFeatures() ? x.getFeaturesList() : null,
+                x.getSetActiveFeatures() ? x.getActiveFeaturesList() : null,
+                x.hasWeight() ? Integer.toUnsignedLong(x.getWeight()) : -1));
       }
       case REQUEUE_JOB -> new Command.RequeueJob(e.getRequeueJob().getJobId(),
           e.getRequeueJob().getTime(), e.getRequeueJob().getHold(),
@@ -198,6 +201,21 @@ public final class CommandCodec {
       case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException(
           "journal entry holds no command (written by a newer Corral?)");
     };
+  }
+
+  /** An UpdateNode's Features=/ActiveFeatures=/Weight=, only those it sets. */
+  private static UpdateNodeCmd settings(Command.NodeSettings n) {
+    UpdateNodeCmd.Builder b = UpdateNodeCmd.newBuilder();
+    if (n.features() != null) {
+      b.setSetFeatures(true).addAllFeatures(n.features());
+    }
+    if (n.activeFeatures() != null) {
+      b.setSetActiveFeatures(true).addAllActiveFeatures(n.activeFeatures());
+    }
+    if (n.weight() >= 0) {
+      b.setWeight((int) n.weight());
+    }
+    return b.build();
   }
 
   private static IllegalArgumentException transientCommand(Command c) {

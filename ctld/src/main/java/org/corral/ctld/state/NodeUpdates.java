@@ -15,6 +15,12 @@ final class NodeUpdates {
     if (n == null) {
       return s;
     }
+    if (!c.settings().equals(Command.NodeSettings.KEEP)) {
+      NodeInfo.Builder set = n.toBuilder();
+      settings(set, c.settings());
+      n = set.build();
+      s = s.withNodes(s.nodes().plus(c.node(), n), c.time());
+    }
     if (c.action() == NodeAction.DOWN) {
       ClusterState down = StateMachine.nodeDown(s, new Command.NodeDown(c.node(), c.time(),
           c.setReason() ? c.reason() : n.getReason()));
@@ -41,5 +47,22 @@ final class NodeUpdates {
       b.clearReason().clearReasonTime().clearReasonUid();
     }
     return s.withNodes(s.nodes().plus(c.node(), b.build()), c.time());
+  }
+
+  /**
+   * Features= sets the available features and, as Slurm 22.05 does without a node_features
+   * plugin, makes them the active ones too; ActiveFeatures= sets the active ones (the request
+   * was checked to keep them a subset).
+   */
+  private static void settings(NodeInfo.Builder b, Command.NodeSettings set) {
+    if (set.features() != null) {
+      b.clearFeatures().addAllFeatures(set.features()).clearActiveFeatures().setActiveFeaturesSet(false);
+    }
+    if (set.activeFeatures() != null) {
+      b.clearActiveFeatures().addAllActiveFeatures(set.activeFeatures()).setActiveFeaturesSet(true);
+    }
+    if (set.weight() >= 0) {
+      b.setWeight((int) set.weight());
+    }
   }
 }

@@ -128,6 +128,8 @@ public final class StateMachine {
         .setMemPerNodeMb(spec.hasMemPerNodeMb() ? spec.getMemPerNodeMb() : 0)
         .setMemPerCpuMb(spec.hasMemPerCpuMb() ? spec.getMemPerCpuMb() : 0)
         .setExclusive(spec.getExclusive())
+        .setOversubscribe(spec.getOversubscribe())
+        .setExclusiveUser(spec.getExclusiveUser())
         .setWorkDir(spec.getWorkDir())
         .setStdOut(shownPath(spec.getStdOut(), spec, c.jobId(), c.userName(), -1))
         .setStdErr(shownPath(spec.getStdErr().isEmpty() ? spec.getStdOut() : spec.getStdErr(), spec, c.jobId(),
@@ -157,6 +159,7 @@ public final class StateMachine {
       ArrayTasks array = ArrayTasks.fromString(spec.getArray());
       info.setArrayJobId(c.jobId()).setArrayTasks(array.toString()).setArrayThrottle(array.throttle());
     }
+    s.partition(spec.getPartition()).ifPresent(p -> info.setReqBilling(JobBilling.requested(info.build(), p)));
     JobRecord rec = JobRecord.newBuilder().setInfo(info).setSpec(spec).build();
     ClusterState next = s.withJobs(s.jobs().plus(c.jobId(), rec), c.time());
     return next.withNextJobIdAtLeast(c.jobId() + 1);
@@ -184,6 +187,10 @@ public final class StateMachine {
         .clearAllocation()
         .addAllAllocation(c.allocation())
         .build();
+    PartitionInfo part = s.partition(j.getPartition()).orElse(null);
+    if (part != null) {
+      started = started.toBuilder().setBilling(JobBilling.allocated(started, part)).build();
+    }
     PMap<String, NodeInfo> nodes = adjust(s.nodes(), c.allocation(), +1, c.time());
     return s.withNodes(nodes, c.time()).withJobs(s.jobs().plus(c.jobId(), with(rec, started)), c.time());
   }

@@ -14,6 +14,7 @@ import org.corral.ctld.state.NodeAction;
 import org.corral.ctld.state.NodeReasons;
 import org.corral.ctld.state.StateMachine;
 import org.corral.ctld.state.TestStates;
+import org.corral.protocol.NodeFeatures;
 import org.corral.protocol.Peer;
 import org.corral.protocol.msg.JobFinishedRequest;
 import org.corral.protocol.msg.UpdateNodeRequest;
@@ -104,5 +105,43 @@ class NodeAdminRequestsTest {
     assertThat(NodeProblems.commands(kill, 0)).first().isEqualTo(
         new Command.UpdateNode("n2", 900, NodeAction.DRAIN, NodeReasons.KILL_TASK_FAILED, 0, true));
     assertThat(List.of(NodeReasons.KILL_TASK_FAILED)).containsExactly("Kill task failed");
+  }
+
+  /** Applies an update request to the state, as the writer thread would. */
+  private ClusterState applied(ClusterState state, UpdateNodeRequest r) {
+    for (Command c : admin.update(ROOT, r, state).commands()) {
+      state = StateMachine.apply(state, c);
+    }
+    return state;
+  }
+
+  @Test
+  void featuresAndWeightAsSlurm2205ChangesThem() {
+    // Features= alone: the new ones become active too (no node_features plugin)
+    ClusterState a = applied(s, UpdateNodeRequest.newBuilder().setNodeNames("n1").setFeatures("a,b").setWeight(5).build());
+    assertThat(a.nodes().get("n1").getFeaturesList()).containsExactly("a", "b");
+    assertThat(NodeFeatures.active(a.nodes().get("n1"))).containsExactly("a", "b");
+    assertThat(a.nodes().get("n1").getWeight()).isEqualTo(5);
+    // ActiveFeatures= a subset of them
+    ClusterState b = applied(a, UpdateNodeRequest.newBuilder().setNodeNames("n1").setActiveFeatures("a").build());
+    assertThat(b.nodes().get("n1").getFeaturesList()).containsExactly("a", "b");
+    assertThat(NodeFeatures.active(b.nodes().get("n1"))).containsExactly("a");
+    // what the reference refused, with nothing changed (Weight= included)
+    for (UpdateNodeRequest bad : List.of(
+        UpdateNodeRequest.newBuilder().setNodeNames("n1").setActiveFeatures("c").build(),
+        UpdateNodeRequest.newBuilder().setNodeNames("n1").setFeatures("x").setWeight(3).build(),
+        UpdateNodeRequest.newBuilder().setNodeNames("n1").setFeatures("p,q").setActiveFeatures("y").build())) {
+      assertThat(errorOf(() -> admin.update(ROOT, bad, b))).isEqualTo(SlurmError.ACTIVE_FEATURE_NOT_SUBSET);
+    }
+    // both at once; and features cleared with the active ones
+    ClusterState c = applied(b, UpdateNodeRequest.newBuilder().setNodeNames("n1").setFeatures("x,y").setActiveFeatures("y").build());
+    assertThat(NodeFeatures.active(c.nodes().get("n1"))).containsExactly("y");
+    ClusterState d = applied(c, UpdateNodeRequest.newBuilder().setNodeNames("n1").setFeatures("").setActiveFeatures("").build());
+    assertThat(d.nodes().get("n1").getFeaturesList()).isEmpty();
+    assertThat(NodeFeatures.active(d.nodes().get("n1"))).isEmpty();
+    assertThat(d.nodes().get("n1").getWeight()).isEqualTo(5);
+    // only administrators
+    assertThat(errorOf(() -> admin.update(new Peer(1000, 1000, "alice", null),
+        UpdateNodeRequest.newBuilder().setNodeNames("n1").setWeight(9).build(), s))).isEqualTo(SlurmError.USER_ID_MISSING);
   }
 }

@@ -223,6 +223,9 @@ class RequeueAndNodeUpdateTest {
   void newCommandsSurviveTheJournalCodec() throws Exception {
     for (Command c : List.<Command>of(
         new Command.UpdateNode("n1", 5, NodeAction.DOWN, "why", 7, true),
+        new Command.UpdateNode("n1", 5, NodeAction.REASON_ONLY, "", 0, false,
+            new Command.NodeSettings(List.of("a", "b"), List.of(), 4294967280L)),
+        new Command.UpdateNode("n1", 5, NodeAction.DRAIN, "x", 0, true, new Command.NodeSettings(null, List.of("a"), 0)),
         new Command.RequeueJob(3, 9, true, true, "job requeued in held state", true),
         new Command.WarnSignalSent(4), new Command.JobEnding(5, 6, 256, "n3"),
         new Command.EpilogNodes(7, List.of("n1", "n2"), 8))) {

@@ -180,8 +180,10 @@ public final class AcctJson {
     JsonObject tres = o.putObject("tres");
     long reqMem = j.getMemPerCpu() ? j.getReqMemMb() * j.getReqCpus()
         : j.getReqMemMb() * Math.max(1, j.getReqNodes());
-    tres.set("allocated", start > 0 ? jobTres(j.getNumCpus(), j.getAllocMemMb(), j.getNumNodes()) : new JsonArray());
-    tres.set("requested", jobTres(j.getReqCpus(), reqMem, Math.max(1, j.getReqNodes())));
+    tres.set("allocated", start > 0 ? jobTres(j.getNumCpus(), j.getAllocMemMb(), j.getNumNodes(),
+        j.hasAllocBilling() ? j.getAllocBilling() : j.getNumCpus()) : new JsonArray());
+    tres.set("requested", jobTres(j.getReqCpus(), reqMem, Math.max(1, j.getReqNodes()),
+        j.hasReqBilling() ? j.getReqBilling() : j.getReqCpus()));
     o.put("used_gres", "");
     o.put("user", j.getUserName());
     JsonObject wckey = o.putObject("wckey");
@@ -191,12 +193,12 @@ public final class AcctJson {
     return o;
   }
 
-  private static JsonArray jobTres(long cpus, long memMb, long nodes) {
+  private static JsonArray jobTres(long cpus, long memMb, long nodes, long billing) {
     JsonArray a = new JsonArray();
     tres(a, "cpu", "", 1, cpus);
     tres(a, "mem", "", 2, memMb);
     tres(a, "node", "", 4, nodes);
-    tres(a, "billing", "", 5, cpus);
+    tres(a, "billing", "", 5, billing);
     return a;
   }
 
@@ -256,7 +258,7 @@ public final class AcctJson {
     JsonArray total = new JsonArray();
     tres(total, "cpu", "", 1, u.getUserCpuMs() + u.getSysCpuMs());
     consumed.set("total", total);
-    tres.set("allocated", jobTres(s.getNumCpus(), s.getReqMemMb(), s.getNumNodes()));
+    tres.set("allocated", jobTres(s.getNumCpus(), s.getReqMemMb(), s.getNumNodes(), s.getNumCpus()));
     return o;
   }
 

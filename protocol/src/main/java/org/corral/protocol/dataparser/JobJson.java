@@ -2,6 +2,8 @@ package org.corral.protocol.dataparser;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.corral.common.BillingWeights;
+import org.corral.protocol.Billing;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobState;
 
@@ -37,6 +39,9 @@ public final class JobJson {
     o.put("container_id", "");
     o.put("contiguous", false);
     o.set("cores_per_socket", NoVal.unset());
+    // Slurm sets it when the job starts.
+    o.set("billable_tres", j.getState() != JobState.PENDING && j.hasBilling() ? NoVal.number(j.getBilling())
+        : NoVal.unset());
     o.set("cpus_per_task", NoVal.number(Math.max(1, j.getCpusPerTask())));
     o.put("cpus_per_tres", "");
     o.put("cron", "");
@@ -104,8 +109,10 @@ public final class JobJson {
     o.set("time_limit", NoVal.limit32(j.getTimeLimitMin()));
     o.set("time_minimum", NoVal.number(0));
     o.set("threads_per_core", NoVal.unset());
-    o.put("tres_req_str", tres(j.getNumCpus(), memoryMb(j), Math.max(j.getNumNodes(), j.getMinNodes())));
-    o.put("tres_alloc_str", j.getNodes().isEmpty() ? "" : tres(j.getNumCpus(), memoryMb(j), j.getNumNodes()));
+    long reqBilling = j.hasReqBilling() ? BillingWeights.stored(j.getReqBilling()) : j.getNumCpus();
+    o.put("tres_req_str", tres(j.getNumCpus(), memoryMb(j), Math.max(j.getNumNodes(), j.getMinNodes()), reqBilling));
+    o.put("tres_alloc_str", j.getNodes().isEmpty() ? ""
+        : tres(j.getNumCpus(), memoryMb(j), j.getNumNodes(), Billing.shown(j)));
     o.put("user_id", j.getUserId());
     o.put("user_name", j.getUserName());
     o.put("wckey", "");
@@ -147,7 +154,7 @@ public final class JobJson {
         : j.getMemPerCpuMb() * j.getNumCpus();
   }
 
-  private static String tres(long cpus, long memMb, long nodes) {
-    return "cpu=" + cpus + ",mem=" + memMb + "M,node=" + nodes + ",billing=" + cpus;
+  private static String tres(long cpus, long memMb, long nodes, long billing) {
+    return "cpu=" + cpus + ",mem=" + memMb + "M,node=" + nodes + ",billing=" + billing;
   }
 }

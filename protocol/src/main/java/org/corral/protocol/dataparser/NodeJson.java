@@ -3,6 +3,8 @@ package org.corral.protocol.dataparser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
+import org.corral.protocol.Billing;
+import org.corral.protocol.NodeFeatures;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
@@ -34,7 +36,7 @@ public final class NodeJson {
     o.put("specialized_cpus", "");
     o.put("extra", "");
     o.set("features", JsonArray.of(n.getFeaturesList()));
-    o.set("active_features", JsonArray.of(n.getFeaturesList()));
+    o.set("active_features", JsonArray.of(NodeFeatures.active(n)));
     o.put("gpu_spec", "");
     o.put("gres", n.getGres());
     o.put("gres_drained", "N/A");
@@ -111,8 +113,9 @@ public final class NodeJson {
     qos.put("assigned", "");
     o.put("alternate", "");
     JsonObject tres = o.putObject("tres");
-    tres.put("billing_weights", "");
-    tres.put("configured", "cpu=" + p.getTotalCpus() + ",node=" + p.getTotalNodes() + ",billing=" + p.getTotalCpus());
+    tres.put("billing_weights", p.getTresBillingWeights());
+    tres.put("configured", "cpu=" + p.getTotalCpus() + ",node=" + p.getTotalNodes() + ",billing="
+        + Billing.partition(p));
     o.put("cluster", cluster);
     o.set("select_type", JsonArray.of(List.of("CORE", "MEMORY")));
     JsonObject cpus = o.putObject("cpus");

@@ -20,11 +20,17 @@ import org.corral.ctld.sched.limits.TimeUsage;
  */
 final class UsageFile {
   private static final System.Logger LOG = System.getLogger("slurmctld");
-  private static final int VERSION = 2; // 2 added wall-seconds by association and usage by QOS
+  // 2 added wall-seconds by association and usage by QOS; 3 CPU-seconds by association beside the
+  // billing-seconds fairshare charges (the same without TRESBillingWeights)
+  private static final int VERSION = 3;
 
-  /** What was saved: usage by user, association (CPU- and wall-seconds) and QOS, as of {@code time} (epoch seconds). */
+  /**
+   * What was saved: usage by user and association (billing-seconds), by association (wall- and
+   * CPU-seconds) and by QOS, as of {@code time} (epoch seconds).
+   */
   record Saved(long time, Map<String, Double> byUser, Map<UsageTracker.JobAssoc, Double> byAssoc,
-      Map<UsageTracker.JobAssoc, Double> wallByAssoc, Map<String, TimeUsage.Used> byQos) {}
+      Map<UsageTracker.JobAssoc, Double> wallByAssoc, Map<String, TimeUsage.Used> byQos,
+      Map<UsageTracker.JobAssoc, Double> cpuByAssoc) {}
 
   private final Path file;
 
@@ -52,6 +58,7 @@ final class UsageFile {
           out.writeDouble(e.getValue().cpuSecs());
           out.writeDouble(e.getValue().wallSecs());
         }
+        writeAssocs(out, s.cpuByAssoc());
       }
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
@@ -84,7 +91,7 @@ final class UsageFile {
     }
     try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
       int version = in.readInt();
-      if (version != 1 && version != VERSION) {
+      if (version < 1 || version > VERSION) {
         throw new IOException("unknown version");
       }
       long time = in.readLong();
@@ -94,14 +101,15 @@ final class UsageFile {
       }
       Map<UsageTracker.JobAssoc, Double> byAssoc = readAssocs(in);
       if (version == 1) { // written before the time limits: they start from zero
-        return new Saved(time, byUser, byAssoc, Map.of(), Map.of());
+        return new Saved(time, byUser, byAssoc, Map.of(), Map.of(), byAssoc);
       }
       Map<UsageTracker.JobAssoc, Double> wallByAssoc = readAssocs(in);
       Map<String, TimeUsage.Used> byQos = new HashMap<>();
       for (int i = in.readInt(); i > 0; i--) {
         byQos.put(in.readUTF(), new TimeUsage.Used(in.readDouble(), in.readDouble()));
       }
-      return new Saved(time, byUser, byAssoc, wallByAssoc, byQos);
+      // Before 3 usage was CPU-seconds: the CPU-seconds are the same.
+      return new Saved(time, byUser, byAssoc, wallByAssoc, byQos, version == 2 ? byAssoc : readAssocs(in));
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.WARNING, "ignoring unreadable usage file " + file + " (usage starts from zero): " + e);
       return null;

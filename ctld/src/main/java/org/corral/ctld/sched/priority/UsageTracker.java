@@ -5,15 +5,17 @@ import java.util.Map;
 import java.util.function.ObjDoubleConsumer;
 import org.corral.ctld.sched.limits.TimeUsage;
 import org.corral.ctld.state.ClusterState;
+import org.corral.protocol.Billing;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.JobState;
 
 /**
- * Decayed usage in CPU-seconds, by user (fairshare without associations) and by the account,
- * user and partition jobs ran under (the association tree's usage, see {@link ShareTree}). At every recalculation the usage so far decays by
- * 2^(-elapsed/PriorityDecayHalfLife) and the CPU-seconds jobs ran since the last one are added
- * (running jobs, and ended ones still in memory). Wall-seconds by association and both by QOS
+ * Decayed usage in billing-seconds (the billing TRES, see TRESBillingWeights; CPUs without), by
+ * user (fairshare without associations) and by the account, user and partition jobs ran under
+ * (the association tree's usage, see {@link ShareTree}). At every recalculation the usage so far
+ * decays by 2^(-elapsed/PriorityDecayHalfLife) and the billing-seconds jobs ran since the last one are added
+ * (running jobs, and ended ones still in memory). CPU- and wall-seconds by association and by QOS
  * are kept the same way for the time limits (GrpWall, QOS GrpTRESMins). Kept by the scheduler
  * thread only.
  */
@@ -22,6 +24,7 @@ public final class UsageTracker {
   private final Map<String, Double> usage = new HashMap<>();
   private final Map<JobAssoc, Double> byAssoc = new HashMap<>();
   private final Map<JobAssoc, Double> wallByAssoc = new HashMap<>();
+  private final Map<JobAssoc, Double> cpuByAssoc = new HashMap<>();
   private final Map<String, TimeUsage.Used> byQos = new HashMap<>();
   private long last = -1;
 
@@ -35,12 +38,14 @@ public final class UsageTracker {
     byAssoc.putAll(saved.byAssoc());
     wallByAssoc.putAll(saved.wallByAssoc());
     byQos.putAll(saved.byQos());
+    cpuByAssoc.putAll(saved.cpuByAssoc());
     last = saved.time();
   }
 
   /** The usage now held, as of the last update. */
   UsageFile.Saved saved() {
-    return new UsageFile.Saved(last, Map.copyOf(usage), Map.copyOf(byAssoc), Map.copyOf(wallByAssoc), Map.copyOf(byQos));
+    return new UsageFile.Saved(last, Map.copyOf(usage), Map.copyOf(byAssoc), Map.copyOf(wallByAssoc), Map.copyOf(byQos),
+        Map.copyOf(cpuByAssoc));
   }
 
   /** Brings usage up to {@code now}. */
@@ -57,13 +62,16 @@ public final class UsageTracker {
       usage.replaceAll((u, v) -> v * decay);
       byAssoc.replaceAll((a, v) -> v * decay);
       wallByAssoc.replaceAll((a, v) -> v * decay);
+      cpuByAssoc.replaceAll((a, v) -> v * decay);
       byQos.replaceAll((q, v) -> v.times(decay));
     }
     ranSince(s, last, now, (j, secs) -> {
       double cpuSecs = secs * j.getNumCpus();
+      double billed = secs * Billing.charged(j); // fairshare charges billing (priority_multifactor)
       JobAssoc a = new JobAssoc(j.getAccount(), j.getUserName(), j.getPartition());
-      usage.merge(j.getUserName(), cpuSecs, Double::sum);
-      byAssoc.merge(a, cpuSecs, Double::sum);
+      usage.merge(j.getUserName(), billed, Double::sum);
+      byAssoc.merge(a, billed, Double::sum);
+      cpuByAssoc.merge(a, cpuSecs, Double::sum);
       wallByAssoc.merge(a, secs, Double::sum);
       byQos.merge(qosOf(j), new TimeUsage.Used(cpuSecs, secs), TimeUsage.Used::plus);
     });
@@ -91,7 +99,7 @@ public final class UsageTracker {
    */
   public TimeUsage timeUsage(ClusterState s, long now) {
     Map<TimeUsage.Owner, TimeUsage.Used> assoc = new HashMap<>();
-    byAssoc.forEach((a, cpu) -> assoc.put(owner(a), new TimeUsage.Used(cpu, wallByAssoc.getOrDefault(a, 0.0))));
+    cpuByAssoc.forEach((a, cpu) -> assoc.put(owner(a), new TimeUsage.Used(cpu, wallByAssoc.getOrDefault(a, 0.0))));
     Map<String, TimeUsage.Used> qos = new HashMap<>(byQos);
     if (last >= 0) {
       ranSince(s, last, now, (j, secs) -> {
@@ -120,7 +128,7 @@ public final class UsageTracker {
     return Map.copyOf(usage);
   }
 
-  /** Decayed CPU-seconds by what the jobs ran under: account, user and partition. */
+  /** Decayed billing-seconds by what the jobs ran under: account, user and partition. */
   public Map<JobAssoc, Double> byAssoc() {
     return Map.copyOf(byAssoc);
   }

@@ -66,6 +66,8 @@ class UsageFileTest {
     TimeUsage kept = after.timeUsage(TestStates.cluster(1, 8, 4000), 1300);
     assertThat(kept.byAssoc().get(new TimeUsage.Owner("physics", "alice", "debug")).wallSecs())
         .isCloseTo(folded, within(1.0));
+    assertThat(kept.byAssoc().get(new TimeUsage.Owner("physics", "alice", "debug")).cpuSecs())
+        .isCloseTo(4 * folded, within(4.0));
     assertThat(kept.byQos().get("high").wallSecs()).isCloseTo(folded, within(1.0));
   }
 
