@@ -57,6 +57,8 @@ final class SlurmApi {
       route("GET", "shares", "shares", SlurmApi::shares),
       route("GET", "partitions/", "partitions", SlurmApi::partitions),
       route("GET", "partition/{partition_name}", "partition/([^/]+)", SlurmApi::partition),
+      route("GET", "reservations/", "reservations", SlurmApi::reservations),
+      route("GET", "reservation/{reservation_name}", "reservation/([^/]+)", SlurmApi::reservation),
       route("GET", "reconfigure/", "reconfigure", SlurmApi::reconfigure));
 
   private static Routes.Route route(String method, String specPath, String regex, Routes.Handler<SlurmApi> h) {
@@ -263,6 +265,31 @@ final class SlurmApi {
       }
     }
     out.body.set("last_update", NoVal.number(r.getPartitionInfo().getLastUpdate()));
+  }
+
+  private void reservations(Routes.Call c, Matcher m, Answer out) throws IOException {
+    reservationList(c, null, out);
+  }
+
+  /** One reservation; an unknown name is Slurm's "Requested reservation is invalid" (404). */
+  private void reservation(Routes.Call c, Matcher m, Answer out) throws IOException {
+    reservationList(c, m.group(1), out);
+  }
+
+  private void reservationList(Routes.Call c, String name, Answer out) throws IOException {
+    Response r = call(c, Request.newBuilder().setReservationInfo(
+        org.corral.protocol.msg.ReservationInfoRequest.getDefaultInstance()).build(), out, "slurm_load_reservations");
+    JsonArray list = out.body.putArray("reservations");
+    var all = r.getReservationInfo().getReservationsList().stream()
+        .filter(x -> name == null || x.getName().equals(name)).toList();
+    if (name != null && all.isEmpty()) {
+      out.error(404, SlurmError.RESERVATION_INVALID.code(), SlurmError.RESERVATION_INVALID.message(),
+          "Unable to query reservation " + name, "slurm_load_reservations");
+    }
+    if (r.getReservationInfo().getLastUpdate() > updateTime(c)) {
+      all.forEach(x -> list.add(org.corral.protocol.dataparser.ReservationJson.reservation(x)));
+    }
+    out.body.set("last_update", NoVal.number(r.getReservationInfo().getLastUpdate()));
   }
 
   private void licenses(Routes.Call c, Matcher m, Answer out) throws IOException {

@@ -220,7 +220,7 @@ public final class Planner {
     }
     NodeSelector.Candidates nodes = candidates.computeIfAbsent(p.getName() + "\0" + j.getReservation(),
         k -> candidates(p, resv));
-    long duration = Availability.duration(j);
+    long duration = ReservationWindows.duration(j, resv, now);
     Need need = Need.of(j, duration, nodes.tenancy(j), profile.byUser());
     if (!j.getArrayTasks().isEmpty()) {
       if (startArrayTasks(j, nodes, duration, need)) {

@@ -105,6 +105,15 @@ public final class ReservationWindows {
     return r.getStartTime() > now && !has(r, ReservationFlags.FLEX) ? "Reservation" : null;
   }
 
+  /**
+   * How long a job holds its nodes as planned: its time limit, but no later than the end of its
+   * reservation, where it is ended (ResvOverRun=0).
+   */
+  static long duration(JobInfo j, ReservationInfo r, long now) {
+    long limit = Availability.duration(j);
+    return r == null ? limit : Math.max(1, Math.min(limit, r.getEndTime() - now));
+  }
+
   /** Takes every reservation's nodes whole over its window, but {@code except}'s (null: none). */
   void block(Map<String, NodeTimeline> timelines, ClusterState s, String except) {
     for (ReservationInfo r : all) {

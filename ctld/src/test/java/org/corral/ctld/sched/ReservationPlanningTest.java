@@ -54,6 +54,19 @@ class ReservationPlanningTest {
   }
 
   @Test
+  void aJobInAReservationIsPlannedToEndWithItSoABackfilledOutsiderDoesNotBlockIt() {
+    ClusterState s = TestStates.cluster(2, 2, 4000);
+    s = reserve(s, "r", 1000, 5600, List.of("n2"));
+    s = TestStates.submit(s, 1, TestStates.spec().setNumTasks(2).setTimeLimitMin(600).build(), 1001);
+    s = TestStates.submit(s, 2, TestStates.spec().setNumTasks(2).setTimeLimitMin(600).build(), 1002);
+    s = TestStates.submit(s, 3, TestStates.spec().setReservation("r").setNumTasks(2).setTimeLimitMin(600).build(),
+        1003);
+    Plan p = Planner.plan(s, 2000); // job 2 is planned on n2 from the reservation's end
+    assertThat(p.starts()).extracting(Command.StartJob::jobId).containsExactly(1, 3);
+    assertThat(nodesOf(p, 3)).containsExactly("n2");
+  }
+
+  @Test
   void aJobWaitsForItsReservationToBegin() {
     ClusterState s = TestStates.cluster(1, 8, 4000);
     s = reserve(s, "later", 5000, 9000, List.of("n1"));
