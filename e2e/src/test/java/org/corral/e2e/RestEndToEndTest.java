@@ -109,4 +109,42 @@ class RestEndToEndTest {
         "/slurmdb/v0.0.42/jobs?users=" + alice.name() + "&state=CANCELLED&job_name=rest-e2e", aliceToken, null);
     assertThat(listedInAccounting.body()).contains("\"job_id\":" + job + ",");
   }
+
+  @Test
+  void theAddressInTheClustersEnvAnswersAndAJobSubmittedOverItRunsAndShowsInSqueue() throws Exception {
+    TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
+    Matcher url = Pattern.compile("export SLURM_RESTD_URL=\"([^\"]+)\"")
+        .matcher(java.nio.file.Files.readString(cluster.dir.resolve("env")));
+    assertThat(url.find()).isTrue();
+    String restd = url.group(1);
+    assertThat(restd).isEqualTo(base);
+    String token = token(alice);
+
+    HttpResponse<String> ping = send("GET", "/slurm/v0.0.42/ping", token, null);
+    assertThat(ping.statusCode()).as(ping.body()).isEqualTo(200);
+    assertThat(ping.body()).contains("\"pinged\":\"UP\"").contains("\"responding\":true");
+
+    HttpResponse<String> submitted = send("POST", "/slurm/v0.0.42/job/submit", token, """
+        {"job":{"script":"#!/bin/sh\\nsleep 300\\n","name":"rest-runs","current_working_directory":"/tmp",
+         "environment":["PATH=/bin:/usr/bin"],"time_limit":{"set":true,"number":10}}}""");
+    assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(200);
+    Matcher id = Pattern.compile("\"job_id\":(\\d+)").matcher(submitted.body());
+    assertThat(id.find()).as(submitted.body()).isTrue();
+    String job = id.group(1);
+
+    // squeue, as alice, shows it running (the scheduler starts it at once on the idle node)
+    String row = "";
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      LocalCluster.Result q = cluster.as(alice, "squeue", "-h", "-j", job, "-o", "%i %j %u %t");
+      assertThat(q.exitCode()).as(q.err()).isZero();
+      row = q.out().strip();
+      if (row.endsWith(" R")) {
+        break;
+      }
+      Thread.sleep(200);
+    }
+    assertThat(row).isEqualTo(job + " rest-runs " + alice.name() + " R");
+    assertThat(send("DELETE", "/slurm/v0.0.42/job/" + job, token, null).statusCode()).isEqualTo(200);
+  }
 }
