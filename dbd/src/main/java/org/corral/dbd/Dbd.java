@@ -16,6 +16,7 @@ import org.corral.dbd.report.ReportService;
 import org.corral.dbd.report.Rollups;
 import org.corral.dbd.storage.Database;
 import org.corral.dbd.storage.JobStore;
+import org.corral.dbd.storage.NodeEventStore;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.DbdAddress;
@@ -70,7 +71,7 @@ public final class Dbd implements AutoCloseable {
             64 << 20, Duration.ofMinutes(5), 1024),
         new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock,
             new AssocService(assocs, slurmUid, UserDirectory.system()),
-            new ReportService(rollups, jobs, cluster, clock)));
+            new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db)));
     Purger purger = new Purger(jobs, cfg.purgeAfter("PurgeJobAfter"), cfg.purgeAfter("PurgeStepAfter"),
         cfg.archiveDir(), clock).start();
     return new Dbd(db, server, rollups.start(), purger);

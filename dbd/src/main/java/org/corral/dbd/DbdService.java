@@ -3,16 +3,22 @@ package org.corral.dbd;
 import java.lang.System.Logger.Level;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.List;
 import org.corral.common.SlurmError;
 import org.corral.dbd.assoc.AssocService;
 import org.corral.dbd.report.ReportService;
 import org.corral.dbd.storage.JobStore;
+import org.corral.dbd.storage.NodeEventStore;
+import org.corral.protocol.NodeEvents;
 import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
 import org.corral.protocol.Responses;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.msg.AcctEvent;
 import org.corral.protocol.msg.AcctEventsReply;
 import org.corral.protocol.msg.AcctEventsRequest;
+import org.corral.protocol.msg.EventQueryReply;
+import org.corral.protocol.msg.EventQueryRequest;
 import org.corral.protocol.msg.JobQueryReply;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
@@ -32,9 +38,13 @@ final class DbdService implements RequestHandler {
   private final Clock clock;
   private final AssocService assoc;
   private final ReportService report;
+  private final NodeEventStore nodeEvents;
+  private final String cluster;
 
   DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, AssocService assoc,
-      ReportService report) {
+      ReportService report, NodeEventStore nodeEvents) {
+    this.nodeEvents = nodeEvents;
+    this.cluster = cluster;
     this.assoc = assoc;
     this.report = report;
     this.jobs = jobs;
@@ -55,6 +65,11 @@ final class DbdService implements RequestHandler {
           long now = clock.instant().getEpochSecond();
           boolean privileged = peer.uid() == 0 || peer.uid() == slurmUid;
           yield Response.newBuilder().setJobQuery(query.run(req.getJobQuery(), peer.uid(), privileged, now)).build();
+        }
+        case EVENT_QUERY -> {
+          EventQueryRequest q = req.getEventQuery();
+          yield Response.newBuilder().setEventQuery(EventQueryReply.newBuilder().addAllEvents(nodeEvents.find(
+              q.getClustersCount() == 0 ? List.of(cluster) : q.getClustersList(), q))).build();
         }
         case ASSOC_SNAPSHOT -> assoc.snapshot(peer, req.getAssocSnapshot());
         case ACCT_UPDATE -> assoc.update(peer, req.getAcctUpdate());
@@ -83,6 +98,12 @@ final class DbdService implements RequestHandler {
     }
   }
 
+  /** Events the controller caused itself are SlurmUser's, as Slurm records them. */
+  private List<AcctEvent> bySlurmUser(List<AcctEvent> events) {
+    return events.stream().map(e -> e.hasNodeEvent() && e.getNodeEvent().getReasonUid() == NodeEvents.BY_CONTROLLER
+        ? e.toBuilder().setNodeEvent(e.getNodeEvent().toBuilder().setReasonUid(slurmUid)).build() : e).toList();
+  }
+
   private Response events(Peer peer, AcctEventsRequest r) throws SQLException {
     if (!"slurmctld".equals(peer.daemon())) {
       LOG.log(Level.WARNING, "refused accounting events from " + (peer.isDaemon() ? peer.daemon() : "uid " + peer.uid()));
@@ -91,7 +112,7 @@ final class DbdService implements RequestHandler {
     if (r.getCluster().isEmpty()) {
       return Responses.error(SlurmError.PROTOCOL_VERSION_ERROR, "job records without a cluster name");
     }
-    long through = r.getEventsCount() == 0 ? 0 : jobs.store(r.getCluster(), r.getEventsList());
+    long through = r.getEventsCount() == 0 ? 0 : jobs.store(r.getCluster(), bySlurmUser(r.getEventsList()));
     return Response.newBuilder().setAcctEvents(AcctEventsReply.newBuilder().setStoredThrough(through)).build();
   }
 }

@@ -175,6 +175,10 @@ public final class SacctmgrCommand implements CliCommand {
   }
 
   private int show(List<String> rest, Cli cli) throws IOException {
+    if (!rest.isEmpty() && rest.get(0).length() >= 1 && "events".startsWith(rest.get(0).toLowerCase(Locale.ROOT))) {
+      return new Events(cli, org.corral.cli.format.UserDirectory.system()).show(rest.subList(1, rest.size()), style,
+          !noHeader);
+    }
     String entity = rest.isEmpty() ? null : entity(rest.get(0));
     if (entity == null || entity.equals("coordinator")) {
       cli.err().print("No valid entity in list command\n"

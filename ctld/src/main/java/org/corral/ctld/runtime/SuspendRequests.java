@@ -71,9 +71,8 @@ final class SuspendRequests {
     return SlurmError.SUCCESS;
   }
 
-  /** A job waiting for its gang turn is suspended for good (out of the rotation) until resumed. */
   private static boolean wouldChange(JobInfo j, boolean resume) {
-    return resume == (j.getState() == JobState.SUSPENDED) || !resume && j.getGangSuspended();
+    return resume == (j.getState() == JobState.SUSPENDED);
   }
 
   /**

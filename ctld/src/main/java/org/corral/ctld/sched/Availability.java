@@ -96,8 +96,7 @@ final class Availability {
         continue;
       }
       long end = releaseTime(j, now);
-      // a job waiting for its gang turn keeps its CPUs, as a running one does
-      boolean suspended = j.getState() == JobState.SUSPENDED && !j.getGangSuspended();
+      boolean suspended = j.getState() == JobState.SUSPENDED;
       for (NodeAllocation a : j.getAllocationList()) {
         NodeTimeline t = nodes.get(a.getNode());
         if (t == null) {

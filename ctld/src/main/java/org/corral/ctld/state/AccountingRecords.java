@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.corral.common.BillingWeights;
+import org.corral.protocol.NodeEvents;
 import org.corral.protocol.StepIds;
 import org.corral.protocol.msg.AcctJob;
 import org.corral.protocol.msg.AcctStep;
@@ -12,6 +13,9 @@ import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.NodeAllocation;
+import org.corral.protocol.msg.NodeBaseState;
+import org.corral.protocol.msg.NodeEvent;
+import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.StepInfo;
 import org.corral.protocol.msg.StepRecord;
 
@@ -38,7 +42,70 @@ public final class AccountingRecords {
         outbox = outbox.add(record);
       }
     }
+    outbox = nodeEvents(before, after, c, outbox);
     return outbox == after.outbox() ? after : after.withOutbox(outbox);
+  }
+
+  /**
+   * A node that goes down or drained opens an event (Slurm's node event: state, reason, who, from
+   * when); one that comes back closes it, and a change of state or reason while out does both.
+   * The close names no start: slurmdbd ends whatever event of the node is still open.
+   */
+  private static AcctOutbox nodeEvents(ClusterState before, ClusterState after, Command c, AcctOutbox outbox) {
+    String node;
+    long time;
+    switch (c) {
+      case Command.NodeDown x -> {
+        node = x.node();
+        time = x.time();
+      }
+      case Command.UpdateNode x -> {
+        node = x.node();
+        time = x.time();
+      }
+      case Command.NodeRegistered x -> {
+        node = x.node();
+        time = x.time();
+      }
+      default -> {
+        return outbox;
+      }
+    }
+    NodeInfo was = before.nodes().get(node);
+    NodeInfo now = after.nodes().get(node);
+    boolean wasOut = was != null && out(was);
+    boolean isOut = now != null && out(now);
+    if (wasOut && isOut && eventState(was) == eventState(now) && was.getReason().equals(now.getReason())) {
+      return outbox;
+    }
+    if (wasOut) {
+      outbox = outbox.add(NodeEvent.newBuilder().setNode(node).setTimeEnd(time).build());
+    }
+    if (isOut) {
+      outbox = outbox.add(NodeEvent.newBuilder().setNode(node).setTimeStart(time).setState(eventState(now))
+          .setReason(now.getReason())
+          .setReasonUid(c instanceof Command.NodeDown ? NodeEvents.BY_CONTROLLER : now.getReasonUid())
+          .setTres("billing=" + now.getCpus() + ",cpu=" + now.getCpus() + ",mem=" + now.getRealMemoryMb() + "M")
+          .build());
+    }
+    return outbox;
+  }
+
+  /** Down or drained: what accounting records as a node event. */
+  private static boolean out(NodeInfo n) {
+    return n.getBaseState() == NodeBaseState.NODE_DOWN || n.getDrain();
+  }
+
+  /** The node's state in Slurm's bits, as an event records it. */
+  static int eventState(NodeInfo n) {
+    int base = switch (n.getBaseState()) {
+      case NODE_DOWN -> NodeEvents.DOWN;
+      case NODE_FUTURE -> NodeEvents.FUTURE;
+      case NODE_UNKNOWN -> 0;
+      default -> n.getAllocCpus() == 0 ? NodeEvents.IDLE
+          : n.getAllocCpus() >= n.getCpus() ? NodeEvents.ALLOCATED : NodeEvents.MIXED;
+    };
+    return base | (n.getDrain() ? NodeEvents.FLAG_DRAIN : 0) | (n.getNotResponding() ? NodeEvents.FLAG_NO_RESPOND : 0);
   }
 
   /** The jobs a command may change. */

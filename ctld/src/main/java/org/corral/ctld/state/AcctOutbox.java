@@ -3,6 +3,7 @@ package org.corral.ctld.state;
 import java.util.List;
 import org.corral.protocol.msg.AcctEvent;
 import org.corral.protocol.msg.AcctJob;
+import org.corral.protocol.msg.NodeEvent;
 import org.pcollections.TreePMap;
 
 /**
@@ -25,7 +26,15 @@ public record AcctOutbox(TreePMap<Long, AcctEvent> events, long nextEventId) {
   }
 
   AcctOutbox add(AcctJob job) {
-    AcctEvent e = AcctEvent.newBuilder().setEventId(nextEventId).setJob(job).build();
+    return add(AcctEvent.newBuilder().setJob(job));
+  }
+
+  AcctOutbox add(NodeEvent node) {
+    return add(AcctEvent.newBuilder().setNodeEvent(node));
+  }
+
+  private AcctOutbox add(AcctEvent.Builder b) {
+    AcctEvent e = b.setEventId(nextEventId).build();
     return new AcctOutbox(events.plus(nextEventId, e), nextEventId + 1);
   }
 

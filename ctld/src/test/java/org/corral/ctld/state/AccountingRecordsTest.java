@@ -172,4 +172,32 @@ class AccountingRecordsTest {
     assertThat(last.getSteps(0).getUsage().getMaxRssNode()).isEqualTo("n2");
     assertThat(last.getSteps(0).getUsage().getUserCpuMs()).isEqualTo(30);
   }
+
+  private static List<org.corral.protocol.msg.NodeEvent> nodeEvents(ClusterState s) {
+    return s.outbox().events().values().stream().filter(AcctEvent::hasNodeEvent).map(AcctEvent::getNodeEvent).toList();
+  }
+
+  @Test
+  void aNodeDrainedThenDownThenResumedOpensAndClosesItsEvents() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = StateMachine.apply(s, new Command.UpdateNode("n1", 2000, NodeAction.REASON_ONLY, "just a note", 0, true));
+    assertThat(nodeEvents(s)).isEmpty(); // a reason on a node in service is no event
+    s = StateMachine.apply(s, new Command.UpdateNode("n1", 2000, NodeAction.DRAIN, "corral maintenance", 0, true));
+    s = StateMachine.apply(s, new Command.NodeDown("n1", 2010, "Not responding"));
+    s = StateMachine.apply(s, new Command.UpdateNode("n1", 2020, NodeAction.RESUME, "", 0, false));
+    var e = nodeEvents(s);
+    assertThat(e).hasSize(4);
+    assertThat(e.get(0)).isEqualTo(org.corral.protocol.msg.NodeEvent.newBuilder().setNode("n1").setTimeStart(2000)
+        .setState(org.corral.protocol.NodeEvents.IDLE | org.corral.protocol.NodeEvents.FLAG_DRAIN)
+        .setReason("corral maintenance").setReasonUid(0).setTres("billing=8,cpu=8,mem=4000M").build());
+    assertThat(e.get(1).getTimeEnd()).isEqualTo(2010); // the drain ends where the down begins
+    assertThat(e.get(1).getTimeStart()).isZero();
+    assertThat(e.get(2).getState()).isEqualTo(org.corral.protocol.NodeEvents.DOWN
+        | org.corral.protocol.NodeEvents.FLAG_DRAIN | org.corral.protocol.NodeEvents.FLAG_NO_RESPOND);
+    assertThat(e.get(2).getReason()).isEqualTo("Not responding");
+    assertThat(e.get(2).getReasonUid()).isEqualTo(org.corral.protocol.NodeEvents.BY_CONTROLLER);
+    assertThat(e.get(3).getTimeEnd()).isEqualTo(2020);
+    // replaying the journal's commands gives the same events with the same ids
+    assertThat(s.outbox().events().keySet()).containsExactly(1L, 2L, 3L, 4L);
+  }
 }

@@ -11,12 +11,16 @@ import org.corral.dbd.report.UsageStore.Marks;
 import org.corral.dbd.report.UsageStore.Span;
 import org.corral.dbd.storage.JobSelection;
 import org.corral.dbd.storage.JobStore;
+import org.corral.dbd.storage.NodeEventStore;
+import org.corral.protocol.NodeEvents;
 import org.corral.protocol.msg.AcctJob;
+import org.corral.protocol.msg.NodeEvent;
 
 /**
  * The usage rollup, as Slurm's slurmdbd does it: every hour that has ended is summed from the
  * job records (allocated CPU time per association and for the cluster, the time eligible jobs
- * waited as planned, the rest of the cluster's CPUs idle), every day that has ended from its
+ * waited as planned, the CPU time of nodes down or drained from the node events, the rest of the
+ * cluster's CPUs idle), every day that has ended from its
  * hours, every month from its days. Job records stored since the last rollup (a late record,
  * a job that ended) make the hours from their submission on be summed again; a period summed
  * again replaces its rows, so rolling up twice gives the same rows.
@@ -26,11 +30,13 @@ public final class Rollup {
 
   private final UsageStore store;
   private final JobStore jobs;
+  private final NodeEventStore nodeEvents;
   private final UsageCalendar calendar;
 
-  Rollup(UsageStore store, JobStore jobs, UsageCalendar calendar) {
+  Rollup(UsageStore store, JobStore jobs, NodeEventStore nodeEvents, UsageCalendar calendar) {
     this.store = store;
     this.jobs = jobs;
+    this.nodeEvents = nodeEvents;
     this.calendar = calendar;
   }
 
@@ -136,8 +142,25 @@ public final class Rollup {
       AcctJob last = page.get(page.size() - 1);
       after = JobStore.Cursor.after(last);
     }
+    for (NodeEvent e : nodeEvents.overlapping(cluster, from, to)) {
+      addDown(out, e, from, to);
+    }
     out.values().forEach(Usage::settle);
     return out;
+  }
+
+  /** A node event's CPU time down in each hour of [from, to) (Slurm: down or drained nodes). */
+  private void addDown(Map<Long, Usage> hours, NodeEvent e, long from, long to) {
+    long end = e.getTimeEnd() > 0 ? e.getTimeEnd() : Long.MAX_VALUE;
+    long cpus = NodeEvents.cpus(e.getTres());
+    long b = Math.min(end, to);
+    for (long h = calendar.hourOf(Math.max(e.getTimeStart(), from)); h < b; h = calendar.nextHour(h)) {
+      long secs = UsageCalendar.overlap(e.getTimeStart(), end, h, calendar.nextHour(h));
+      Usage u = hours.get(h);
+      if (u != null && secs > 0) {
+        u.down += secs * cpus;
+      }
+    }
   }
 
   static String userOf(AcctJob j) {

@@ -6,13 +6,16 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.corral.common.Hostlist;
 import org.corral.common.config.NodeConfig;
 import org.corral.common.config.SlurmConfig;
 import org.corral.dbd.storage.Database;
 import org.corral.dbd.storage.JobStore;
+import org.corral.dbd.storage.NodeEventStore;
 
 /**
  * slurmdbd's rollup task: once a minute it rolls up every known cluster through the last hour
@@ -33,7 +36,7 @@ public final class Rollups implements AutoCloseable {
   public Rollups(Database db, JobStore jobs, Clock clock, ZoneId zone) {
     this.store = new UsageStore(db);
     this.calendar = new UsageCalendar(zone);
-    this.rollup = new Rollup(store, jobs, calendar);
+    this.rollup = new Rollup(store, jobs, new NodeEventStore(db), calendar);
     this.clock = clock;
   }
 
@@ -53,15 +56,21 @@ public final class Rollups implements AutoCloseable {
       return;
     }
     try {
-      long cpus = SlurmConfig.load(slurmConf).nodes().stream().mapToLong(NodeConfig::cpus).sum();
-      registerCpus(cluster, cpus);
+      List<NodeConfig> nodes = SlurmConfig.load(slurmConf).nodes();
+      long cpus = nodes.stream().mapToLong(NodeConfig::cpus).sum();
+      long mem = nodes.stream().mapToLong(NodeConfig::realMemoryMb).sum();
+      // the TRES Slurm registers by default (AccountingStorageTRES), as its cluster event shows them
+      String tres = "billing=" + cpus + ",cpu=" + cpus + ",energy=0,fs/disk=0,mem=" + mem + "M,node=" + nodes.size()
+          + ",pages=0,vmem=0";
+      store.registerCpus(cluster, cpus, tres, Hostlist.compress(nodes.stream().map(NodeConfig::name).toList()),
+          clock.instant().getEpochSecond());
     } catch (Exception e) {
       LOG.log(Level.WARNING, "cannot record cluster " + cluster + "'s CPU count: " + e.getMessage());
     }
   }
 
   public void registerCpus(String cluster, long cpus) throws SQLException {
-    store.registerCpus(cluster, cpus, clock.instant().getEpochSecond());
+    store.registerCpus(cluster, cpus, "", "", clock.instant().getEpochSecond());
   }
 
   /** Rolls up every cluster now. */

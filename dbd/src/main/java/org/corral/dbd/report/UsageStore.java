@@ -42,18 +42,31 @@ final class UsageStore {
     return db;
   }
 
-  /** Records that {@code cluster} has {@code cpus} CPUs from {@code since}, unless it has them already. */
-  synchronized void registerCpus(String cluster, long cpus, long since) throws SQLException {
-    List<Cpus> had = cpus(cluster);
-    if (!had.isEmpty() && had.get(had.size() - 1).cpus() == cpus) {
-      return;
-    }
-    try (Connection c = db.connection();
-        PreparedStatement st = c.prepareStatement("INSERT INTO corral_cluster_cpus (cluster, since, cpus) VALUES (?, ?, ?)")) {
-      st.setString(1, cluster);
-      st.setLong(2, since);
-      st.setLong(3, cpus);
-      st.executeUpdate();
+  /**
+   * Records that {@code cluster} has {@code cpus} CPUs (its TRES {@code tres}, nodes {@code nodes}:
+   * the cluster event) from {@code since}, unless it has them already.
+   */
+  synchronized void registerCpus(String cluster, long cpus, String tres, String nodes, long since) throws SQLException {
+    try (Connection c = db.connection()) {
+      try (PreparedStatement st = c.prepareStatement("SELECT cpus, tres FROM corral_cluster_cpus WHERE cluster = ?"
+          + " ORDER BY since DESC")) {
+        st.setString(1, cluster);
+        st.setMaxRows(1);
+        try (ResultSet rs = st.executeQuery()) {
+          if (rs.next() && rs.getLong(1) == cpus && rs.getString(2).equals(tres)) {
+            return;
+          }
+        }
+      }
+      try (PreparedStatement st = c.prepareStatement(
+          "INSERT INTO corral_cluster_cpus (cluster, since, cpus, tres, nodes) VALUES (?, ?, ?, ?, ?)")) {
+        st.setString(1, cluster);
+        st.setLong(2, since);
+        st.setLong(3, cpus);
+        st.setString(4, tres);
+        st.setString(5, nodes);
+        st.executeUpdate();
+      }
     }
   }
 
@@ -120,14 +133,24 @@ final class UsageStore {
   }
 
   /**
-   * Job records stored since event {@code after}: the earliest submit time among them (or -1
-   * when none) and the highest event id (or {@code after}).
+   * Job records and node events stored since event {@code after}: the earliest submit (or event
+   * start) time among them (or -1 when none) and the highest event id (or {@code after}).
    */
   record Changes(long earliestSubmit, long eventsThrough) {}
 
   Changes changedSince(Connection c, String cluster, long after) throws SQLException {
-    try (PreparedStatement st = c.prepareStatement(
-        "SELECT MIN(submit_time), MAX(last_event), COUNT(*) FROM corral_job WHERE cluster = ? AND last_event > ?")) {
+    // node events share the controller's event ids: one that changed makes its hours count again
+    Changes jobs = changedSince(c, "SELECT MIN(submit_time), MAX(last_event), COUNT(*) FROM corral_job"
+        + " WHERE cluster = ? AND last_event > ?", cluster, after);
+    Changes nodes = changedSince(c, "SELECT MIN(time_start), MAX(last_event), COUNT(*) FROM corral_node_event"
+        + " WHERE cluster = ? AND last_event > ?", cluster, after);
+    long earliest = jobs.earliestSubmit() < 0 ? nodes.earliestSubmit()
+        : nodes.earliestSubmit() < 0 ? jobs.earliestSubmit() : Math.min(jobs.earliestSubmit(), nodes.earliestSubmit());
+    return new Changes(earliest, Math.max(jobs.eventsThrough(), nodes.eventsThrough()));
+  }
+
+  private static Changes changedSince(Connection c, String sql, String cluster, long after) throws SQLException {
+    try (PreparedStatement st = c.prepareStatement(sql)) {
       st.setString(1, cluster);
       st.setLong(2, after);
       try (ResultSet rs = st.executeQuery()) {

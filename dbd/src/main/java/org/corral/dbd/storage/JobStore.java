@@ -15,7 +15,7 @@ import org.corral.protocol.msg.AcctEvent;
 import org.corral.protocol.msg.AcctJob;
 
 /**
- * Job records in the database. Storing is idempotent and ordered: each row remembers the last
+ * Job records in the database (and, in the same transactions, node events: {@link NodeEventStore}). Storing is idempotent and ordered: each row remembers the last
  * event applied to it, so an event repeated (the controller resends what it was not sure was
  * stored) or older than the row changes nothing. Every statement is parameterized.
  */
@@ -38,14 +38,19 @@ public final class JobStore {
    */
   public synchronized long store(String cluster, List<AcctEvent> events) throws SQLException {
     Map<Key, AcctEvent> newest = new LinkedHashMap<>();
+    List<AcctEvent> nodeEvents = new ArrayList<>();
     long through = 0;
     for (AcctEvent e : events) {
+      through = Math.max(through, e.getEventId());
+      if (e.hasNodeEvent()) {
+        nodeEvents.add(e); // applied in order: a node's events depend on the ones before
+        continue;
+      }
       Key k = new Key(Integer.toUnsignedLong(e.getJob().getJobId()), e.getJob().getSubmitTime());
       AcctEvent had = newest.get(k);
       if (had == null || had.getEventId() < e.getEventId()) {
         newest.put(k, e);
       }
-      through = Math.max(through, e.getEventId());
     }
     try (Connection c = db.connection()) {
       c.setAutoCommit(false);
@@ -79,6 +84,7 @@ public final class JobStore {
             update.executeBatch();
           }
         }
+        NodeEventStore.store(c, cluster, nodeEvents);
         try (PreparedStatement st = c.prepareStatement(
             "UPDATE corral_cluster SET stored_through = ? WHERE name = ? AND stored_through < ?")) {
           st.setLong(1, through);

@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr show event user=slurm

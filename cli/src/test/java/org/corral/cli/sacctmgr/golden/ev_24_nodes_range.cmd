@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr show event nodes=n[3-4] event=node
