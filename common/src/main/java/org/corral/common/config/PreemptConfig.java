@@ -1,5 +1,6 @@
 package org.corral.common.config;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -21,6 +22,29 @@ public record PreemptConfig(String type, String mode, long exemptTimeS) {
 
   public boolean byQos() {
     return type.equals("preempt/qos");
+  }
+
+  /** PreemptMode GANG (alone or as in SUSPEND,GANG): jobs sharing CPUs take turns. */
+  public boolean gang() {
+    return List.of(mode.split(",")).contains("GANG");
+  }
+
+  /** SchedulerTimeSlice, in seconds: 30 unless set, and between 5 and 65533 as Slurm requires. */
+  public static long timeSliceS(SlurmConfig cfg) throws ConfigException {
+    Optional<String> v = cfg.get("SchedulerTimeSlice");
+    if (v.isEmpty()) {
+      return 30;
+    }
+    try {
+      long s = Long.parseLong(v.get().trim());
+      if (s >= 5 && s <= 65533) {
+        return s;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw new ConfigException(cfg.path(), 0, "SchedulerTimeSlice",
+        "invalid value for SchedulerTimeSlice: '" + v.get() + "' (must be between 5 and 65533 seconds)");
   }
 
   /**

@@ -107,7 +107,7 @@ public final class Controller implements AutoCloseable {
         cfg.maxJobId(), cfg.scheduling());
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
-        cfg.minJobAge());
+        cfg.minJobAge(), gangSliceS(cfg));
 
     Controller[] self = new Controller[1];
     SuspendRequests suspensions = new SuspendRequests(auth, clock, orders,
@@ -129,6 +129,15 @@ public final class Controller implements AutoCloseable {
   private static org.corral.common.config.PreemptConfig preemptConfig(SlurmConfig cfg) throws IOException {
     try {
       return org.corral.common.config.PreemptConfig.of(cfg);
+    } catch (org.corral.common.config.ConfigException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  /** SchedulerTimeSlice when PreemptMode has GANG, else 0 (no time-slicing). */
+  private static long gangSliceS(SlurmConfig cfg) throws IOException {
+    try {
+      return preemptConfig(cfg).gang() ? org.corral.common.config.PreemptConfig.timeSliceS(cfg) : 0;
     } catch (org.corral.common.config.ConfigException e) {
       throw new IOException(e.getMessage(), e);
     }

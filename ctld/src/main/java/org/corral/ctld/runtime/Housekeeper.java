@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.corral.ctld.sched.GangSchedule;
 import org.corral.ctld.sched.ReservationCalendar;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
@@ -28,7 +29,8 @@ import org.corral.common.SlurmDuration;
  * Once a second: jobs past their time limit end TIMEOUT (their nodes are told to kill them),
  * steps past theirs are cancelled, allocations whose srun/salloc is gone are revoked,
  * nodes silent for SlurmdTimeout go DOWN, ended jobs older than MinJobAge are purged, and
- * reservations that ended roll forward (DAILY, WEEKLY) or go, ending the jobs still in them.
+ * reservations that ended roll forward (DAILY, WEEKLY) or go, ending the jobs still in them,
+ * and with gang scheduling, jobs sharing CPUs take their turns.
  */
 final class Housekeeper implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmctld");
@@ -41,9 +43,12 @@ final class Housekeeper implements AutoCloseable {
   private final Clock clock;
   private final int slurmdTimeout;
   private final int minJobAge;
+  private final long gangSliceS;
 
+  /** @param gangSliceS SchedulerTimeSlice with PreemptMode GANG; 0: no gang scheduling */
   Housekeeper(StateWriter writer, JobOrders orders, StepOrders steps, AllocationClients clients, Clock clock,
-      int slurmdTimeout, int minJobAge) {
+      int slurmdTimeout, int minJobAge, long gangSliceS) {
+    this.gangSliceS = gangSliceS;
     this.writer = writer;
     this.clients = clients;
     this.orders = orders;
@@ -98,7 +103,8 @@ final class Housekeeper implements AutoCloseable {
         }
         continue;
       }
-      if (j.getState() == JobState.RUNNING && !j.getPreempting().isEmpty() && j.getEndTime() <= now) {
+      if ((j.getState() == JobState.RUNNING || j.getGangSuspended()) && !j.getPreempting().isEmpty()
+          && j.getEndTime() <= now) {
         Command end = new Command.PreemptJob(j.getJobId(), now, j.getPreempting(), 0); // its GraceTime is over
         cmds.add(end);
         effects.addAll(orders.effects(j, end));
@@ -128,6 +134,12 @@ final class Housekeeper implements AutoCloseable {
       }
     }
     cmds.addAll(ReservationCalendar.due(s, now));
+    if (gangSliceS > 0) {
+      for (Command c : GangSchedule.turns(s, now, gangSliceS)) {
+        cmds.add(c);
+        s.job(((Command.SuspendJob) c).jobId()).ifPresent(r -> effects.addAll(orders.effects(r.getInfo(), c)));
+      }
+    }
     if (slurmdTimeout > 0) {
       for (NodeInfo n : s.nodesInOrder()) {
         if (n.getBaseState() == NodeBaseState.NODE_IDLE && n.getLastHeard() + slurmdTimeout < now) {

@@ -71,8 +71,9 @@ final class SuspendRequests {
     return SlurmError.SUCCESS;
   }
 
+  /** A job waiting for its gang turn is suspended for good (out of the rotation) until resumed. */
   private static boolean wouldChange(JobInfo j, boolean resume) {
-    return resume == (j.getState() == JobState.SUSPENDED);
+    return resume == (j.getState() == JobState.SUSPENDED) || !resume && j.getGangSuspended();
   }
 
   /**

@@ -96,7 +96,8 @@ final class Availability {
         continue;
       }
       long end = releaseTime(j, now);
-      boolean suspended = j.getState() == JobState.SUSPENDED;
+      // a job waiting for its gang turn keeps its CPUs, as a running one does
+      boolean suspended = j.getState() == JobState.SUSPENDED && !j.getGangSuspended();
       for (NodeAllocation a : j.getAllocationList()) {
         NodeTimeline t = nodes.get(a.getNode());
         if (t == null) {

@@ -93,11 +93,12 @@ public final class PlanCheck {
   /** A preemption or resumption whose job is still as the plan saw it. */
   private static boolean stillApplies(ClusterState s, Command c) {
     return switch (c) {
-      case Command.PreemptJob x -> s.job(x.jobId()).map(r -> r.getInfo().getState() == org.corral.protocol.msg.JobState.RUNNING
-          && !r.getInfo().getCompleting() && r.getInfo().getPreempting().isEmpty()).orElse(false);
+      case Command.PreemptJob x -> s.job(x.jobId()).map(r -> (r.getInfo().getState() == org.corral.protocol.msg.JobState.RUNNING
+          || r.getInfo().getGangSuspended()) && !r.getInfo().getCompleting() && r.getInfo().getPreempting().isEmpty()).orElse(false);
       case Command.SuspendJob x -> s.job(x.jobId()).map(r -> !r.getInfo().getCompleting() && (x.resume()
           ? r.getInfo().getState() == org.corral.protocol.msg.JobState.SUSPENDED && r.getInfo().getPreemptSuspended()
-          : r.getInfo().getState() == org.corral.protocol.msg.JobState.RUNNING)).orElse(false);
+          : r.getInfo().getState() == org.corral.protocol.msg.JobState.RUNNING || r.getInfo().getGangSuspended()))
+          .orElse(false);
       default -> false;
     };
   }
@@ -177,7 +178,8 @@ public final class PlanCheck {
         holding = new HashMap<>();
         for (JobRecord r : s.jobs().values()) {
           JobInfo j = r.getInfo();
-          if (JobStates.holdsResources(j) && j.getState() != org.corral.protocol.msg.JobState.SUSPENDED) {
+          if (JobStates.holdsResources(j)
+              && (j.getState() != org.corral.protocol.msg.JobState.SUSPENDED || j.getGangSuspended())) {
             for (NodeAllocation x : j.getAllocationList()) {
               holding.computeIfAbsent(x.getNode(), k -> new ArrayList<>()).add(j);
             }

@@ -112,7 +112,7 @@ final class Preemption {
       }
       if (r.getCompleting() || !r.getPreempting().isEmpty()) {
         leaving.add(r);
-      } else if (r.getState() == JobState.RUNNING && !exempt(r) && action(j, r) != null) {
+      } else if (!exempt(r) && action(j, r) != null) { // running, or waiting for its gang turn
         candidates.add(r);
       }
     }
@@ -183,7 +183,8 @@ final class Preemption {
       running = new ArrayList<>();
       for (JobRecord r : state.jobs().values()) {
         JobInfo j = r.getInfo();
-        if ((j.getState() == JobState.RUNNING || j.getCompleting()) && j.getAllocationCount() > 0) {
+        if ((j.getState() == JobState.RUNNING || j.getGangSuspended() || j.getCompleting())
+            && j.getAllocationCount() > 0) {
           running.add(j);
         }
       }

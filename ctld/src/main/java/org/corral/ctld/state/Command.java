@@ -165,9 +165,14 @@ public sealed interface Command {
   /**
    * {@code scontrol suspend|resume}, or preemption (SUSPEND mode) and the resumption that follows
    * it: the job stops (SUSPENDED, its CPUs free, its memory kept) or runs again, its end moved
-   * by the time it was stopped.
+   * by the time it was stopped. {@code byGang}: a gang scheduler's turn (time-slicing), which
+   * leaves the job's CPUs allocated to it while it waits.
    */
-  record SuspendJob(int jobId, long time, boolean resume, boolean byPreemption) implements Command {}
+  record SuspendJob(int jobId, long time, boolean resume, boolean byPreemption, boolean byGang) implements Command {
+    public SuspendJob(int jobId, long time, boolean resume, boolean byPreemption) {
+      this(jobId, time, resume, byPreemption, false);
+    }
+  }
 
   /**
    * The job is preempted with {@code action} CANCEL (it ends PREEMPTED) or REQUEUE (back to the

@@ -83,7 +83,8 @@ public final class CommandCodec {
           .setTime(x.time()).setHold(x.hold()).setUserHold(x.userHold())
           .setHeldReason(x.heldReason()).setSpecialExit(x.specialExit()));
       case Command.SuspendJob x -> e.setSuspendJob(org.corral.protocol.msg.SuspendJobCmd.newBuilder()
-          .setJobId(x.jobId()).setTime(x.time()).setResume(x.resume()).setByPreemption(x.byPreemption()));
+          .setJobId(x.jobId()).setTime(x.time()).setResume(x.resume()).setByPreemption(x.byPreemption())
+          .setByGang(x.byGang()));
       case Command.PreemptJob x -> e.setPreemptJob(org.corral.protocol.msg.PreemptJobCmd.newBuilder()
           .setJobId(x.jobId()).setTime(x.time()).setAction(x.action()).setGraceEnd(x.graceEnd()));
       case Command.WarnSignalSent x -> e.setWarnSignalSent(WarnSignalSentCmd.newBuilder()
@@ -175,7 +176,8 @@ public final class CommandCodec {
           e.getRequeueJob().getUserHold(), e.getRequeueJob().getHeldReason(),
           e.getRequeueJob().getSpecialExit());
       case SUSPEND_JOB -> new Command.SuspendJob(e.getSuspendJob().getJobId(), e.getSuspendJob().getTime(),
-          e.getSuspendJob().getResume(), e.getSuspendJob().getByPreemption());
+          e.getSuspendJob().getResume(), e.getSuspendJob().getByPreemption(),
+          e.getSuspendJob().getByGang());
       case PREEMPT_JOB -> new Command.PreemptJob(e.getPreemptJob().getJobId(), e.getPreemptJob().getTime(),
           e.getPreemptJob().getAction(), e.getPreemptJob().getGraceEnd());
       case WARN_SIGNAL_SENT -> new Command.WarnSignalSent(e.getWarnSignalSent().getJobId());

@@ -12,6 +12,7 @@ import org.corral.protocol.msg.NodeInfo;
  * Suspension and preemption of running jobs. A suspended job gives its CPUs back (others may
  * use them) but keeps its memory, as Slurm's cons_tres does; its time limit stops counting:
  * SecsPreSuspend keeps what it ran before, and resuming moves its end by the time it stood still.
+ * A job the gang scheduler suspends waits for its turn on CPUs that stay allocated to it.
  */
 final class SuspendTransitions {
   private SuspendTransitions() {}
@@ -23,21 +24,25 @@ final class SuspendTransitions {
     }
     JobInfo j = rec.getInfo();
     JobInfo next;
-    int sign;
+    int sign; // CPUs given back (-1) or taken again (+1); a gang turn leaves them allocated (0)
     if (!c.resume() && j.getState() == JobState.RUNNING) {
       boolean thisRun = j.getSuspendTime() >= j.getStartTime(); // not from a run before a requeue
       long ranSince = thisRun ? j.getSuspendTime() : j.getStartTime();
       next = j.toBuilder().setState(JobState.SUSPENDED)
           .setPreSuspendSecs((thisRun ? j.getPreSuspendSecs() : 0) + Math.max(0, c.time() - ranSince))
-          .setSuspendTime(c.time()).setPreemptSuspended(c.byPreemption()).build();
+          .setSuspendTime(c.time()).setPreemptSuspended(c.byPreemption()).setGangSuspended(c.byGang()).build();
+      sign = c.byGang() ? 0 : -1;
+    } else if (!c.resume() && !c.byGang() && j.getGangSuspended()) {
+      // waiting for its turn, now suspended for good (preemption, scontrol): its CPUs are free
+      next = j.toBuilder().setGangSuspended(false).setPreemptSuspended(c.byPreemption()).build();
       sign = -1;
-    } else if (c.resume() && j.getState() == JobState.SUSPENDED) {
+    } else if (c.resume() && j.getState() == JobState.SUSPENDED && (!c.byGang() || j.getGangSuspended())) {
       next = resumed(j, c.time());
-      sign = +1;
+      sign = j.getGangSuspended() ? 0 : +1;
     } else {
       return s;
     }
-    ClusterState out = s.withNodes(s.nodes().plusAll(cpus(s, j, sign)), c.time());
+    ClusterState out = sign == 0 ? s : s.withNodes(s.nodes().plusAll(cpus(s, j, sign)), c.time());
     return out.withJobs(out.jobs().plus(c.jobId(), StateMachine.with(rec, next)), c.time());
   }
 
@@ -45,6 +50,7 @@ final class SuspendTransitions {
   private static JobInfo resumed(JobInfo j, long time) {
     long stopped = Math.max(0, time - j.getSuspendTime());
     return j.toBuilder().setState(JobState.RUNNING).setSuspendTime(time).setPreemptSuspended(false)
+        .setGangSuspended(false)
         .setEndTime(j.getEndTime() == 0 ? 0 : j.getEndTime() + stopped)
         .setSuspendedSecs(j.getSuspendedSecs() + stopped).build();
   }
