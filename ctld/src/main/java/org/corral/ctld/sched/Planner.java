@@ -218,6 +218,9 @@ public final class Planner {
       waiting.put(j.getJobId(), Waiting.because(notYet));
       return;
     }
+    if (startMagnetic(j, p)) {
+      return;
+    }
     NodeSelector.Candidates nodes = candidates.computeIfAbsent(p.getName() + "\0" + j.getReservation(),
         k -> candidates(p, resv));
     long duration = ReservationWindows.duration(j, resv, now);
@@ -243,6 +246,28 @@ public final class Planner {
     waiting.put(j.getJobId(), planLater(j, nodes, duration, need, why));
   }
 
+  /**
+   * A job that named no reservation tries the MAGNETIC reservations that admit it first (as
+   * the reference placed such a job in one while other nodes were free), as if it had asked for
+   * that one; it stays pending outside them (Reservation (null)) when none has room now. Arrays
+   * are left to their own reservation, if any.
+   */
+  private boolean startMagnetic(JobInfo j, PartitionInfo p) {
+    if (!j.getReservation().isEmpty() || !j.getArrayTasks().isEmpty()) {
+      return false;
+    }
+    for (ReservationInfo r : profile.reservations().magneticFor(j, now)) {
+      JobInfo in = j.toBuilder().setReservation(r.getName()).build();
+      NodeSelector.Candidates nodes = candidates.computeIfAbsent(p.getName() + "\0" + r.getName(),
+          k -> candidates(p, r));
+      long duration = ReservationWindows.duration(in, r, now);
+      if (startNow(in, nodes, duration, Need.of(in, duration, nodes.tenancy(in), profile.byUser()), -1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Starts the job (or array task) now if it fits over its whole time limit. */
   private boolean startNow(JobInfo j, NodeSelector.Candidates nodes, long duration, Need need, int arrayTask) {
     if (failedNow.stream().anyMatch(need::atLeast)) {
@@ -254,7 +279,7 @@ public final class Planner {
       return false;
     }
     profile.take(alloc, now, now + duration, nodes.tenancy(j));
-    starts.add(new Command.StartJob(j.getJobId(), now, alloc, arrayTask));
+    starts.add(new Command.StartJob(j.getJobId(), now, alloc, arrayTask, j.getReservation()));
     limits.started(j);
     licenses.started(j);
     if (planned > 0) {

@@ -92,6 +92,21 @@ public final class ReservationWindows {
   }
 
   /**
+   * The MAGNETIC reservations, in creation order, a job that named none may be drawn into now:
+   * they admit its user and account and hold their nodes now (FLEX: or lend it others).
+   */
+  List<ReservationInfo> magneticFor(JobInfo j, long now) {
+    List<ReservationInfo> out = new ArrayList<>();
+    for (ReservationInfo r : all) {
+      if (has(r, ReservationFlags.MAGNETIC) && r.getEndTime() > now && ReservationAccess.allows(r, j.getUserName(), j.getAccount())
+          && (r.getStartTime() <= now || has(r, ReservationFlags.FLEX))) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Why a job in a reservation cannot be placed at all yet: its reservation is gone
    * (ReservationDeleted) or has not begun (Reservation, unless FLEX); null when it may be.
    */

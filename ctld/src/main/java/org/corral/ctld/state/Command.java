@@ -31,8 +31,14 @@ public sealed interface Command {
   /**
    * A job starts on its allocation. For an array's record, {@code arrayTask} names the task that
    * starts (the plan's form; the writer turns it into {@link StartArrayTask}); -1 otherwise.
+   * {@code reservation}: the MAGNETIC reservation a job that named none runs in ("": none).
    */
-  record StartJob(int jobId, long time, List<NodeAllocation> allocation, int arrayTask) implements Command {
+  record StartJob(int jobId, long time, List<NodeAllocation> allocation, int arrayTask, String reservation)
+      implements Command {
+    public StartJob(int jobId, long time, List<NodeAllocation> allocation, int arrayTask) {
+      this(jobId, time, allocation, arrayTask, "");
+    }
+
     public StartJob(int jobId, long time, List<NodeAllocation> allocation) {
       this(jobId, time, allocation, -1);
     }

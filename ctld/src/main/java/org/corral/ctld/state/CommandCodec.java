@@ -39,7 +39,7 @@ public final class CommandCodec {
           .setTime(x.time()).setUserId(x.userId()).setUserName(x.userName())
           .setGroupId(x.groupId()).setGroupName(x.groupName()).setSpec(x.spec()));
       case Command.StartJob x -> e.setStartJob(StartJobCmd.newBuilder().setJobId(x.jobId())
-          .setTime(x.time()).addAllAllocation(x.allocation()));
+          .setTime(x.time()).addAllAllocation(x.allocation()).setReservation(x.reservation()));
       case Command.JobEnded x -> {
         JobEndedCmd.Builder b = JobEndedCmd.newBuilder().setJobId(x.jobId())
             .setTime(x.time()).setExitStatus(x.exitStatus()).setNode(x.node())
@@ -128,7 +128,7 @@ public final class CommandCodec {
             x.getGroupId(), x.getGroupName(), x.getSpec());
       }
       case START_JOB -> new Command.StartJob(e.getStartJob().getJobId(), e.getStartJob().getTime(),
-          e.getStartJob().getAllocationList());
+          e.getStartJob().getAllocationList(), -1, e.getStartJob().getReservation());
       case JOB_ENDED -> {
         JobEndedCmd x = e.getJobEnded();
         yield new Command.JobEnded(x.getJobId(), x.getTime(), x.getExitStatus(), x.getNode(), x.getOutOfMemory(),

@@ -186,6 +186,7 @@ public final class StateMachine {
         .setBatchHost(names.get(0))
         .clearAllocation()
         .addAllAllocation(c.allocation())
+        .setReservation(c.reservation().isEmpty() ? j.getReservation() : c.reservation())
         .build();
     PartitionInfo part = s.partition(j.getPartition()).orElse(null);
     if (part != null) {

@@ -146,6 +146,37 @@ class ReservationPlanningTest {
     assertThat(ReservationCalendar.outlived(s, job, 3000)).isTrue();
   }
 
+  /** One case: a reservation on n1 (alice's), the job's user, where it runs and in which reservation. */
+  private record Magnetic(String what, long resvStart, String flags, String user, int tasksBefore, String node,
+      String reservation) {}
+
+  @Test
+  void magneticReservationsDrawInTheJobsTheyAdmit() {
+    List<Magnetic> cases = List.of(
+        new Magnetic("admitted: drawn in though n2 is free", 1000, "MAGNETIC", "alice", 0, "n1", "r"),
+        new Magnetic("not admitted: stays outside", 1000, "MAGNETIC", "bob", 0, "n2", ""),
+        new Magnetic("no room in it: runs outside", 1000, "MAGNETIC", "alice", 8, "n2", ""),
+        new Magnetic("not begun: runs outside", 5000, "MAGNETIC", "alice", 0, "n2", ""),
+        new Magnetic("not magnetic: runs outside", 1000, "", "alice", 0, "n2", ""));
+    for (Magnetic c : cases) {
+      ClusterState s = TestStates.cluster(2, 8, 4000);
+      s = c.flags().isEmpty() ? reserve(s, "r", c.resvStart(), 9000, List.of("n1"))
+          : reserve(s, "r", c.resvStart(), 9000, List.of("n1"), c.flags());
+      if (c.tasksBefore() > 0) { // alice's job in the reservation fills n1
+        s = TestStates.submit(s, 9, TestStates.spec().setReservation("r").setNumTasks(c.tasksBefore()).build(), 1001);
+        s = StateMachine.apply(s, new Command.StartJob(9, 1500, Planner.plan(s, 1500).starts().get(0).allocation()));
+      }
+      int uid = c.user().equals("alice") ? 1000 : 1001;
+      s = StateMachine.apply(s, new Command.SubmitJob(1, 1900, uid, c.user(), uid, c.user(), TestStates.spec().build()));
+      for (Command cmd : PlanCheck.accept(s, Planner.plan(s, 2000), 2000)) {
+        s = StateMachine.apply(s, cmd);
+      }
+      var job = s.job(1).orElseThrow().getInfo();
+      assertThat(job.getNodes()).as(c.what()).isEqualTo(c.node());
+      assertThat(job.getReservation()).as(c.what()).isEqualTo(c.reservation());
+    }
+  }
+
   @Test
   void accessFollowsUsersAndAccountsWithExclusions() {
     ReservationInfo users = ReservationInfo.newBuilder().addUsers("alice").addUsers("bob").build();
