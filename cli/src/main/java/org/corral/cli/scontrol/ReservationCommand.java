@@ -74,7 +74,7 @@ final class ReservationCommand {
     String fail = null;
     if (!f.containsKey("endtime") && !f.containsKey("duration")) {
       fail = "An end time or duration must be given.";
-    } else if (!f.containsKey("users") && !f.containsKey("accounts")) {
+    } else if (f.keySet().stream().noneMatch(k -> k.startsWith("users") || k.startsWith("accounts"))) {
       fail = "Either Users/Groups and/or Accounts must be specified.";
     } else if (!f.containsKey("nodes") && !f.containsKey("nodecnt") && !f.containsKey("corecnt")) {
       fail = "CoreCnt, Nodes, NodeCnt, BurstBuffer, Licenses or Watts must be specified.";
@@ -147,7 +147,8 @@ final class ReservationCommand {
         case "reservationname", "reservation" -> f.put("reservationname", value);
         case "starttime", "endtime" -> f.put(key, time(w, value, now, cli, key.equals("starttime") ? "start" : "end", tail));
         case "duration" -> f.put(key, duration(w, value, tail));
-        case "nodes", "nodecnt", "corecnt", "users", "accounts", "partitionname", "partition" ->
+        case "nodes", "nodecnt", "corecnt", "users", "accounts", "users+", "users-", "accounts+", "accounts-",
+            "partitionname", "partition" ->
             f.put(key.equals("partition") ? "partitionname" : key, value);
         case "flags" -> {
           List<String> flags = ReservationFlags.parse(value);

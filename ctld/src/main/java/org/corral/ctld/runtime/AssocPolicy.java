@@ -37,6 +37,25 @@ final class AssocPolicy {
     }
   }
 
+  /**
+   * A user a reservation names: with associations enforced it must have one (Slurm: "Invalid
+   * account or account/partition combination specified"). Fetches them again once when unknown.
+   */
+  void reservationUser(String user) {
+    if (cache.enforces("associations") && !cache.current().hasAssociation(user)
+        && !(cache.refresh() && cache.current().hasAssociation(user))) {
+      throw new SlurmException(SlurmError.INVALID_ACCOUNT);
+    }
+  }
+
+  /** An account a reservation names: with accounting on it must be known (Slurm's same error). */
+  void reservationAccount(String account) {
+    if (cache.enabled() && !cache.current().hasAccount(account)
+        && !(cache.refresh() && cache.current().hasAccount(account))) {
+      throw new SlurmException(SlurmError.INVALID_ACCOUNT);
+    }
+  }
+
   /** The submission with its account and QOS filled in, or Slurm's refusal (writer thread: no I/O). */
   JobSpec apply(JobSpec spec, String user, ClusterState s) {
     if (!cache.enabled()) {

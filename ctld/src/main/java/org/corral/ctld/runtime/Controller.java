@@ -116,7 +116,8 @@ public final class Controller implements AutoCloseable {
         new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
-        RateLimiter.fromParameters(cfg.get("SlurmctldParameters").orElse(""), clock::millis));
+        RateLimiter.fromParameters(cfg.get("SlurmctldParameters").orElse(""), clock::millis),
+        new ReservationRequests(auth, clock, users, new AssocPolicy(associations)));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,

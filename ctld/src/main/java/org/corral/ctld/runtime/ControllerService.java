@@ -64,9 +64,9 @@ public final class ControllerService implements RequestHandler {
   ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
-      ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter) {
+      ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations) {
     this.rateLimiter = rateLimiter;
-    this.reservations = new ReservationRequests(auth, java.time.Clock.systemUTC());
+    this.reservations = reservations;
     this.shares = shares;
     this.licenses = licenses;
     this.weights = weights;
@@ -153,6 +153,7 @@ public final class ControllerService implements RequestHandler {
         case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
         case RESERVATION -> {
           var r = req.getReservation();
+          reservations.checkNames(peer, r);
           String name = await(writer.submit(s -> r.getUpdate() ? reservations.update(peer, r, s)
               : reservations.create(peer, r, s)));
           yield Response.newBuilder().setReservation(ReservationReply.newBuilder().setName(name)).build();

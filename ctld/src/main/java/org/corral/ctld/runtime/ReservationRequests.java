@@ -14,6 +14,7 @@ import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
 import org.corral.protocol.Peer;
+import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeInfo;
@@ -32,10 +33,60 @@ import org.corral.protocol.msg.ReservationRequest;
 final class ReservationRequests {
   private final Authorizer auth;
   private final java.time.Clock clock;
+  private final UserDirectory users;
+  private final AssocPolicy accounting;
 
-  ReservationRequests(Authorizer auth, java.time.Clock clock) {
+  ReservationRequests(Authorizer auth, java.time.Clock clock, UserDirectory users, AssocPolicy accounting) {
     this.auth = auth;
     this.clock = clock;
+    this.users = users;
+    this.accounting = accounting;
+  }
+
+  /**
+   * Before the request goes to the writer (this may read NSS and ask slurmdbd): the requester is
+   * an administrator, and the users and accounts it names are known. Users must exist ("Invalid
+   * user id") and, with associations enforced, have one; accounts must be known to accounting
+   * (both "Invalid account or account/partition combination specified"). {@code Users-=} takes
+   * out users without an association. A create refuses {@code +=}, as the reference does.
+   */
+  void checkNames(Peer peer, ReservationRequest req) {
+    admin(peer);
+    Map<String, String> f = req.getFieldsMap();
+    if (!req.getUpdate() && f.containsKey("users+")) {
+      throw new SlurmException(SlurmError.USER_ID_MISSING);
+    }
+    if (!req.getUpdate() && f.containsKey("accounts+")) {
+      throw new SlurmException(SlurmError.INVALID_ACCOUNT);
+    }
+    for (String key : List.of("users", "users+", "users-")) {
+      for (String name : names(f.get(key), key.equals("users"), SlurmError.USER_ID_MISSING)) {
+        if (users.uid(name).isEmpty()) {
+          throw new SlurmException(SlurmError.USER_ID_MISSING);
+        }
+        if (!(req.getUpdate() && key.equals("users-"))) {
+          accounting.reservationUser(name);
+        }
+      }
+    }
+    for (String key : List.of("accounts", "accounts+", "accounts-")) {
+      for (String name : names(f.get(key), key.equals("accounts"), SlurmError.INVALID_ACCOUNT)) {
+        accounting.reservationAccount(name);
+      }
+    }
+  }
+
+  /**
+   * The names in a Users=/Accounts= value ({@code excluding}: all "-name" or none) or a
+   * {@code +=}/{@code -=} one (no "-"); otherwise Slurm's error for the kind.
+   */
+  private static List<String> names(String value, boolean excluding, SlurmError bad) {
+    List<String> given = list(value);
+    long minus = given.stream().filter(n -> n.startsWith("-")).count();
+    if (minus > 0 && (!excluding || minus < given.size())) {
+      throw new SlurmException(bad);
+    }
+    return given.stream().map(n -> n.startsWith("-") ? n.substring(1) : n).toList();
   }
 
   Decision<String> create(Peer peer, ReservationRequest req, ClusterState s) {
@@ -52,7 +103,7 @@ final class ReservationRequests {
     ReservationInfo.Builder r = ReservationInfo.newBuilder().setName(name);
     long start = f.containsKey("starttime") ? Math.max(now, number(f.get("starttime"))) : now;
     r.setStartTime(start).setEndTime(end(f, start, 0));
-    r.addAllUsers(list(f.get("users"))).addAllAccounts(list(f.get("accounts")));
+    r.addAllUsers(edited(List.of(), f, "users")).addAllAccounts(edited(List.of(), f, "accounts"));
     if (r.getUsersCount() == 0 && r.getAccountsCount() == 0) {
       throw new SlurmException(SlurmError.RESERVATION_EMPTY);
     }
@@ -76,12 +127,8 @@ final class ReservationRequests {
     }
     long start = f.containsKey("starttime") ? Math.max(now, number(f.get("starttime"))) : old.getStartTime();
     r.setStartTime(start).setEndTime(end(f, start, old.getEndTime() - old.getStartTime()));
-    if (f.containsKey("users")) {
-      r.clearUsers().addAllUsers(list(f.get("users")));
-    }
-    if (f.containsKey("accounts")) {
-      r.clearAccounts().addAllAccounts(list(f.get("accounts")));
-    }
+    r.clearUsers().addAllUsers(edited(old.getUsersList(), f, "users"));
+    r.clearAccounts().addAllAccounts(edited(old.getAccountsList(), f, "accounts"));
     if (r.getUsersCount() == 0 && r.getAccountsCount() == 0) {
       throw new SlurmException(SlurmError.RESERVATION_EMPTY);
     }
@@ -241,6 +288,36 @@ final class ReservationRequests {
       throw new SlurmException(SlurmError.NODES_BUSY);
     }
     return out;
+  }
+
+  /**
+   * Users= or Accounts= ({@code key}) as the request leaves it: a value given replaces it;
+   * {@code KEY+=} adds names, {@code KEY-=} takes them out (from an empty list: excludes them),
+   * as the reference did. Added to a "-name" list, a user is excluded too, while an account
+   * turns it into a list of the accounts added.
+   */
+  private static List<String> edited(List<String> old, Map<String, String> f, String key) {
+    if (f.containsKey(key)) {
+      return list(f.get(key));
+    }
+    Set<String> out = new LinkedHashSet<>(old);
+    boolean excluding = !old.isEmpty() && old.get(0).startsWith("-");
+    if (excluding && key.equals("accounts") && f.containsKey(key + "+")) {
+      out.clear();
+      excluding = false;
+    }
+    for (String name : list(f.get(key + "+"))) {
+      out.add(excluding ? "-" + name : name);
+    }
+    for (String name : list(f.get(key + "-"))) {
+      if (old.isEmpty()) {
+        out.add("-" + name);
+      } else {
+        out.remove(name);
+        out.remove("-" + name);
+      }
+    }
+    return List.copyOf(out);
   }
 
   private static long number(String v) {

@@ -62,6 +62,16 @@ public final class AssocTree {
     return assocs.isEmpty();
   }
 
+  /** Whether the user has some association on this cluster. */
+  public boolean hasAssociation(String user) {
+    return assocs.values().stream().anyMatch(a -> a.getUser().equals(user));
+  }
+
+  /** Whether the account has an association on this cluster. */
+  public boolean hasAccount(String account) {
+    return assocs.values().stream().anyMatch(a -> a.getAccount().equals(account));
+  }
+
   public Optional<AcctUser> user(String name) {
     return Optional.ofNullable(users.get(name));
   }
