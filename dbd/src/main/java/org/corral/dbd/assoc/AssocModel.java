@@ -14,6 +14,7 @@ import org.corral.protocol.msg.AcctCluster;
 import org.corral.protocol.msg.AcctCoord;
 import org.corral.protocol.msg.AcctQos;
 import org.corral.protocol.msg.AcctUser;
+import org.corral.protocol.msg.AcctWckey;
 import org.corral.protocol.msg.AssocSnapshot;
 
 /**
@@ -44,6 +45,21 @@ final class AssocModel {
   final TreeSet<Coord> coords = new TreeSet<>();
   final Map<Key, AcctAssoc> assocs = new TreeMap<>();
   final Map<String, AcctQos> qos = new TreeMap<>();
+  final Map<WckeyKey, AcctWckey> wckeys = new TreeMap<>();
+
+  /** A wckey's key: Slurm lists them by cluster, name and user. */
+  record WckeyKey(String cluster, String name, String user) implements Comparable<WckeyKey> {
+    static WckeyKey of(AcctWckey w) {
+      return new WckeyKey(w.getCluster(), w.getName(), w.getUser());
+    }
+
+    @Override
+    public int compareTo(WckeyKey o) {
+      int c = cluster.compareTo(o.cluster);
+      c = c != 0 ? c : name.compareTo(o.name);
+      return c != 0 ? c : user.compareTo(o.user);
+    }
+  }
 
   record Coord(String user, String account) implements Comparable<Coord> {
     @Override
@@ -61,6 +77,7 @@ final class AssocModel {
     m.coords.addAll(coords);
     m.assocs.putAll(assocs);
     m.qos.putAll(qos);
+    m.wckeys.putAll(wckeys);
     return m;
   }
 
@@ -77,6 +94,7 @@ final class AssocModel {
     }
     assocs.values().stream().filter(a -> all || a.getCluster().equals(cluster)).forEach(b::addAssocs);
     b.addAllQos(qos.values());
+    wckeys.values().stream().filter(w -> all || w.getCluster().equals(cluster)).forEach(b::addWckeys);
     return b.build();
   }
 
@@ -147,6 +165,7 @@ final class AssocModel {
         String c = ch.getDeleteCluster();
         clusters.remove(c);
         assocs.keySet().removeIf(k -> k.cluster().equals(c));
+        wckeys.keySet().removeIf(k -> k.cluster().equals(c));
       }
       case DELETE_ACCOUNT -> deleteAccount(ch.getDeleteAccount());
       case DELETE_USER -> {
@@ -154,6 +173,17 @@ final class AssocModel {
         users.remove(u);
         coords.removeIf(c -> c.user().equals(u));
         assocs.keySet().removeIf(k -> k.user().equals(u));
+        wckeys.keySet().removeIf(k -> k.user().equals(u));
+      }
+      case PUT_WCKEY -> putWckey(ch.getPutWckey());
+      case DELETE_WCKEY -> {
+        WckeyKey k = WckeyKey.of(ch.getDeleteWckey());
+        wckeys.remove(k);
+        AcctUser u = users.get(k.user());
+        if (u != null && u.getDefaultWckey().equals(k.name())
+            && wckeys.keySet().stream().noneMatch(o -> o.user().equals(k.user()) && o.name().equals(k.name()))) {
+          users.put(u.getName(), u.toBuilder().setDefaultWckey("").build());
+        }
       }
       case DELETE_ASSOC -> {
         Key k = Key.of(ch.getDeleteAssoc());
@@ -225,6 +255,20 @@ final class AssocModel {
       b.setParentAccount("");
     }
     assocs.put(k, b.build());
+  }
+
+  private void putWckey(AcctWckey w) throws AcctException {
+    requireName(w.getName(), "wckey");
+    if (!clusters.containsKey(w.getCluster())) {
+      throw new AcctException(SlurmError.INVALID_WCKEY, "Unknown cluster " + w.getCluster());
+    }
+    if (!users.containsKey(w.getUser())) {
+      throw new AcctException(SlurmError.INVALID_WCKEY, "Unknown user " + w.getUser());
+    }
+    WckeyKey k = WckeyKey.of(w);
+    AcctWckey old = wckeys.get(k);
+    int id = old != null ? old.getId() : wckeys.values().stream().mapToInt(AcctWckey::getId).max().orElse(0) + 1;
+    wckeys.put(k, w.toBuilder().setId(id).build());
   }
 
   private int nextAssocId() {

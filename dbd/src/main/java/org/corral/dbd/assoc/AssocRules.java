@@ -87,6 +87,12 @@ final class AssocRules {
       }
       case DELETE_ACCOUNT -> operator ? null : "only operators remove accounts";
       case DELETE_USER -> operator ? null : "only operators remove users";
+      // a user's wckeys are the user's settings: operators, or coordinators of an account the user is in
+      case PUT_WCKEY, DELETE_WCKEY -> {
+        String u = ch.hasPutWckey() ? ch.getPutWckey().getUser() : ch.getDeleteWckey().getUser();
+        yield operator || m.assocs.values().stream().anyMatch(a -> a.getUser().equals(u)
+            && under.contains(a.getAccount())) ? null : "user " + u + " is not in an account you coordinate";
+      }
       case ADD_COORD -> operator || under.contains(ch.getAddCoord().getAccount()) ? null
           : "not a coordinator of account " + ch.getAddCoord().getAccount();
       case DELETE_COORD -> operator || under.contains(ch.getDeleteCoord().getAccount()) ? null

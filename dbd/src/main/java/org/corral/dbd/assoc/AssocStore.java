@@ -16,6 +16,7 @@ import org.corral.protocol.msg.AcctChange;
 import org.corral.protocol.msg.AcctCluster;
 import org.corral.protocol.msg.AcctQos;
 import org.corral.protocol.msg.AcctUser;
+import org.corral.protocol.msg.AcctWckey;
 import org.corral.protocol.msg.AssocSnapshot;
 
 /**
@@ -135,6 +136,10 @@ public final class AssocStore {
         AcctQos x = AcctQos.parseFrom(r);
         m.qos.put(x.getName(), x);
       }
+      for (byte[] r : records(c, "SELECT record FROM acct_wckey")) {
+        AcctWckey x = AcctWckey.parseFrom(r);
+        m.wckeys.put(AssocModel.WckeyKey.of(x), x);
+      }
     } catch (InvalidProtocolBufferException e) {
       throw new SQLException("a stored association record cannot be read: " + e.getMessage(), e);
     }
@@ -177,6 +182,18 @@ public final class AssocStore {
             a.getPartition(), a.toByteArray());
       } else if (!old.equals(a)) {
         exec(c, "UPDATE acct_assoc SET record = ? WHERE id = ?", a.toByteArray(), (long) a.getId());
+      }
+    }
+    for (var e : before.wckeys.entrySet()) {
+      if (!after.wckeys.containsKey(e.getKey())) {
+        exec(c, "DELETE FROM acct_wckey WHERE id = ?", (long) e.getValue().getId());
+      }
+    }
+    for (var e : after.wckeys.entrySet()) {
+      AcctWckey w = e.getValue();
+      if (!before.wckeys.containsKey(e.getKey())) {
+        exec(c, "INSERT INTO acct_wckey (id, cluster, name, user_name, record) VALUES (?, ?, ?, ?, ?)",
+            (long) w.getId(), w.getCluster(), w.getName(), w.getUser(), w.toByteArray());
       }
     }
     for (AssocModel.Coord k : before.coords) {

@@ -14,6 +14,7 @@ import org.corral.protocol.msg.AcctChange;
 import org.corral.protocol.msg.AcctCoord;
 import org.corral.protocol.msg.AcctLimits;
 import org.corral.protocol.msg.AcctUser;
+import org.corral.protocol.msg.AcctWckey;
 import org.corral.protocol.msg.AssocSnapshot;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -83,6 +84,41 @@ class AssocStoreTest {
       AssocSnapshot u = store.snapshot("c1");
       assertThat(u.getAssocsList()).hasSize(2);
       assertThat(u.getUsersList()).allSatisfy(x -> assertThat(x.getCoordAccountsList()).isEmpty());
+    }
+  }
+
+  static AcctChange wckey(String cluster, String name, String user) {
+    return AcctChange.newBuilder().setPutWckey(AcctWckey.newBuilder().setCluster(cluster).setName(name)
+        .setUser(user)).build();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("storages")
+  void wckeysAreKeptPerUserAndGoWithTheUser(Storage storage) throws Exception {
+    try (TestDatabases.Fresh fresh = TestDatabases.create(storage); Database db = fresh.open()) {
+      AssocStore store = new AssocStore(db);
+      store.bootstrap("c1");
+      store.apply(ROOT, List.of(user("alice", "root", 1), userAssoc("c1", "root", "alice"),
+          wckey("c1", "wk2", "alice"), wckey("c1", "wk1", "alice"), wckey("c1", "wk1", "alice"),
+          user("bob", "root", 1), wckey("c1", "wk1", "bob")), false);
+      try (Database again = fresh.open()) {
+        assertThat(new AssocStore(again).snapshot("c1").getWckeysList())
+            .extracting(w -> w.getName() + "/" + w.getUser() + "#" + w.getId())
+            .containsExactly("wk1/alice#2", "wk1/bob#3", "wk2/alice#1");
+      }
+      assertThat(store.snapshot("other").getWckeysList()).isEmpty();
+      // an unknown user or cluster is refused, and the request changes nothing
+      assertThatThrownBy(() -> store.apply(ROOT, List.of(wckey("c1", "wk3", "alice"), wckey("c1", "wk4", "carol")),
+          false)).isInstanceOf(AcctException.class);
+      assertThatThrownBy(() -> store.apply(ROOT, List.of(wckey("nope", "wk3", "alice")), false))
+          .isInstanceOf(AcctException.class);
+      // a plain user may not give itself one
+      assertThatThrownBy(() -> store.apply(store.actor("bob"),
+          List.of(wckey("c1", "wk9", "bob")), false)).isInstanceOf(AcctException.class);
+      store.apply(ROOT, List.of(AcctChange.newBuilder().setDeleteWckey(AcctWckey.newBuilder().setCluster("c1")
+          .setName("wk2").setUser("alice")).build(), AcctChange.newBuilder().setDeleteUser("bob").build()), false);
+      assertThat(store.snapshot("c1").getWckeysList()).extracting(w -> w.getName() + "/" + w.getUser())
+          .containsExactly("wk1/alice");
     }
   }
 
