@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * Reservation flags by Slurm's names, in the order scontrol prints them
- * ({@code Flags=MAINT,FLEX,OVERLAP,IGNORE_JOBS,DAILY,WEEKLY,SPEC_NODES,MAGNETIC}, as the
- * reference printed them). SPEC_NODES is not asked for: a reservation gets it when its nodes were
+ * ({@code Flags=MAINT,FLEX,OVERLAP,IGNORE_JOBS,HOURLY,DAILY,WEEKDAY,WEEKEND,WEEKLY,SPEC_NODES,MAGNETIC},
+ * as the reference printed them). SPEC_NODES is not asked for: a reservation gets it when its nodes were
  * named.
  */
 public final class ReservationFlags {
@@ -17,15 +17,19 @@ public final class ReservationFlags {
   public static final String FLEX = "FLEX";
   public static final String OVERLAP = "OVERLAP";
   public static final String IGNORE_JOBS = "IGNORE_JOBS";
+  public static final String HOURLY = "HOURLY";
   public static final String DAILY = "DAILY";
+  public static final String WEEKDAY = "WEEKDAY";
+  public static final String WEEKEND = "WEEKEND";
   public static final String WEEKLY = "WEEKLY";
   public static final String SPEC_NODES = "SPEC_NODES";
   public static final String MAGNETIC = "MAGNETIC";
 
   private static final List<String> ORDER =
-      List.of(MAINT, FLEX, OVERLAP, IGNORE_JOBS, DAILY, WEEKLY, SPEC_NODES, MAGNETIC);
+      List.of(MAINT, FLEX, OVERLAP, IGNORE_JOBS, HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY, SPEC_NODES, MAGNETIC);
   /** Those a user may give (Flags=), in any case. */
-  private static final Set<String> GIVEN = Set.of(MAINT, FLEX, OVERLAP, IGNORE_JOBS, DAILY, WEEKLY, MAGNETIC);
+  private static final Set<String> GIVEN =
+      Set.of(MAINT, FLEX, OVERLAP, IGNORE_JOBS, HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY, MAGNETIC);
 
   private ReservationFlags() {}
 

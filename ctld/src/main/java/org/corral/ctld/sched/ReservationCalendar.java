@@ -1,5 +1,8 @@
 package org.corral.ctld.sched;
 
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import org.corral.common.ReservationFlags;
@@ -9,34 +12,64 @@ import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.ReservationInfo;
 
 /**
- * What the end of a reservation changes: a DAILY or WEEKLY one moves to its next occurrence (a
- * day or a week later, as often as needed to lie ahead again), any other is removed. Jobs still
- * running in it are ended then (ResvOverRun=0, Slurm's default: the reference ended such a job
- * TIMEOUT at the reservation's end).
+ * What the end of a reservation changes: a recurring one moves to its next occurrence that lies
+ * ahead (HOURLY: an hour on, DAILY: a day, WEEKDAY: to the next Monday to Friday, WEEKEND: to
+ * the next Saturday or Sunday, both: any day, WEEKLY: a week; the first of these it has), any
+ * other is removed. Jobs still running in it are ended then (ResvOverRun=0, Slurm's default: the
+ * reference ended such a job TIMEOUT at the reservation's end).
  */
 public final class ReservationCalendar {
+  private static final long HOUR = 3600;
   private static final long DAY = 86400;
 
   private ReservationCalendar() {}
 
-  /** The commands for reservations whose end is at or before {@code now}. */
+  /** The commands for reservations whose end is at or before {@code now}; days of the week in the host's zone. */
   public static List<Command> due(ClusterState s, long now) {
+    return due(s, now, ZoneId.systemDefault());
+  }
+
+  public static List<Command> due(ClusterState s, long now, ZoneId zone) {
     List<Command> out = new ArrayList<>();
     for (ReservationInfo r : s.reservations().all()) {
       if (r.getEndTime() > now) {
         continue;
       }
-      long period = ReservationWindows.has(r, ReservationFlags.DAILY) ? DAY
-          : ReservationWindows.has(r, ReservationFlags.WEEKLY) ? 7 * DAY : 0;
-      if (period == 0) {
+      long shift = shift(r, now, zone);
+      if (shift == 0) {
         out.add(new Command.DeleteReservation(r.getName(), now));
       } else {
-        long steps = (now - r.getEndTime()) / period + 1;
-        out.add(new Command.UpdateReservation(r.toBuilder().setStartTime(r.getStartTime() + steps * period)
-            .setEndTime(r.getEndTime() + steps * period).build(), now));
+        out.add(new Command.UpdateReservation(r.toBuilder().setStartTime(r.getStartTime() + shift)
+            .setEndTime(r.getEndTime() + shift).build(), now));
       }
     }
     return out;
+  }
+
+  /** How far a recurring reservation moves so that its end lies after {@code now}; 0 when it does not recur. */
+  static long shift(ReservationInfo r, long now, ZoneId zone) {
+    boolean weekday = ReservationWindows.has(r, ReservationFlags.WEEKDAY);
+    boolean weekend = ReservationWindows.has(r, ReservationFlags.WEEKEND);
+    long period = ReservationWindows.has(r, ReservationFlags.HOURLY) ? HOUR
+        : ReservationWindows.has(r, ReservationFlags.DAILY) || (weekday && weekend) ? DAY
+        : weekday || weekend ? -1
+        : ReservationWindows.has(r, ReservationFlags.WEEKLY) ? 7 * DAY : 0;
+    if (period > 0) {
+      return ((now - r.getEndTime()) / period + 1) * period;
+    }
+    if (period == 0) {
+      return 0;
+    }
+    long shift = ((now - r.getEndTime()) / DAY + 1) * DAY; // the first day it lies ahead, then to an allowed one
+    while (isWeekend(r.getStartTime() + shift, zone) != weekend) {
+      shift += DAY;
+    }
+    return shift;
+  }
+
+  private static boolean isWeekend(long epochSecond, ZoneId zone) {
+    DayOfWeek d = Instant.ofEpochSecond(epochSecond).atZone(zone).getDayOfWeek();
+    return d == DayOfWeek.SATURDAY || d == DayOfWeek.SUNDAY;
   }
 
   /** Whether the job runs in a reservation that has ended by {@code now}. */

@@ -134,6 +134,28 @@ class ReservationPlanningTest {
   }
 
   @Test
+  void recurringReservationsMoveToTheirNextOccurrence() {
+    long friday = 1795773600L; // 2026-11-27T10:00Z, a Friday
+    long day = 86400;
+    record Recurs(String flags, long start, long shift) {}
+    for (Recurs c : List.of(
+        new Recurs("HOURLY", friday, 3600),
+        new Recurs("HOURLY,DAILY", friday, 3600),
+        new Recurs("DAILY", friday, day),
+        new Recurs("WEEKDAY", friday, 3 * day), // to Monday
+        new Recurs("WEEKEND", friday, day),
+        new Recurs("WEEKEND", friday + 2 * day, 6 * day), // Sunday to the next Saturday
+        new Recurs("WEEKDAY,WEEKEND", friday, day),
+        new Recurs("WEEKLY", friday, 7 * day),
+        new Recurs("MAINT", friday, 0))) {
+      ReservationInfo r = ReservationInfo.newBuilder().setName("r").setStartTime(c.start())
+          .setEndTime(c.start() + 3600).addAllFlags(List.of(c.flags().split(","))).build();
+      assertThat(ReservationCalendar.shift(r, c.start() + 3600, java.time.ZoneOffset.UTC)).as(c.toString())
+          .isEqualTo(c.shift());
+    }
+  }
+
+  @Test
   void aJobStillRunningWhenItsReservationEndsHasOutlivedIt() {
     ClusterState s = TestStates.cluster(1, 8, 4000);
     s = reserve(s, "r", 1000, 3000, List.of("n1"));
