@@ -59,6 +59,7 @@ final class SlurmApi {
       route("GET", "partition/{partition_name}", "partition/([^/]+)", SlurmApi::partition),
       route("GET", "reservations/", "reservations", SlurmApi::reservations),
       route("GET", "reservation/{reservation_name}", "reservation/([^/]+)", SlurmApi::reservation),
+      route("DELETE", "reservation/{reservation_name}", "reservation/([^/]+)", SlurmApi::deleteReservation),
       route("GET", "reconfigure/", "reconfigure", SlurmApi::reconfigure));
 
   private static Routes.Route route(String method, String specPath, String regex, Routes.Handler<SlurmApi> h) {
@@ -274,6 +275,15 @@ final class SlurmApi {
   /** One reservation; an unknown name is Slurm's "Requested reservation is invalid" (404). */
   private void reservation(Routes.Call c, Matcher m, Answer out) throws IOException {
     reservationList(c, m.group(1), out);
+  }
+
+  /**
+   * {@code scontrol delete ReservationName=}: administrators only (2010 "Invalid user id"), an
+   * unknown name 2053, one a job still names 2055 ("Requested reservation is in use").
+   */
+  private void deleteReservation(Routes.Call c, Matcher m, Answer out) throws IOException {
+    call(c, Request.newBuilder().setDeleteReservation(org.corral.protocol.msg.DeleteReservationRequest.newBuilder()
+        .setName(Json.pathPart(m.group(1)))).build(), out, "slurm_delete_reservation");
   }
 
   private void reservationList(Routes.Call c, String name, Answer out) throws IOException {
