@@ -12,6 +12,7 @@ import org.corral.protocol.msg.AcctCluster;
 import org.corral.protocol.msg.AcctCoord;
 import org.corral.protocol.msg.AcctQos;
 import org.corral.protocol.msg.AcctUser;
+import org.corral.protocol.msg.AcctWckey;
 
 /** sacctmgr add ENTITY: what is new, printed as Slurm prints it. */
 final class Adds {
@@ -129,7 +130,12 @@ final class Adds {
         accounts.add(def);
       }
     }
-    if (accounts.isEmpty()) {
+    List<String> wckeys = new ArrayList<>(new LinkedHashSet<>(many(opts, "wckeys")));
+    String defWckey = one(opts, "defaultwckey");
+    if (defWckey != null && !wckeys.contains(defWckey)) {
+      wckeys.add(defWckey);
+    }
+    if (accounts.isEmpty() && wckeys.isEmpty()) {
       return Plan.refuse(" Need name of account to add user to.\n", true);
     }
     Set<String> known = new java.util.HashSet<>();
@@ -154,10 +160,13 @@ final class Adds {
     if (!fresh.isEmpty()) {
       p.line(" Adding User(s)");
       fresh.forEach(n -> p.line("  " + n));
-      if (def != null || admin != null) {
+      if (def != null || admin != null || defWckey != null) {
         p.line(" Settings =");
         if (def != null) {
           p.line("  Default Account = " + def);
+        }
+        if (defWckey != null) {
+          p.line("  Default WCKey   = " + defWckey);
         }
         if (admin != null) {
           p.line("  Admin Level     = " + new String[] {"", "None", "Operator", "Administrator"}[level]);
@@ -165,7 +174,8 @@ final class Adds {
       }
       for (String n : fresh) {
         p.changes.add(AcctChange.newBuilder().setPutUser(AcctUser.newBuilder().setName(n)
-            .setDefaultAccount(def != null ? def : accounts.get(0)).setAdminLevel(level)).build());
+            .setDefaultAccount(def != null ? def : accounts.isEmpty() ? "" : accounts.get(0)).setAdminLevel(level)
+            .setDefaultWckey(defWckey != null ? defWckey : wckeys.isEmpty() ? "" : wckeys.get(0))).build());
       }
     }
     List<String> lines = new ArrayList<>();
@@ -186,12 +196,33 @@ final class Adds {
         }
       }
     }
+    // a user's wckeys, last named first as Slurm lists them
+    List<String> wckeyLines = new ArrayList<>();
+    Set<String> held = new java.util.HashSet<>();
+    v.snap.getWckeysList().forEach(w -> held.add(w.getCluster() + "\0" + w.getName() + "\0" + w.getUser()));
+    for (String n : names) {
+      for (String w : wckeys.reversed()) {
+        for (String c : clusters(opts, v)) {
+          if (!held.contains(c + "\0" + w + "\0" + n)) {
+            wckeyLines.add(f("  U = %-9.9s W = %-10.10s C = %-10.10s", n, w, c));
+            p.changes.add(AcctChange.newBuilder().setPutWckey(AcctWckey.newBuilder().setCluster(c).setName(w)
+                .setUser(n)).build());
+          }
+        }
+      }
+    }
     if (p.changes.isEmpty()) {
       return Plan.refuse(" Nothing new added.\n", false);
     }
     if (!lines.isEmpty()) {
       p.line(" Associations =");
       lines.forEach(p::line);
+    }
+    if (!wckeyLines.isEmpty()) {
+      p.line(" WCKeys =");
+      wckeyLines.forEach(p::line);
+    }
+    if (!lines.isEmpty()) {
       p.line(" Non Default Settings");
       Limits.assocLines(limits, null).forEach(p::line);
     }

@@ -113,6 +113,8 @@ final class Args {
       {"usagefactor", "usagefactor"},
       {"gracetime", "gracetime"},
       {"id", "id", "ids"},
+      {"wckeys", "wckeys", "wckey"},
+      {"defaultwckey", "defaultwckey", "defwckey"},
   };
 
   /** A key's canonical name: an exact alias, else the first alias it begins (3 letters or more). */

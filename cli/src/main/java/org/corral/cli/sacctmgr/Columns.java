@@ -118,6 +118,7 @@ final class Columns {
     List<Column<Row>> c = new ArrayList<>();
     c.add(col("User", 10, "user,name", r -> r.user().getName()));
     c.add(col("Def Acct", 10, "defaultaccount,defacct", r -> r.view().defaultAccount(r.user())));
+    c.add(col("Def WCKey", 10, "defaultwckey,defwckey", r -> r.user().getDefaultWckey()));
     c.add(col("Admin", 9, "adminlevel,admin", r -> switch (r.user().getAdminLevel()) {
       case 2 -> "Operator";
       case 3 -> "Administrator";

@@ -9,6 +9,7 @@ import org.corral.protocol.msg.AcctChange;
 import org.corral.protocol.msg.AcctCoord;
 import org.corral.protocol.msg.AcctQos;
 import org.corral.protocol.msg.AcctUser;
+import org.corral.protocol.msg.AcctWckey;
 
 /** sacctmgr modify and delete: what matches, the changes, and Slurm's lines. */
 final class Edits {
@@ -45,9 +46,12 @@ final class Edits {
     List<String> assocLines = new ArrayList<>();
     String admin = null;
     String def = null;
+    String defWckey = null;
     for (Args.Opt o : a.set) {
       if (o.key().equals("adminlevel")) {
         admin = o.value();
+      } else if (o.key().equals("defaultwckey")) {
+        defWckey = o.value();
       } else if (o.key().equals("defaultaccount")) {
         def = o.value().toLowerCase(Locale.ROOT);
       } else if (!Limits.isAssocKey(o.key())) {
@@ -59,8 +63,11 @@ final class Edits {
       if (users.isEmpty() && accounts.isEmpty() || !in(users, u.getName())) {
         continue;
       }
-      if (admin != null || def != null) {
+      if (admin != null || def != null || defWckey != null) {
         AcctUser.Builder b = u.toBuilder().clearCoordAccounts();
+        if (defWckey != null) {
+          b.setDefaultWckey(defWckey);
+        }
         if (admin != null) {
           int level = Adds.adminLevel(admin);
           if (level == 0) {
@@ -206,6 +213,17 @@ final class Edits {
       }
       case "user" -> {
         List<String> names = names(a, "user");
+        if (!a.cond("wckeys").isEmpty()) {
+          Plan p = new Plan("deleting user wckeys");
+          for (AcctWckey w : v.snap.getWckeysList()) {
+            if (names.contains(w.getUser()) && a.cond("wckeys").contains(w.getName()) && in(lower(a.cond("cluster")),
+                w.getCluster())) {
+              p.changes.add(AcctChange.newBuilder().setDeleteWckey(w).build());
+              p.line(f("  C = %-10.10s W = %-20.20s U = %-9.9s", w.getCluster(), w.getName(), w.getUser()));
+            }
+          }
+          return done(p, " Deleting user WCKeys...");
+        }
         if (!a.cond("account").isEmpty() || !a.cond("cluster").isEmpty() || !a.cond("partition").isEmpty()) {
           Plan p = new Plan("deleting user associations");
           List<String> accounts = lower(a.cond("account"));

@@ -162,6 +162,9 @@ public final class SacctmgrCommand implements CliCommand {
     if (l.length() >= 1 && "tres".startsWith(l)) {
       return "tres";
     }
+    if (l.length() >= 1 && "wckeys".startsWith(l)) {
+      return "wckey";
+    }
     return null;
   }
 
@@ -188,6 +191,9 @@ public final class SacctmgrCommand implements CliCommand {
       return 1;
     }
     Args a = Args.parse(rest.subList(1, rest.size()), assocFlag);
+    if (entity.equals("wckey")) {
+      return showWckeys(a, cli);
+    }
     View v = entity.equals("tres") ? null : snapshot(cli);
     Show.Listing l = Show.listing(entity, a, v == null ? new View(org.corral.protocol.msg.AssocSnapshot.getDefaultInstance()) : v);
     List<Table.Column<Columns.Row>> cols;
@@ -201,8 +207,32 @@ public final class SacctmgrCommand implements CliCommand {
     return 0;
   }
 
+  private int showWckeys(Args a, Cli cli) throws IOException {
+    List<Table.Column<org.corral.protocol.msg.AcctWckey>> cols;
+    try {
+      cols = Table.select(Wckeys.columns(), a.format.isEmpty() ? List.of(Wckeys.DEFAULTS.split(",")) : a.format);
+    } catch (Table.UnknownField e) {
+      cli.err().println("Unknown field '" + e.getMessage() + "'");
+      return 1;
+    }
+    try {
+      new Table<>(cols).print(cli.out(), Wckeys.select(a, snapshot(cli)), style, !noHeader);
+    } catch (Wckeys.Refused e) {
+      cli.err().println(e.getMessage());
+      return 1;
+    }
+    return 0;
+  }
+
   private int change(String verb, List<String> rest, Cli cli) throws IOException, Limits.BadValue {
     String entity = rest.isEmpty() ? null : entity(rest.get(0));
+    if ("wckey".equals(entity) && !verb.equals("modify")) {
+      // Slurm's sacctmgr adds and removes wckeys only through users (WCKeys=)
+      cli.err().print("No valid entity in " + verb + " command\n"
+          + "Input line must include \"Account\", \"Cluster\", \"Coordinator\", \"Federation\", \"QOS\", "
+          + "\"Resource\", or \"User\"\n");
+      return 1;
+    }
     if (entity == null || entity.equals("tres") || (entity.equals("association"))) {
       cli.err().print("No valid entity in " + verb + " command\n"
           + "Input line must include \"Account\", \"Cluster\", \"Coordinator\", \"QOS\", \"User\", or \"WCKey\"\n");

@@ -22,6 +22,7 @@ import org.corral.protocol.msg.AcctLimits;
 import org.corral.protocol.msg.AcctQos;
 import org.corral.protocol.msg.AcctUpdateReply;
 import org.corral.protocol.msg.AcctUser;
+import org.corral.protocol.msg.AcctWckey;
 import org.corral.protocol.msg.AssocSnapshot;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
@@ -99,6 +100,29 @@ class SacctmgrGoldenTest {
     return empty().addQos(modified ? q : q.setGrpTresMins("cpu=200"));
   }
 
+  static AcctWckey wckey(int id, String name, String user) {
+    return AcctWckey.newBuilder().setId(id).setCluster("reference").setName(name).setUser(user).build();
+  }
+
+  /** User wkuser with wckeys wk1 (default) and wk2 (record-wckeys.sh after wk_02), and wk3 after wk_07. */
+  static AssocSnapshot.Builder wckeys(boolean withWk3) {
+    AssocSnapshot.Builder b = empty().addUsers(AcctUser.newBuilder().setName("wkuser").setDefaultAccount("root")
+        .setAdminLevel(1).setDefaultWckey("wk1")).addAssocs(user(3, "root", "wkuser"))
+        .addWckeys(wckey(5, "wk1", "wkuser")).addWckeys(wckey(4, "wk2", "wkuser"));
+    return withWk3 ? b.addWckeys(wckey(6, "wk3", "wkuser")) : b;
+  }
+
+  /** What wk_20 saw: wknew (wk1, no account) and wknew2 (wk5) beside wkuser. */
+  static AssocSnapshot.Builder wckeysAll() {
+    return wckeys(false).addUsers(AcctUser.newBuilder().setName("wknew").setAdminLevel(1).setDefaultWckey("wk1"))
+        .addUsers(AcctUser.newBuilder().setName("wknew2").setDefaultAccount("root").setAdminLevel(1)
+            .setDefaultWckey("wk5")).addAssocs(user(4, "root", "wknew2"))
+        .addWckeys(wckey(7, "wk1", "wknew")).addWckeys(wckey(8, "wk5", "wknew2"));
+  }
+
+  static final Map<String, AssocSnapshot.Builder> WCKEY_STATES = Map.of("wk", wckeys(false), "wk3", wckeys(true),
+      "wkall", wckeysAll());
+
   static final Map<String, AssocSnapshot.Builder> STATES = Map.of("empty", empty(), "physics", physics(),
       "theory", theory(), "full", full(), "bobchem", full().addAssocs(user(15, "chem", "bob")),
       "tla", tla(false), "tla_modified", tla(true), "tlq", tlq(false), "tlq_modified", tlq(true));
@@ -158,6 +182,13 @@ class SacctmgrGoldenTest {
       "tl_05_show_assoc_time_limits_P, tla_modified, ok", "tl_06_modify_unknown_tres, tla, ok",
       "tl_07_modify_qos_time_limits, tlq, ok", "tl_08_show_qos_time_limits, tlq_modified, ok",
       "tl_09_show_qos_p, tlq_modified, ok",
+      "wk_01_show_empty, empty, ok", "wk_02_add_user_wckeys, empty, ok", "wk_03_show, wk, ok",
+      "wk_04_show_P_id, wk, ok", "wk_05_show_where_name, wk, ok", "wk_06_show_user_n, wk, ok",
+      "wk_07_add_wckey_to_user, wk, ok", "wk_08_add_nothing_new, wk, ok", "wk_09_show_user_defwckey, wk, ok",
+      "wk_10_format_width, wk3, ok", "wk_11_delete_user_wckey, wk3, ok", "wk_12_show_after_delete, wk, ok",
+      "wk_13_bad_field, wk, ok", "wk_14_bad_condition, wk, ok", "wk_15_add_wckey_refused, wk, ok",
+      "wk_16_delete_wckey_refused, wk, ok", "wk_17_show_other_cluster, wk, ok",
+      "wk_18_new_user_no_account, wk, ok", "wk_19_add_user_defwckey_only, wk, ok", "wk_20_show_all, wkall, ok",
   })
   void matchesTheReference(String name, String state, String dbd) throws Exception {
     Run r = run(name, state, dbd);
@@ -172,6 +203,19 @@ class SacctmgrGoldenTest {
     } else if (r.rc() == 0 && name.startsWith("mgr_") && !name.contains("show")) {
       assertThat(r.updates()).hasSize(1);
     }
+  }
+
+  /** What reaches slurmdbd for a user's wckeys: the wckeys and the default, the first one named. */
+  @org.junit.jupiter.api.Test
+  void wckeyChangesReachSlurmdbd() throws Exception {
+    var added = run("wk_02_add_user_wckeys", "empty", "ok").updates().get(0).getAcctUpdate().getChangesList();
+    assertThat(added.get(0).getPutUser().getDefaultWckey()).isEqualTo("wk1");
+    assertThat(added).filteredOn(c -> c.hasPutWckey()).extracting(c -> c.getPutWckey().getName())
+        .containsExactly("wk2", "wk1");
+    assertThat(run("wk_18_new_user_no_account", "wk", "ok").updates().get(0).getAcctUpdate().getChanges(0)
+        .getPutUser().getDefaultWckey()).isEqualTo("wk1");
+    assertThat(run("wk_11_delete_user_wckey", "wk3", "ok").updates().get(0).getAcctUpdate().getChanges(0)
+        .getDeleteWckey()).isEqualTo(wckey(6, "wk3", "wkuser"));
   }
 
   /**
@@ -205,7 +249,7 @@ class SacctmgrGoldenTest {
     List<String> args = words(cmd);
     assertThat(args.get(0)).isEqualTo("/usr/bin/sacctmgr");
     List<Request> updates = new ArrayList<>();
-    AssocSnapshot snap = STATES.get(state).build();
+    AssocSnapshot snap = (STATES.containsKey(state) ? STATES : WCKEY_STATES).get(state).build();
     RpcChannel fake = request -> switch (request.getBodyCase()) {
       case ASSOC_SNAPSHOT -> Response.newBuilder().setAssocSnapshot(snap).build();
       case ACCT_UPDATE -> {

@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr list wckeys where user=wkuser format=wckey,user -n

@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i add user wkuser wckeys=wk1

@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr show user wkuser format=user,defaultwckey,defaultaccount

@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i delete user wkuser wckeys=wk3

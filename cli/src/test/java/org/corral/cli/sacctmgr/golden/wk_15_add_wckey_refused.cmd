@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i add wckey name=wk9 user=wkuser

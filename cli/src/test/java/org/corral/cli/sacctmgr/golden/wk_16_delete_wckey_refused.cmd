@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i delete wckey name=wk1
