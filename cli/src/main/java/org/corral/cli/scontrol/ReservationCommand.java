@@ -86,7 +86,9 @@ final class ReservationCommand {
     Response r = cli.controller().get().call(Request.newBuilder().setReservation(
         ReservationRequest.newBuilder().putAllFields(f)).build());
     if (r.getErrorCode() != 0) {
-      if (!f.containsKey("nodes") && !f.containsKey("partitionname")) {
+      // the reference adds the note to every "busy" refusal, named nodes included
+      if (!f.containsKey("nodes") && !f.containsKey("partitionname")
+          || r.getErrorCode() == SlurmError.NODES_BUSY.code()) {
         cli.out().println("Note, unless nodes are directly requested a reservation must exist in a single partition.");
         cli.out().println("If no partition is requested the default partition is assumed.");
       }

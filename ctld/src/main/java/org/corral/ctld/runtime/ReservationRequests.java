@@ -212,6 +212,10 @@ final class ReservationRequests {
     List<String> nodes;
     if (f.containsKey("nodes")) {
       nodes = namedNodes(f.get("nodes"), s);
+      Set<String> busy = busyNodes(r, flags, s);
+      if (nodes.stream().anyMatch(busy::contains)) {
+        throw new SlurmException(SlurmError.NODES_BUSY);
+      }
       flags.add(ReservationFlags.SPEC_NODES);
     } else if (f.containsKey("nodecnt")) {
       PartitionInfo p = (r.getPartition().isEmpty() ? s.defaultPartition() : s.partition(r.getPartition()))
@@ -262,16 +266,7 @@ final class ReservationRequests {
     if (count <= 0) {
       throw new SlurmException(SlurmError.INVALID_NODE_COUNT);
     }
-    Set<String> busy = new HashSet<>();
-    if (!flags.contains(ReservationFlags.IGNORE_JOBS)) {
-      for (JobRecord rec : s.jobs().values()) {
-        JobInfo j = rec.getInfo();
-        if (JobStates.holdsResources(j) && (j.getEndTime() == 0 || j.getEndTime() > r.getStartTime())
-            && !r.getName().equals(j.getReservation())) {
-          j.getAllocationList().forEach(a -> busy.add(a.getNode()));
-        }
-      }
-    }
+    Set<String> busy = busyNodes(r, flags, s);
     List<String> out = new ArrayList<>();
     for (String name : p.getNodeNamesList()) {
       NodeInfo n = s.node(name).orElse(null);
@@ -318,6 +313,21 @@ final class ReservationRequests {
       }
     }
     return List.copyOf(out);
+  }
+
+  /** The nodes jobs outside the reservation hold into its window; none with IGNORE_JOBS. */
+  private static Set<String> busyNodes(ReservationInfo.Builder r, Set<String> flags, ClusterState s) {
+    Set<String> busy = new HashSet<>();
+    if (!flags.contains(ReservationFlags.IGNORE_JOBS)) {
+      for (JobRecord rec : s.jobs().values()) {
+        JobInfo j = rec.getInfo();
+        if (JobStates.holdsResources(j) && (j.getEndTime() == 0 || j.getEndTime() > r.getStartTime())
+            && !r.getName().equals(j.getReservation())) {
+          j.getAllocationList().forEach(a -> busy.add(a.getNode()));
+        }
+      }
+    }
+    return busy;
   }
 
   private static long number(String v) {

@@ -143,4 +143,17 @@ class ReservationRequestsTest {
       assertThat(outcome(rr, s, false, fields)).as(c.toString()).isEqualTo(c.expected());
     }
   }
+
+  @Test
+  void namedNodesRunningAJobIntoTheWindowAreBusyUnlessIgnoreJobs() throws Exception {
+    ReservationRequests rr = requests();
+    ClusterState s = TestStates.submit(TestStates.cluster(2, 8, 4000), 1, TestStates.spec().build(), 900);
+    s = StateMachine.apply(s, new Command.StartJob(1, 900, List.of(org.corral.protocol.msg.NodeAllocation.newBuilder()
+        .setNode("n1").setCpus(1).setMemMb(100).build())));
+    Map<String, String> n1 = Map.of("nodes", "n1", "duration", "60", "users", "root");
+    assertThat(outcome(rr, s, false, n1)).isEqualTo(SlurmError.NODES_BUSY.message());
+    Map<String, String> ignoring = new java.util.HashMap<>(n1);
+    ignoring.put("flags", "IGNORE_JOBS");
+    assertThat(outcome(rr, s, false, ignoring)).isEqualTo("root|");
+  }
 }
