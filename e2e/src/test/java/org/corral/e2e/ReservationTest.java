@@ -63,4 +63,34 @@ class ReservationTest {
           .isEqualTo("lab\n");
     }
   }
+
+  /** A MAGNETIC reservation draws in the jobs of the users it admits that did not ask for it. */
+  @Test
+  void magneticReservationsDrawInTheirUsersJobs() throws Exception {
+    assumeTrue(TestUsers.canCreate(), "needs root to create test users and run jobs as them");
+    TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
+    TestUsers.User bob = TestUsers.ensure(TestUsers.BOB);
+    try (LocalCluster cluster = LocalCluster.up(2, 2, 2000)) {
+      assertThat(cluster.as(null, "scontrol", "create", "reservation", "reservationname=mag", "starttime=now",
+          "duration=60", "nodes=n2", "users=" + bob.name(), "flags=magnetic").out())
+          .isEqualTo("Reservation created: mag\n");
+      LocalCluster.Result added = cluster.as(null, "scontrol", "update", "reservationname=mag",
+          "users+=" + alice.name());
+      assertThat(added.out()).isEqualTo("Reservation updated.\n");
+      assertThat(cluster.as(null, "scontrol", "update", "reservationname=mag", "users-=" + bob.name()).out())
+          .isEqualTo("Reservation updated.\n");
+      assertThat(cluster.as(null, "scontrol", "show", "reservation", "mag").out())
+          .contains("Users=" + alice.name() + " ");
+
+      // n1 is free, yet alice's job goes into her magnetic reservation; bob's stays outside
+      int drawn = LocalCluster.jobId(cluster.as(alice, cluster.workDir(alice), "sbatch", "-n1", "--wrap",
+          "sleep 300"));
+      assertThat(cluster.awaitState(drawn, "RUNNING", 30)).isEqualTo("RUNNING");
+      int outside = LocalCluster.jobId(cluster.as(bob, cluster.workDir(bob), "sbatch", "-n1", "--wrap",
+          "sleep 300"));
+      assertThat(cluster.awaitState(outside, "RUNNING", 30)).isEqualTo("RUNNING");
+      assertThat(cluster.as(null, "squeue", "-h", "-j", drawn + "," + outside, "-o", "%i %N %v", "--sort=i").out())
+          .isEqualTo(drawn + " n2 mag\n" + outside + " n1 (null)\n");
+    }
+  }
 }
