@@ -131,8 +131,8 @@ record SacctField(String name, int width, Kind kind, Function<Row, String> value
       num("UID", 6, r -> r.isStep() ? null : Integer.toUnsignedString(r.job().getUserId())),
       text("User", 9, r -> r.isStep() ? null : r.job().getUserName()),
       text("UserCPU", 10, r -> cpuTime(userMs(r))),
-      text("WCKey", 10, r -> null),
-      num("WCKeyID", 10, r -> r.isStep() ? null : "0"),
+      text("WCKey", 10, r -> r.isStep() || r.job().getWckey().isEmpty() ? null : r.job().getWckey()),
+      num("WCKeyID", 10, r -> r.isStep() ? null : Integer.toString(r.job().getWckeyId())),
       text("WorkDir", 20, r -> r.isStep() ? null : r.job().getWorkDir()));
 
   /** The columns without -o (nor SACCT_FORMAT). */

@@ -113,6 +113,7 @@ final class SallocOptionTable {
   static final List<Map.Entry<String, String>> ENVIRONMENT = List.of(
       Map.entry("SALLOC_ACCOUNT", "A"),
       Map.entry("SALLOC_RESERVATION", "reservation"),
+      Map.entry("SALLOC_WCKEY", "wckey"),
       Map.entry("SALLOC_EXCLUSIVE", "exclusive"),
       Map.entry("SALLOC_MEM_PER_CPU", "mem-per-cpu"),
       Map.entry("SALLOC_GRES", "gres"),
@@ -130,7 +131,7 @@ final class SallocOptionTable {
       "A", "acctg-freq", "bell", "comment", "contiguous", "cpu-freq", "delay-boot",
       "get-user-env", "hint", "I", "k", "m", "mail-type", "mail-user", "mcs-label", "mem-bind",
       "network", "no-bell", "O", "power", "priority", "profile", "q", "reboot",
-      "spread-job", "use-min-nodes", "wait-all-nodes", "wckey");
+      "spread-job", "use-min-nodes", "wait-all-nodes");
 
   private SallocOptionTable() {}
 

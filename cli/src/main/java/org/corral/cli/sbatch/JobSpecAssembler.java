@@ -66,6 +66,7 @@ final class JobSpecAssembler {
     setIfPresent(o.qos, b::setQos);
     setIfPresent(o.openMode, b::setOpenMode);
     setIfPresent(o.comment, b::setComment);
+    setIfPresent(o.wckey, b::setWckey);
     if (o.minNodes != null) {
       b.setMinNodes(o.minNodes).setMaxNodes(o.maxNodes);
     }

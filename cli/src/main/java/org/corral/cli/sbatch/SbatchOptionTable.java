@@ -135,6 +135,7 @@ final class SbatchOptionTable {
       Map.entry("SBATCH_ACCOUNT", "A"),
       Map.entry("SBATCH_QOS", "q"),
       Map.entry("SBATCH_RESERVATION", "reservation"),
+      Map.entry("SBATCH_WCKEY", "wckey"),
       Map.entry("SBATCH_ARRAY_INX", "a"),
       Map.entry("SBATCH_ERROR", "e"),
       Map.entry("SBATCH_EXCLUSIVE", "exclusive"),
@@ -165,7 +166,7 @@ final class SbatchOptionTable {
       "acctg-freq", "contiguous", "cpu-freq", "delay-boot", "get-user-env", "hint",
       "ignore-pbs", "k", "kill-on-invalid-dep", "m", "mail-type", "mail-user", "mcs-label",
       "mem-bind", "network", "O", "power", "priority", "profile", "propagate", "q", "reboot",
-      "spread-job", "use-min-nodes", "v", "wait-all-nodes", "wckey");
+      "spread-job", "use-min-nodes", "v", "wait-all-nodes");
 
   private SbatchOptionTable() {}
 

@@ -51,6 +51,7 @@ final class SbatchOptions {
   String wrap;
   String openMode;
   String comment;
+  String wckey;
   Boolean requeue;
   WarnSignal warnSignal;
   boolean exclusive;
@@ -94,6 +95,7 @@ final class SbatchOptions {
       case "wrap" -> wrap = value;
       case "open-mode" -> openMode = parseOpenMode(value);
       case "comment" -> comment = value;
+      case "wckey" -> wckey = value;
       case "requeue" -> requeue = true;
       case "no-requeue" -> requeue = false;
       case "signal" -> warnSignal = WarnSignal.parse(value);

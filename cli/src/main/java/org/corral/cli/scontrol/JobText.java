@@ -31,7 +31,7 @@ final class JobText {
     l.add("UserId=" + j.getUserName() + "(" + u(j.getUserId()) + ") GroupId=" + j.getGroupName()
         + "(" + u(j.getGroupId()) + ") MCS_label=N/A");
     l.add("Priority=" + u(j.getPriority()) + " Nice=" + j.getNice() + " Account="
-        + orNull(j.getAccount()) + " QOS=" + orNull(j.getQos()));
+        + orNull(j.getAccount()) + " QOS=" + orNull(j.getQos()) + (j.getWckey().isEmpty() ? "" : " WCKey=" + j.getWckey()));
     l.add("JobState=" + JobStates.name(j) + " Reason=" + j.getStateReason().replace(' ', '_')
         + " Dependency=" + orNull(Dependencies.shown(j)));
     l.add("Requeue=" + (j.getRequeue() ? 1 : 0) + " Restarts=" + u(j.getRestartCount())

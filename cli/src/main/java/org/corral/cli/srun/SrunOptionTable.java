@@ -149,6 +149,7 @@ final class SrunOptionTable {
   static final List<Map.Entry<String, String>> ENVIRONMENT = List.of(
       Map.entry("SLURM_ACCOUNT", "A"),
       Map.entry("SLURM_RESERVATION", "reservation"),
+      Map.entry("SLURM_WCKEY", "wckey"),
       Map.entry("SLURM_CPU_BIND", "cpu-bind"),
       Map.entry("SRUN_CPUS_PER_TASK", "c"),
       Map.entry("SLURM_DISABLE_STATUS", "X"),
@@ -186,7 +187,7 @@ final class SrunOptionTable {
       "acctg-freq", "compress", "contiguous", "cpu-freq", "debugger-test", "delay-boot",
       "hint", "I", "k", "m", "mail-type", "mail-user", "mcs-label", "mem-bind", "network",
       "O", "power", "priority", "profile", "propagate", "q", "reboot", "resv-ports",
-      "send-libs", "slurmd-debug", "spread-job", "T", "use-min-nodes", "wckey", "A",
+      "send-libs", "slurmd-debug", "spread-job", "T", "use-min-nodes", "A",
       "comment", "E");
 
   private SrunOptionTable() {}

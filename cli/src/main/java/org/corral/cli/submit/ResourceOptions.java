@@ -34,6 +34,7 @@ public final class ResourceOptions {
   public String constraint;
   public String licenses;
   public String reservation;
+  public String wckey;
   public String chdir;
   public boolean quiet;
   public int verbose;
@@ -77,6 +78,7 @@ public final class ResourceOptions {
       case "C" -> constraint = value;
       case "L" -> licenses = value;
       case "reservation" -> reservation = value;
+      case "wckey" -> wckey = value;
       case "D" -> chdir = value;
       case "Q" -> quiet = true;
       case "v" -> verbose++;

@@ -47,6 +47,9 @@ public final class ResourceRequest {
     if (r.reservation != null) {
       b.setReservation(r.reservation);
     }
+    if (r.wckey != null) {
+      b.setWckey(r.wckey);
+    }
     r.gres.applyTo(b);
     return b.setExclusive(r.exclusive).setExclusiveUser(r.exclusiveUser).setOversubscribe(r.oversubscribe);
   }

@@ -291,8 +291,14 @@ class SbatchCommandTest {
 
   @Test
   void optionsWithoutEffectAreAccepted() {
-    assertThat(sbatch.run("--mail-type=END", "--wckey=w", "-v", "--wrap", "t"))
+    assertThat(sbatch.run("--mail-type=END", "-v", "--wrap", "t"))
         .isZero();
+  }
+
+  @Test
+  void wckeyGoesIntoTheSpec() {
+    assertThat(sbatch.run("--wckey=w", "--wrap", "t")).isZero();
+    assertThat(sbatch.spec().getWckey()).isEqualTo("w");
   }
 
   @Test

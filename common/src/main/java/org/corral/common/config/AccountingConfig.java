@@ -11,8 +11,9 @@ import java.util.TreeSet;
  * @param host AccountingStorageHost (default: the controller's host)
  * @param port AccountingStoragePort (default 6819)
  * @param enforce AccountingStorageEnforce, lower case (associations, limits, qos, safe, wckeys, nojobs, nosteps)
+ * @param trackWckey TrackWCKey=yes, or wckeys enforced (which sets it, as Slurm does): jobs carry a wckey
  */
-public record AccountingConfig(boolean enabled, String host, int port, Set<String> enforce) {
+public record AccountingConfig(boolean enabled, String host, int port, Set<String> enforce, boolean trackWckey) {
   public static final int DEFAULT_PORT = 6819;
   public static final String SLURMDBD = "accounting_storage/slurmdbd";
 
@@ -51,6 +52,8 @@ public record AccountingConfig(boolean enabled, String host, int port, Set<Strin
       enforce.add("associations");
     }
     String host = cfg.get("AccountingStorageHost").orElse(cfg.controllerAddr());
-    return new AccountingConfig(enabled, host, port, Set.copyOf(enforce));
+    String track = cfg.get("TrackWCKey").orElse("no").trim().toLowerCase(Locale.ROOT);
+    boolean trackWckey = track.equals("yes") || track.equals("1") || track.equals("true") || enforce.contains("wckeys");
+    return new AccountingConfig(enabled, host, port, Set.copyOf(enforce), trackWckey);
   }
 }

@@ -58,6 +58,9 @@ final class AssocPolicy {
 
   /** The submission with its account and QOS filled in, or Slurm's refusal (writer thread: no I/O). */
   JobSpec apply(JobSpec spec, String user, ClusterState s) {
+    if (!cache.tracksWckeys() && !spec.getWckey().isEmpty()) {
+      spec = spec.toBuilder().clearWckey().build(); // without TrackWCKey Slurm keeps no wckey
+    }
     if (!cache.enabled()) {
       return spec;
     }
@@ -68,6 +71,7 @@ final class AssocPolicy {
       }
       return spec;
     }
+    spec = withWckey(spec, user, tree);
     String account = spec.getAccount();
     if (account.isEmpty()) {
       account = tree.user(user).map(u -> u.getDefaultAccount()).orElse("");
@@ -94,6 +98,27 @@ final class AssocPolicy {
       checkPartition(partition.get(), account, qos);
     }
     return spec.toBuilder().setAccount(account).setQos(qos).build();
+  }
+
+  /**
+   * TrackWCKey: the job's wckey, or the user's DefaultWCKey with "*" before it (Slurm's mark of a
+   * default one) when it names none; with AccountingStorageEnforce=wckeys one the user does not
+   * hold on this cluster is refused with Slurm's error.
+   */
+  private JobSpec withWckey(JobSpec spec, String user, AssocTree tree) {
+    if (!cache.tracksWckeys()) {
+      return spec;
+    }
+    String w = spec.getWckey();
+    if (w.isEmpty()) {
+      String d = tree.user(user).map(u -> u.getDefaultWckey()).orElse("");
+      return d.isEmpty() ? spec : spec.toBuilder().setWckey("*" + d).build();
+    }
+    if (cache.enforces("wckeys") && tree.snapshot().getWckeysList().stream()
+        .noneMatch(k -> k.getName().equals(w) && k.getUser().equals(user))) {
+      throw new SlurmException(SlurmError.INVALID_WCKEY);
+    }
+    return spec;
   }
 
   /** The partition's AllowAccounts, DenyAccounts and AllowQos, once the account and QOS are known. */

@@ -34,6 +34,7 @@ final class AssociationCache implements AutoCloseable {
   private final Path file;
   private final LimitCheck.Enforce enforce;
   private final java.util.Set<String> enforced;
+  private final boolean trackWckey;
   private final Thread thread;
   private volatile AssocTree tree;
   private volatile boolean running = true;
@@ -43,6 +44,7 @@ final class AssociationCache implements AutoCloseable {
     this.cluster = cluster;
     this.file = stateDir.resolve("assoc_cache");
     this.enforced = cfg.enforce();
+    this.trackWckey = cfg.trackWckey();
     this.enforce = LimitCheck.Enforce.of(cfg.enforce());
     this.dbd = cfg.enabled() ? new TcpChannel(cfg.host(), cfg.port(), creds, Duration.ofSeconds(5)) : null;
     this.enabled = cfg.enabled();
@@ -57,6 +59,7 @@ final class AssociationCache implements AutoCloseable {
     this.cluster = "";
     this.file = null;
     this.enforced = enforce;
+    this.trackWckey = enforce.contains("wckeys");
     this.enforce = LimitCheck.Enforce.of(enforce);
     this.tree = fixed;
     this.thread = null;
@@ -69,6 +72,11 @@ final class AssociationCache implements AutoCloseable {
   /** AccountingStorageEnforce contains {@code what} (associations, limits, qos, safe). */
   boolean enforces(String what) {
     return enabled && enforced.contains(what);
+  }
+
+  /** TrackWCKey: jobs carry a wckey. */
+  boolean tracksWckeys() {
+    return enabled && trackWckey;
   }
 
   LimitCheck.Enforce limits() {

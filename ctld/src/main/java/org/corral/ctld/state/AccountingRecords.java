@@ -217,6 +217,7 @@ public final class AccountingRecords {
         .setWorkDir(j.getWorkDir())
         .setSubmitLine(rec.getSpec().getCommand())
         .setComment(j.getComment())
+        .setWckey(j.getWckey())
         .setConstraints(j.getFeatures())
         .setReqNodeList(j.getReqNodes())
         .setExcNodeList(j.getExcNodes())

@@ -140,6 +140,7 @@ public final class StateMachine {
         .setDependency(spec.getDependency())
         .setSubmitHost(spec.getSubmitHost())
         .setComment(spec.getComment())
+        .setWckey(spec.getWckey())
         .setNtasksPerNode(spec.hasNtasksPerNode() ? spec.getNtasksPerNode() : 0)
         .setNice(spec.getNice())
         .setAllocSid(spec.getAllocSid())

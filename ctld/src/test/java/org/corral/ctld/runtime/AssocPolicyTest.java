@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** Submissions against the associations: defaults filled in, Slurm's refusals per enforcement. */
 class AssocPolicyTest {
   private static final AssocTree TREE = new AssocTree(AssocSnapshot.newBuilder()
-      .addUsers(AcctUser.newBuilder().setName("alice").setDefaultAccount("physics"))
+      .addUsers(AcctUser.newBuilder().setName("alice").setDefaultAccount("physics").setDefaultWckey("wk1"))
       .addUsers(AcctUser.newBuilder().setName("bob").setDefaultAccount("theory"))
       .addAssocs(AcctAssoc.newBuilder().setId(1).setCluster("c").setAccount("root").setQosSet(true).addQos("normal"))
       .addAssocs(AcctAssoc.newBuilder().setId(2).setCluster("c").setAccount("physics").setParentAccount("root"))
@@ -30,6 +30,8 @@ class AssocPolicyTest {
       .addAssocs(AcctAssoc.newBuilder().setId(5).setCluster("c").setAccount("theory").setUser("bob"))
       .addQos(AcctQos.newBuilder().setName("normal"))
       .addQos(AcctQos.newBuilder().setName("high").setPriority(10))
+      .addWckeys(org.corral.protocol.msg.AcctWckey.newBuilder().setId(1).setCluster("c").setName("wk1").setUser("alice"))
+      .addWckeys(org.corral.protocol.msg.AcctWckey.newBuilder().setId(2).setCluster("c").setName("wk2").setUser("alice"))
       .build(), "c");
 
   private static AssocPolicy policy(String... enforce) {
@@ -47,6 +49,18 @@ class AssocPolicyTest {
     } catch (SlurmException e) {
       return e.error();
     }
+  }
+
+  @Test
+  void wckeysAreKeptOnlyWhenTrackedAndRefusedWhenUnknownUnderEnforceWckeys() {
+    ClusterState s = TestStates.cluster(1, 8, 4000);
+    assertThat(policy("associations").apply(spec().setWckey("wk2").build(), "alice", s).getWckey()).isEmpty();
+    assertThat(policy("wckeys").apply(spec().setWckey("wk2").build(), "alice", s).getWckey()).isEqualTo("wk2");
+    assertThat(policy("wckeys").apply(spec().build(), "alice", s).getWckey()).isEqualTo("*wk1");
+    assertThat(refusal(policy("wckeys"), spec().setWckey("wk2").build(), "bob", s)).isEqualTo(SlurmError.INVALID_WCKEY);
+    assertThat(refusal(policy("wckeys"), spec().setWckey("nope").build(), "alice", s))
+        .isEqualTo(SlurmError.INVALID_WCKEY);
+    assertThat(policy("wckeys").apply(spec().build(), "bob", s).getWckey()).isEmpty();
   }
 
   @Test
