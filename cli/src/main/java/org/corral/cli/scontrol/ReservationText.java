@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.common.Hostlist;
+import org.corral.common.ReservationFlags;
 import org.corral.common.SlurmDuration;
 import org.corral.protocol.msg.ReservationInfo;
 
@@ -19,7 +20,7 @@ public final class ReservationText {
         + " Duration=" + SlurmDuration.formatSecondsPadded(r.getEndTime() - r.getStartTime()));
     l.add("Nodes=" + or(Hostlist.compress(r.getNodeNamesList())) + " NodeCnt=" + r.getNodeNamesCount()
         + " CoreCnt=" + r.getCoreCnt() + " Features=(null) PartitionName=" + or(r.getPartition())
-        + " Flags=" + String.join(",", r.getFlagsList()));
+        + " Flags=" + ReservationFlags.shown(r.getFlagsList(), r.getPurgeCompTime()));
     l.add("TRES=cpu=" + r.getCoreCnt());
     l.add("Users=" + or(String.join(",", r.getUsersList())) + " Groups=(null) Accounts="
         + or(String.join(",", r.getAccountsList())) + " Licenses=(null) State=" + state(r, now)

@@ -30,6 +30,7 @@ import org.corral.common.SlurmDuration;
  * steps past theirs are cancelled, allocations whose srun/salloc is gone are revoked,
  * nodes silent for SlurmdTimeout go DOWN, ended jobs older than MinJobAge are purged, and
  * reservations that ended roll forward (DAILY, WEEKLY) or go, ending the jobs still in them,
+ * PURGE_COMP reservations idle for their time go,
  * and with gang scheduling, jobs sharing CPUs take their turns.
  */
 final class Housekeeper implements AutoCloseable {
@@ -134,6 +135,7 @@ final class Housekeeper implements AutoCloseable {
       }
     }
     cmds.addAll(ReservationCalendar.due(s, now));
+    cmds.addAll(ReservationCalendar.idle(s, now));
     if (gangSliceS > 0) {
       for (Command c : GangSchedule.turns(s, now, gangSliceS)) {
         cmds.add(c);

@@ -108,7 +108,7 @@ final class ReservationRequests {
       throw new SlurmException(SlurmError.RESERVATION_EMPTY);
     }
     Set<String> flags = new LinkedHashSet<>();
-    applyFlags(flags, f.get("flags"));
+    applyFlags(flags, r, f.get("flags"));
     r.setPartition(f.getOrDefault("partitionname", ""));
     placeNodes(r, flags, f, s, null);
     ReservationInfo made = r.clearFlags().addAllFlags(ReservationFlags.ordered(flags)).build();
@@ -133,7 +133,7 @@ final class ReservationRequests {
       throw new SlurmException(SlurmError.RESERVATION_EMPTY);
     }
     Set<String> flags = new LinkedHashSet<>(old.getFlagsList());
-    applyFlags(flags, f.get("flags"));
+    applyFlags(flags, r, f.get("flags"));
     if (f.containsKey("partitionname")) {
       r.setPartition(f.get("partitionname"));
     }
@@ -186,7 +186,12 @@ final class ReservationRequests {
     return end;
   }
 
-  private static void applyFlags(Set<String> flags, String given) {
+  /**
+   * The flags given applied to those there; PURGE_COMP=time sets the reservation's time, a bare
+   * PURGE_COMP the default unless it had the flag already (the reference kept the time then),
+   * -PURGE_COMP takes both away.
+   */
+  private static void applyFlags(Set<String> flags, ReservationInfo.Builder r, String given) {
     if (given == null || given.isEmpty()) {
       return;
     }
@@ -197,6 +202,16 @@ final class ReservationRequests {
     for (String flag : parsed) {
       if (flag.startsWith("-")) {
         flags.remove(flag.substring(1));
+        if (flag.equals("-" + ReservationFlags.PURGE_COMP)) {
+          r.setPurgeCompTime(0);
+        }
+      } else if (flag.startsWith(ReservationFlags.PURGE_COMP)) {
+        if (flag.startsWith(ReservationFlags.PURGE_COMP + "=")) {
+          r.setPurgeCompTime(60 * Long.parseLong(flag.substring(ReservationFlags.PURGE_COMP.length() + 1)));
+        } else if (!flags.contains(ReservationFlags.PURGE_COMP)) {
+          r.setPurgeCompTime(ReservationFlags.PURGE_COMP_DEFAULT_S);
+        }
+        flags.add(ReservationFlags.PURGE_COMP);
       } else {
         flags.add(flag);
       }

@@ -8,7 +8,9 @@ import java.util.List;
 import org.corral.common.ReservationFlags;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
+import org.corral.ctld.state.JobStates;
 import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.ReservationInfo;
 
 /**
@@ -41,6 +43,37 @@ public final class ReservationCalendar {
       } else {
         out.add(new Command.UpdateReservation(r.toBuilder().setStartTime(r.getStartTime() + shift)
             .setEndTime(r.getEndTime() + shift).build(), now));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * PURGE_COMP: reservations that hold their nodes now, that no job (pending or running) names, and
+   * that have been so for their purge time since they began or since the last job in them ended,
+   * whichever is later, are deleted.
+   */
+  public static List<Command> idle(ClusterState s, long now) {
+    List<Command> out = new ArrayList<>();
+    for (ReservationInfo r : s.reservations().all()) {
+      if (!ReservationWindows.has(r, ReservationFlags.PURGE_COMP) || r.getStartTime() > now || r.getEndTime() <= now) {
+        continue;
+      }
+      long idleSince = Math.max(r.getStartTime(), r.getLastJobEnd());
+      boolean used = false;
+      for (JobRecord rec : s.jobs().values()) {
+        JobInfo j = rec.getInfo();
+        if (!j.getReservation().equals(r.getName())) {
+          continue;
+        }
+        if (!JobStates.isFinished(j) || j.getCompleting()) {
+          used = true;
+          break;
+        }
+        idleSince = Math.max(idleSince, j.getEndTime());
+      }
+      if (!used && idleSince + r.getPurgeCompTime() <= now) {
+        out.add(new Command.DeleteReservation(r.getName(), now));
       }
     }
     return out;

@@ -52,6 +52,23 @@ public final class StateMachine {
     return c.durable() && next != s ? AccountingRecords.record(s, next, c) : next;
   }
 
+  /**
+   * An ended job leaves the controller; the reservation it ran in keeps when it ended, so that
+   * PURGE_COMP still counts the reservation idle from then.
+   */
+  private static ClusterState purge(ClusterState s, Command.PurgeJob cmd) {
+    ClusterState out = s.withJobs(s.jobs().minus(cmd.jobId()), s.lastUpdate());
+    JobInfo j = s.job(cmd.jobId()).map(JobRecord::getInfo).orElse(null);
+    if (j == null || j.getReservation().isEmpty()) {
+      return out;
+    }
+    return out.reservations().named(j.getReservation())
+        .filter(r -> r.getLastJobEnd() < j.getEndTime())
+        .map(r -> out.withReservations(out.reservations().replaced(r.toBuilder().setLastJobEnd(j.getEndTime()).build()),
+            out.lastUpdate()))
+        .orElse(out);
+  }
+
   static ClusterState change(ClusterState s, Command c) {
     return switch (c) {
       case Command.SubmitJob cmd -> submit(s, cmd);
@@ -61,7 +78,7 @@ public final class StateMachine {
       case Command.TimeoutJob cmd -> endEarly(s, cmd.jobId(), cmd.time(), JobState.TIMEOUT);
       case Command.LaunchFailed cmd -> launchFailed(s, cmd);
       case Command.HoldJob cmd -> hold(s, cmd);
-      case Command.PurgeJob cmd -> s.withJobs(s.jobs().minus(cmd.jobId()), s.lastUpdate());
+      case Command.PurgeJob cmd -> purge(s, cmd);
       case Command.NodeRegistered cmd -> registered(s, cmd);
       case Command.NodeGres cmd -> nodeGres(s, cmd);
       case Command.NodeDown cmd -> nodeDown(s, cmd);

@@ -156,4 +156,38 @@ class ReservationRequestsTest {
     ignoring.put("flags", "IGNORE_JOBS");
     assertThat(outcome(rr, s, false, ignoring)).isEqualTo("root|");
   }
+
+  @Test
+  void purgeCompTakesItsTimeAndShowsItAsTheReferenceDid() throws Exception {
+    ReservationRequests rr = requests();
+    record Flags(String create, String update, String shown, long seconds) {}
+    for (Flags c : List.of(
+        new Flags("PURGE_COMP", null, "SPEC_NODES,PURGE_COMP=00:05:00", 300),
+        new Flags("purge_comp=1,MAGNETIC,DAILY", null, "DAILY,SPEC_NODES,PURGE_COMP=00:01:00,MAGNETIC", 60),
+        new Flags("PURGE_COMP=0", null, "SPEC_NODES,PURGE_COMP", 0),
+        new Flags("PURGE_COMP=1:30:00", null, "SPEC_NODES,PURGE_COMP=01:30:00", 5400),
+        new Flags("PURGE_COMP=xyz,OVERLAP", null, "OVERLAP,SPEC_NODES,PURGE_COMP=00:05:00", 300),
+        new Flags("PURGE_COMP", "-PURGE_COMP", "SPEC_NODES", 0),
+        new Flags("PURGE_COMP=0", "PURGE_COMP=2", "SPEC_NODES,PURGE_COMP=00:02:00", 120),
+        new Flags("PURGE_COMP=2", "PURGE_COMP", "SPEC_NODES,PURGE_COMP=00:02:00", 120),
+        new Flags("MAINT", "PURGE_COMP", "MAINT,SPEC_NODES,PURGE_COMP=00:05:00", 300))) {
+      ClusterState s = TestStates.cluster(2, 8, 4000);
+      ReservationRequest create = ReservationRequest.newBuilder().putAllFields(Map.of("nodes", "n1",
+          "duration", "60", "users", "root", "flags", c.create())).putFields("reservationname", "r").build();
+      for (Command cmd : rr.create(ROOT, create, s).commands()) {
+        s = StateMachine.apply(s, cmd);
+      }
+      if (c.update() != null) {
+        ReservationRequest update = ReservationRequest.newBuilder().setUpdate(true)
+            .putFields("reservationname", "r").putFields("flags", c.update()).build();
+        for (Command cmd : rr.update(ROOT, update, s).commands()) {
+          s = StateMachine.apply(s, cmd);
+        }
+      }
+      ReservationInfo r = s.reservations().named("r").orElseThrow();
+      assertThat(org.corral.common.ReservationFlags.shown(r.getFlagsList(), r.getPurgeCompTime()))
+          .as(c.toString()).isEqualTo(c.shown());
+      assertThat(r.getPurgeCompTime()).as(c.toString()).isEqualTo(c.seconds());
+    }
+  }
 }

@@ -2,6 +2,7 @@ package org.corral.protocol.dataparser;
 
 import java.util.List;
 import org.corral.common.Hostlist;
+import org.corral.common.ReservationFlags;
 import org.corral.protocol.msg.ReservationInfo;
 
 /** A reservation as data_parser v0.0.42 writes it (v0.0.42_reservation_info). */
@@ -24,7 +25,8 @@ public final class ReservationJson {
     o.put("node_count", r.getNodeNamesCount());
     o.put("node_list", Hostlist.compress(r.getNodeNamesList()));
     o.put("partition", r.getPartition());
-    o.putObject("purge_completed").set("time", NoVal.unset());
+    o.putObject("purge_completed").set("time", r.getFlagsList().contains(ReservationFlags.PURGE_COMP)
+        ? NoVal.number(r.getPurgeCompTime()) : NoVal.unset());
     o.set("start_time", NoVal.number(r.getStartTime()));
     o.set("watts", NoVal.unset());
     o.put("tres", "cpu=" + r.getCoreCnt());
