@@ -63,13 +63,14 @@ public final class JobStore {
                 + " = ? WHERE cluster = ? AND job_id = ? AND submit_time = ?")) {
           int inserts = 0;
           int updates = 0;
+          Map<List<String>, Integer> wckeyIds = new HashMap<>();
           for (Map.Entry<Key, AcctEvent> e : newest.entrySet()) {
             Long last = stored.get(e.getKey());
             if (last != null && last >= e.getValue().getEventId()) {
               continue; // already stored, or a newer state is
             }
             PreparedStatement st = last == null ? insert : update;
-            bind(st, cluster, e.getValue());
+            bind(st, cluster, withWckeyId(c, cluster, e.getValue(), wckeyIds));
             st.addBatch();
             if (last == null) {
               inserts++;
@@ -123,6 +124,37 @@ public final class JobStore {
       }
     }
     return out;
+  }
+
+  /**
+   * The event with its job's wckey id filled in: the id slurmdbd gave (cluster, wckey, user) in
+   * acct_wckey, a default wckey's '*' mark aside; 0 when the job has none or the key is unknown.
+   */
+  private static AcctEvent withWckeyId(Connection c, String cluster, AcctEvent e, Map<List<String>, Integer> cache)
+      throws SQLException {
+    AcctJob j = e.getJob();
+    String name = j.getWckey().startsWith("*") ? j.getWckey().substring(1) : j.getWckey();
+    if (name.isEmpty() || j.getWckeyId() != 0) {
+      return e;
+    }
+    List<String> key = List.of(name, j.getUserName());
+    Integer id = cache.get(key);
+    if (id == null) {
+      id = 0;
+      try (PreparedStatement st = c.prepareStatement(
+          "SELECT id FROM acct_wckey WHERE cluster = ? AND name = ? AND user_name = ?")) {
+        st.setString(1, cluster);
+        st.setString(2, name);
+        st.setString(3, j.getUserName());
+        try (ResultSet rs = st.executeQuery()) {
+          if (rs.next()) {
+            id = (int) rs.getLong(1);
+          }
+        }
+      }
+      cache.put(key, id);
+    }
+    return id == 0 ? e : e.toBuilder().setJob(j.toBuilder().setWckeyId(id)).build();
   }
 
   private static void ensureCluster(Connection c, String cluster) throws SQLException {

@@ -71,4 +71,35 @@ class JobStoreTest {
       }
     }
   }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("storages")
+  void aJobsWckeyIsStoredWithTheIdSlurmdbdGaveItsUsersKey(Storage storage) throws Exception {
+    try (TestDatabases.Fresh fresh = TestDatabases.create(storage); Database db = fresh.open()) {
+      try (java.sql.Connection c = db.connection();
+          java.sql.PreparedStatement st = c.prepareStatement(
+              "INSERT INTO acct_wckey (id, cluster, name, user_name, record) VALUES (?, ?, ?, ?, ?)")) {
+        for (Object[] row : new Object[][] {{7L, "c1", "proj1", "alice"}, {8L, "c1", "proj1", "bob"},
+            {9L, "c2", "proj1", "alice"}}) {
+          st.setLong(1, (Long) row[0]);
+          st.setString(2, (String) row[1]);
+          st.setString(3, (String) row[2]);
+          st.setString(4, (String) row[3]);
+          st.setBytes(5, new byte[0]);
+          st.executeUpdate();
+        }
+      }
+      JobStore store = new JobStore(db);
+      AcctEvent named = event(1, 1, JobState.PENDING, "a");
+      AcctEvent byDefault = event(2, 2, JobState.PENDING, "b");
+      AcctEvent unknown = event(3, 3, JobState.PENDING, "c");
+      store.store("c1", List.of(
+          named.toBuilder().setJob(named.getJob().toBuilder().setWckey("proj1")).build(),
+          byDefault.toBuilder().setJob(byDefault.getJob().toBuilder().setWckey("*proj1")).build(),
+          unknown.toBuilder().setJob(unknown.getJob().toBuilder().setWckey("nope")).build(),
+          event(4, 4, JobState.PENDING, "d")));
+      assertThat(store.find(new JobSelection())).extracting(j -> j.getWckey() + "#" + j.getWckeyId())
+          .containsExactly("proj1#7", "*proj1#7", "nope#0", "#0");
+    }
+  }
 }
