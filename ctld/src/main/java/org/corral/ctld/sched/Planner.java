@@ -141,24 +141,62 @@ public final class Planner {
     return null;
   }
 
+  /**
+   * As the pass would place the job: in the reservation it named (not before that begins, unless
+   * FLEX), else first in the MAGNETIC reservations that admit it, then in the rest of its
+   * partition; a later start is the earliest of those.
+   */
   private WillRun startOf(JobInfo j) {
     PartitionInfo p = state.partition(j.getPartition()).orElse(null);
     if (p == null || "PartitionConfig".equals(staticReason(j, p, state))
         || "PartitionNodeLimit".equals(staticReason(j, p, state))) {
       return null;
     }
-    NodeSelector.Candidates nodes = candidates(p);
-    long duration = Availability.duration(j);
+    ReservationInfo resv = null;
     long from = Math.max(now, j.getEligibleTime());
-    List<NodeAllocation> alloc = NodeSelector.select(j, nodes, from, from + duration);
-    if (alloc != null) {
-      return new WillRun(from, alloc);
+    if (!j.getReservation().isEmpty()) {
+      resv = profile.reservations().named(j.getReservation());
+      if (resv == null) {
+        return null;
+      }
+      if ("Reservation".equals(ReservationWindows.waitFor(j, resv, now))) {
+        from = Math.max(from, resv.getStartTime());
+      }
     }
-    long start = NodeSelector.earliestStart(j, nodes, from + 1, now + 2 * Availability.UNLIMITED_S, duration);
-    if (start < 0) {
-      return null;
+    List<JobInfo> tries = new ArrayList<>();
+    List<NodeSelector.Candidates> where = new ArrayList<>();
+    if (resv == null && j.getArrayTasks().isEmpty()) {
+      for (ReservationInfo r : profile.reservations().magneticFor(j, now)) {
+        tries.add(j.toBuilder().setReservation(r.getName()).build());
+        where.add(candidates(p, r));
+      }
     }
-    return new WillRun(start, NodeSelector.select(j, nodes, start, start + duration));
+    tries.add(j);
+    where.add(candidates(p, resv));
+    WillRun best = null;
+    for (int i = 0; i < tries.size(); i++) { // starting now: the first that has room
+      JobInfo in = tries.get(i);
+      long duration = ReservationWindows.duration(in, named(in), from);
+      List<NodeAllocation> alloc = NodeSelector.select(in, where.get(i), from, from + duration);
+      if (alloc != null) {
+        return new WillRun(from, alloc);
+      }
+    }
+    for (int i = 0; i < tries.size(); i++) { // later: the earliest
+      JobInfo in = tries.get(i);
+      ReservationInfo r = named(in);
+      long duration = ReservationWindows.duration(in, r, from);
+      long until = r == null ? now + 2 * Availability.UNLIMITED_S : r.getEndTime() - 1;
+      long start = NodeSelector.earliestStart(in, where.get(i), from + 1, until, duration);
+      if (start >= 0 && (best == null || start < best.start())) {
+        best = new WillRun(start, NodeSelector.select(in, where.get(i), start, start + duration));
+      }
+    }
+    return best;
+  }
+
+  private ReservationInfo named(JobInfo j) {
+    return j.getReservation().isEmpty() ? null : profile.reservations().named(j.getReservation());
   }
 
   /** Pending jobs in the order Slurm evaluates them. */
@@ -243,7 +281,8 @@ public final class Planner {
         : !usable.computeIfAbsent(need.withoutDuration(), k -> NodeSelector.anyUsable(j, nodes))
         ? NODES_UNAVAILABLE : "Resources";
     why = profile.reservations().reason(j, p.getNodeNamesList(), duration, why);
-    waiting.put(j.getJobId(), planLater(j, nodes, duration, need, why));
+    Waiting inside = planInMagnetic(j, p, nodes, duration, why);
+    waiting.put(j.getJobId(), inside != null ? inside : planLater(j, nodes, duration, need, why));
   }
 
   /**
@@ -266,6 +305,59 @@ public final class Planner {
       }
     }
     return false;
+  }
+
+  /**
+   * Backfill for a job that named no reservation and cannot start now: planned in the MAGNETIC
+   * reservation that admits it and has room the soonest, when that is sooner (within bf_window)
+   * than outside them; null to plan it outside. It still waits outside them (Reservation (null))
+   * and is drawn in when its time comes.
+   */
+  private Waiting planInMagnetic(JobInfo j, PartitionInfo p, NodeSelector.Candidates outside, long duration,
+      String why) {
+    SchedulingConfig.Backfill bf = cfg.params();
+    if (!j.getReservation().isEmpty() || !j.getArrayTasks().isEmpty() || !cfg.backfill()
+        || planned >= bf.maxJobTest()
+        || (bf.maxJobUser() > 0 && plannedPerUser.getOrDefault(j.getUserId(), 0) >= bf.maxJobUser())) {
+      return null;
+    }
+    List<ReservationInfo> magnetic = profile.reservations().magneticFor(j, now);
+    if (magnetic.isEmpty()) {
+      return null;
+    }
+    long latest = now + bf.windowMin() * 60L;
+    long best = -1;
+    JobInfo bestJob = null;
+    NodeSelector.Candidates bestNodes = null;
+    long bestDuration = 0;
+    for (ReservationInfo r : magnetic) {
+      JobInfo in = j.toBuilder().setReservation(r.getName()).build();
+      NodeSelector.Candidates nodes = candidates.computeIfAbsent(p.getName() + "\0" + r.getName(),
+          k -> candidates(p, r));
+      long d = ReservationWindows.duration(in, r, now);
+      long start = NodeSelector.earliestStart(in, nodes, now + 1, Math.min(latest, r.getEndTime() - 1), d);
+      if (start >= 0 && (best < 0 || start < best)) {
+        best = start;
+        bestJob = in;
+        bestNodes = nodes;
+        bestDuration = d;
+      }
+    }
+    if (best < 0) {
+      return null;
+    }
+    long out = NodeSelector.earliestStart(j, outside, now + 1, latest, duration);
+    if (out >= 0 && out <= best) {
+      return null;
+    }
+    List<NodeAllocation> alloc = NodeSelector.select(bestJob, bestNodes, best, best + bestDuration);
+    if (alloc == null) {
+      return null;
+    }
+    planned++;
+    plannedPerUser.merge(j.getUserId(), 1, Integer::sum);
+    profile.take(alloc, best, best + bestDuration, bestNodes.tenancy(bestJob));
+    return new Waiting(why, best, Hostlist.compress(alloc.stream().map(NodeAllocation::getNode).toList()));
   }
 
   /** Starts the job (or array task) now if it fits over its whole time limit. */

@@ -211,4 +211,52 @@ class ReservationPlanningTest {
     assertThat(ReservationAccess.allows(both, "alice", "physics")).isTrue();
     assertThat(ReservationAccess.allows(both, "alice", "chemistry")).isFalse();
   }
+
+  private static ClusterState running(ClusterState s, int id, String node, int cpus, int minutes, String resv) {
+    s = TestStates.submit(s, id, TestStates.spec().setReservation(resv).setNumTasks(cpus).setTimeLimitMin(minutes)
+        .build(), 1001);
+    return StateMachine.apply(s, new Command.StartJob(id, 1000, List.of(NodeAllocation.newBuilder().setNode(node)
+        .setCpus(cpus).setMemMb(100).build())));
+  }
+
+  @Test
+  void testOnlyDrawsAJobIntoItsMagneticReservationAndWaitsForItsOwnToBegin() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = reserve(s, "m", 1000, 9000, List.of("n2"), "MAGNETIC");
+    s = TestStates.submit(s, 1, TestStates.spec().build(), 1900);
+    Planner.WillRun w = Planner.willRun(s, 1, 2000, org.corral.common.config.SchedulingConfig.DEFAULTS);
+    assertThat(w.start()).isEqualTo(2000);
+    assertThat(w.allocation()).extracting(NodeAllocation::getNode).containsExactly("n2"); // n1 free too
+
+    ClusterState later = reserve(TestStates.cluster(2, 8, 4000), "later", 5000, 9000, List.of("n2"));
+    later = TestStates.submit(later, 1, TestStates.spec().setReservation("later").build(), 1900);
+    Planner.WillRun own = Planner.willRun(later, 1, 2000, org.corral.common.config.SchedulingConfig.DEFAULTS);
+    assertThat(own.start()).isEqualTo(5000);
+    assertThat(own.allocation()).extracting(NodeAllocation::getNode).containsExactly("n2");
+  }
+
+  @Test
+  void testOnlyAndBackfillPlanAJobInsideItsMagneticReservationWhenThatFreesFirst() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = reserve(s, "m", 1000, 90000, List.of("n2"), "MAGNETIC");
+    s = running(s, 7, "n1", 8, 100, "");  // n1 busy until 7000
+    s = running(s, 8, "n2", 8, 20, "m");  // the reservation's n2 until 2200
+    s = TestStates.submit(s, 1, TestStates.spec().setNumTasks(8).setTimeLimitMin(10).build(), 1900);
+    Planner.WillRun w = Planner.willRun(s, 1, 2000, org.corral.common.config.SchedulingConfig.DEFAULTS);
+    assertThat(w.start()).isEqualTo(2200);
+    assertThat(w.allocation()).extracting(NodeAllocation::getNode).containsExactly("n2");
+    Plan p = Planner.plan(s, 2000);
+    assertThat(p.starts()).isEmpty();
+    assertThat(p.waiting().get(1).expectedStart()).isEqualTo(2200);
+    assertThat(p.waiting().get(1).schedNodes()).isEqualTo("n2");
+
+    ClusterState outsider = TestStates.cluster(2, 8, 4000); // bob is not admitted: planned on n1 after 7000
+    outsider = reserve(outsider, "m", 1000, 90000, List.of("n2"), "MAGNETIC");
+    outsider = running(outsider, 7, "n1", 8, 100, "");
+    outsider = StateMachine.apply(outsider, new Command.SubmitJob(1, 1900, 1001, "bob", 1001, "bob",
+        TestStates.spec().setNumTasks(8).setTimeLimitMin(10).build()));
+    Plan q = Planner.plan(outsider, 2000);
+    assertThat(q.waiting().get(1).expectedStart()).isEqualTo(7000);
+    assertThat(q.waiting().get(1).schedNodes()).isEqualTo("n1");
+  }
 }
