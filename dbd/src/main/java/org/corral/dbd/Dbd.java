@@ -71,7 +71,8 @@ public final class Dbd implements AutoCloseable {
             64 << 20, Duration.ofMinutes(5), 1024),
         new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock,
             new AssocService(assocs, slurmUid, UserDirectory.system()),
-            new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db)));
+            new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db),
+            DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid)));
     Purger purger = new Purger(jobs, cfg.purgeAfter("PurgeJobAfter"), cfg.purgeAfter("PurgeStepAfter"),
         cfg.archiveDir(), clock).start();
     return new Dbd(db, server, rollups.start(), purger);

@@ -40,9 +40,11 @@ final class DbdService implements RequestHandler {
   private final ReportService report;
   private final NodeEventStore nodeEvents;
   private final String cluster;
+  private final org.corral.protocol.msg.ConfigReply settings;
 
   DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, AssocService assoc,
-      ReportService report, NodeEventStore nodeEvents) {
+      ReportService report, NodeEventStore nodeEvents, org.corral.protocol.msg.ConfigReply settings) {
+    this.settings = settings;
     this.nodeEvents = nodeEvents;
     this.cluster = cluster;
     this.assoc = assoc;
@@ -75,6 +77,7 @@ final class DbdService implements RequestHandler {
         case ACCT_UPDATE -> assoc.update(peer, req.getAcctUpdate());
         case USAGE_REPORT -> Response.newBuilder().setUsageReport(report.report(req.getUsageReport())).build();
         case ON_BEHALF -> onBehalf(peer, req.getOnBehalf());
+        case CONFIG -> Response.newBuilder().setConfig(settings).build(); // sacctmgr show configuration
         case PING -> Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.newBuilder()
             .setPrimary(true)).build();
         default -> Responses.error(SlurmError.PROTOCOL_VERSION_ERROR,

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
  * Wckeys end to end with TrackWCKey=yes and AccountingStorageEnforce=associations,wckeys, two
  * users: alice, given proj1 with {@code sacctmgr add user ... wckeys=proj1}, submits with
  * {@code --wckey=proj1} and sacct shows the key and the id slurmdbd gave it; bob, who holds no
- * such key, is refused "Invalid wckey specification" and nothing of his is queued.
+ * such key, is refused "Invalid wckey specification" and nothing of his is queued; sacctmgr show
+ * configuration lists TrackWCKey and slurmdbd's settings.
  */
 class WckeysTest {
   private static final String CONF = """
@@ -54,6 +55,11 @@ class WckeysTest {
       assertThat(refused.exitCode()).isEqualTo(1);
       assertThat(refused.err()).isEqualTo("sbatch: error: Batch job submission failed: Invalid wckey specification\n");
       assertThat(c.as(null, "squeue", "-h", "-u", bob.name()).out()).isEmpty();
+
+      // sacctmgr show configuration: this slurm.conf's TrackWCKey, then slurmdbd's settings
+      String conf = c.as(bob, "sacctmgr", "show", "configuration").out();
+      assertThat(conf).startsWith("Configuration data as of ").contains("\nTrackWCKey             = Yes\n",
+          "\n\nSlurmDBD configuration:\nAllowNoDefAcct         = No\n", "\nSLURMDBD_VERSION       = 22.05.8\n");
     }
   }
 }

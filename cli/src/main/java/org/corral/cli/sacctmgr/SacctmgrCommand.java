@@ -182,6 +182,10 @@ public final class SacctmgrCommand implements CliCommand {
       return new Events(cli, org.corral.cli.format.UserDirectory.system()).show(rest.subList(1, rest.size()), style,
           !noHeader);
     }
+    if (!rest.isEmpty() && rest.get(0).length() >= 3
+        && "configuration".startsWith(rest.get(0).toLowerCase(Locale.ROOT))) {
+      return showConfiguration(cli);
+    }
     String entity = rest.isEmpty() ? null : entity(rest.get(0));
     if (entity == null || entity.equals("coordinator")) {
       cli.err().print("No valid entity in list command\n"
@@ -204,6 +208,27 @@ public final class SacctmgrCommand implements CliCommand {
       return 1;
     }
     new Table<>(cols).print(cli.out(), l.rows(), style, !noHeader);
+    return 0;
+  }
+
+  /** The local slurm.conf's accounting settings, then slurmdbd's (Configuration). */
+  private int showConfiguration(Cli cli) throws IOException {
+    org.corral.common.config.SlurmConfig cfg;
+    try {
+      cfg = org.corral.common.config.SlurmConfig.loadShared(org.corral.common.config.SlurmConfig.defaultPath(cli.env()));
+    } catch (org.corral.common.config.ConfigException e) {
+      cli.error("error: " + e.getMessage());
+      return 1;
+    }
+    String slurmUser = cfg.slurmUser();
+    int slurmUid = org.corral.protocol.UserDirectory.system().uid(slurmUser).orElse(0);
+    Response r = cli.accounting().get().call(Request.newBuilder()
+        .setConfig(org.corral.protocol.msg.ConfigRequest.getDefaultInstance()).build());
+    if (r.getErrorCode() != 0) {
+      throw new IOException(r.getErrorMessage());
+    }
+    Configuration.print(cli.out(), cli.clock().instant(), Configuration.local(cfg, slurmUser, slurmUid),
+        r.getConfig().getEntriesList());
     return 0;
   }
 

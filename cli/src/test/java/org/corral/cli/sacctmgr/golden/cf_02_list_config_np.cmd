@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr list config -n -P
