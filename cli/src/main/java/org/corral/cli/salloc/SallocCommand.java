@@ -87,6 +87,7 @@ public final class SallocCommand implements CliCommand {
     }
     ResourceOptions r = new ResourceOptions(PROGRAM);
     boolean noShell = false;
+    Integer immediate = null;
     for (Map.Entry<String, String> e : SallocOptionTable.ENVIRONMENT) {
       String value = cli.env().get(e.getKey());
       if (value != null) {
@@ -96,6 +97,8 @@ public final class SallocCommand implements CliCommand {
     for (Opt o : command.options()) {
       if (o.key().equals("no-shell")) {
         noShell = true;
+      } else if (o.key().equals("I")) {
+        immediate = InteractiveAllocation.immediateSeconds(PROGRAM, o.value());
       } else {
         apply(r, o.key(), o.value(), Source.COMMAND_LINE);
       }
@@ -119,7 +122,7 @@ public final class SallocCommand implements CliCommand {
       AllocatingProcess.mark(spec);
     }
     int jobId = allocation.submit(ResourceRequest.apply(r, spec).build());
-    JobInfo job = allocation.awaitStart(jobId);
+    JobInfo job = allocation.awaitStart(jobId, immediate);
     if (noShell) {
       return 0;
     }

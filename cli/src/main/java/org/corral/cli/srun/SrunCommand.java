@@ -134,7 +134,7 @@ public final class SrunCommand implements CliCommand {
     InteractiveAllocation allocation = new InteractiveAllocation("srun", cli.err(), controller, queue,
         options.resources.quiet);
     int newJob = allocation.submit(jobSpec(options, jobName, argv, cwd));
-    JobInfo job = allocation.awaitStart(newJob);
+    JobInfo job = allocation.awaitStart(newJob, options.immediate);
     int rc = 1;
     try {
       rc = runStep(cli, options, argv, multiProg, job, jobName, controller, queue, clusterFacts, cwd);

@@ -185,7 +185,7 @@ final class SrunOptionTable {
    */
   static final Set<String> NO_EFFECT = Set.of(
       "acctg-freq", "compress", "contiguous", "cpu-freq", "debugger-test", "delay-boot",
-      "hint", "I", "k", "m", "mail-type", "mail-user", "mcs-label", "mem-bind", "network",
+      "hint", "k", "m", "mail-type", "mail-user", "mcs-label", "mem-bind", "network",
       "O", "power", "priority", "profile", "propagate", "q", "reboot", "resv-ports",
       "send-libs", "slurmd-debug", "spread-job", "T", "use-min-nodes", "A",
       "comment", "E");

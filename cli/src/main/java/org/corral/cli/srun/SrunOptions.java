@@ -2,6 +2,7 @@ package org.corral.cli.srun;
 
 import java.util.Locale;
 import org.corral.cli.submit.CommandFailure;
+import org.corral.cli.submit.InteractiveAllocation;
 import org.corral.cli.submit.OptionValues;
 import org.corral.cli.submit.ResourceOptions;
 import org.corral.cli.submit.ResourceOptions.Source;
@@ -32,6 +33,8 @@ final class SrunOptions {
   boolean quitOnInterrupt;
   String openMode;
   Integer jobId;
+  /** -I/--immediate: 0 when bare, else seconds; null without it. */
+  Integer immediate;
 
   /** Applies one option by its key (see {@link SrunOptionTable}); value null when absent. */
   void apply(String key, String value, Source source) throws CommandFailure {
@@ -57,6 +60,7 @@ final class SrunOptions {
       case "quit-on-interrupt" -> quitOnInterrupt = true;
       case "open-mode" -> openMode = parseOpenMode(value);
       case "jobid" -> jobId = positiveJobId(value);
+      case "I" -> immediate = InteractiveAllocation.immediateSeconds(PROGRAM, value);
       case "h", "usage", "V" -> { } // acted on before anything else (see SrunCommand)
       default -> {
         if (!SrunOptionTable.NO_EFFECT.contains(key)) {

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.corral.common.SlurmError;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.msg.CancelJobsRequest;
@@ -39,9 +40,16 @@ public final class InteractiveAllocation {
   private final RpcChannel controller;
   private final SignalQueue signals;
   private final boolean quiet;
+  private final LongSupplier nanoClock;
 
   public InteractiveAllocation(String program, PrintStream err, RpcChannel controller,
       SignalQueue signals, boolean quiet) {
+    this(program, err, controller, signals, quiet, System::nanoTime);
+  }
+
+  public InteractiveAllocation(String program, PrintStream err, RpcChannel controller,
+      SignalQueue signals, boolean quiet, LongSupplier nanoClock) {
+    this.nanoClock = nanoClock;
     this.program = program;
     this.err = err;
     this.controller = controller;
@@ -63,11 +71,41 @@ public final class InteractiveAllocation {
     return r.getSubmitJob().getJobId();
   }
 
+  /**
+   * The value of -I/--immediate[=secs]: 0 when bare (the first scheduling attempt only), else the
+   * seconds to wait; Slurm's words for anything but a non-negative number.
+   */
+  public static int immediateSeconds(String program, String value) throws CommandFailure {
+    if (value == null) {
+      return 0;
+    }
+    String v = value.strip();
+    if (v.isEmpty() || v.length() > 9 || !v.chars().allMatch(Character::isDigit)) {
+      throw CommandFailure.error(program, "Invalid numeric value \"" + value + "\" for immediate.");
+    }
+    return Integer.parseInt(v);
+  }
+
   /** Waits until the job runs; returns it. Fails (exit 1) if it ends or a signal comes first. */
   public JobInfo awaitStart(int jobId) throws CommandFailure {
-    JobInfo job = waitOnce(jobId, FIRST_WAIT_MS);
+    return awaitStart(jobId, null);
+  }
+
+  /**
+   * As {@link #awaitStart(int)}; with immediate (-I: 0 when bare, else seconds) the request is
+   * withdrawn when the job has not started at once (bare: after the first wait, which the
+   * scheduling pass a submission triggers answers) or within the seconds, with Slurm's words.
+   */
+  public JobInfo awaitStart(int jobId, Integer immediate) throws CommandFailure {
+    long deadline = immediate == null || immediate == 0 ? 0
+        : nanoClock.getAsLong() + immediate * 1_000_000_000L;
+    JobInfo job = waitOnce(jobId, immediate == null || immediate == 0 ? FIRST_WAIT_MS
+        : (int) Math.min(FIRST_WAIT_MS, immediate * 1000L));
     boolean waited = false;
     while (job.getState() == JobState.PENDING) {
+      if (immediate != null && (immediate == 0 || nanoClock.getAsLong() >= deadline)) {
+        throw withdrawn(jobId, immediate);
+      }
       if (!waited) {
         waited = true;
         if (PARTITION_REASONS.contains(job.getStateReason())) {
@@ -82,7 +120,8 @@ public final class InteractiveAllocation {
       if (sig != null && (sig == SignalQueue.SIGINT || sig == SignalQueue.SIGTERM || sig == SignalQueue.SIGHUP)) {
         throw revoked(jobId);
       }
-      job = waitOnce(jobId, POLL_WAIT_MS);
+      long left = immediate == null ? POLL_WAIT_MS : (deadline - nanoClock.getAsLong()) / 1_000_000L;
+      job = waitOnce(jobId, (int) Math.max(1, Math.min(POLL_WAIT_MS, left)));
     }
     if (job.getState() != JobState.RUNNING) {
       List<String> lines = new ArrayList<>();
@@ -113,6 +152,22 @@ public final class InteractiveAllocation {
       err.println(program + ": error: Unable to release allocation " + jobId + ": "
           + SlurmError.messageFor(SlurmError.CONTROLLER_DOWN.code()));
     }
+  }
+
+  /**
+   * Cancels the job -I could not start: salloc says the nodes are busy (bare) or that the wait
+   * timed out (seconds) and that the allocation is revoked; srun that the nodes are busy.
+   */
+  private CommandFailure withdrawn(int jobId, int immediate) {
+    cancel(jobId);
+    if (!salloc()) {
+      return new CommandFailure(1, List.of(
+          "srun: error: Unable to allocate resources: " + SlurmError.NODES_BUSY.message()));
+    }
+    return new CommandFailure(1, List.of(
+        "salloc: error: Unable to allocate resources: "
+            + (immediate == 0 ? SlurmError.NODES_BUSY.message() : "Connection timed out"),
+        "salloc: Job allocation " + jobId + " has been revoked."));
   }
 
   /** Cancels the pending job after a signal: Slurm's words, exit 1. */

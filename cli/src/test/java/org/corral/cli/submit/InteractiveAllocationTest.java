@@ -107,4 +107,63 @@ class InteractiveAllocationTest {
             "srun: error: invalid partition specified: nope",
             "srun: error: Unable to allocate resources: Invalid partition name specified"));
   }
+
+  private long now;
+
+  private InteractiveAllocation clocked(String program) {
+    // each reading of the clock is half a second later: the waits themselves are the fake's
+    return new InteractiveAllocation(program, new PrintStream(err, true, StandardCharsets.UTF_8), channel,
+        signals, false, () -> now += 500_000_000L);
+  }
+
+  @Test
+  void bareImmediateWithdrawsAJobThatDidNotStartAtOnce() {
+    answers.add(job(JobState.PENDING, "Resources"));
+    assertThatThrownBy(() -> clocked("salloc").awaitStart(9, 0)).isInstanceOfSatisfying(CommandFailure.class, f -> {
+      assertThat(f.exitStatus()).isEqualTo(1);
+      assertThat(f.lines()).containsExactly("salloc: error: Unable to allocate resources: Requested nodes are busy",
+          "salloc: Job allocation 9 has been revoked.");
+    });
+    assertThat(sent.get(sent.size() - 1).getCancelJobs().getJobIdsList()).containsExactly(9);
+    assertThat(err()).isEmpty();
+  }
+
+  @Test
+  void srunImmediateSaysTheNodesAreBusy() {
+    answers.add(job(JobState.PENDING, "Resources"));
+    assertThatThrownBy(() -> clocked("srun").awaitStart(9, 0)).isInstanceOfSatisfying(CommandFailure.class,
+        f -> assertThat(f.lines()).containsExactly("srun: error: Unable to allocate resources: Requested nodes are busy"));
+  }
+
+  @Test
+  void immediateSecondsWaitsThatLongThenTimesOut() {
+    for (int i = 0; i < 10; i++) {
+      answers.add(job(JobState.PENDING, "Resources"));
+    }
+    assertThatThrownBy(() -> clocked("salloc").awaitStart(9, 2)).isInstanceOfSatisfying(CommandFailure.class,
+        f -> assertThat(f.lines()).containsExactly("salloc: error: Unable to allocate resources: Connection timed out",
+            "salloc: Job allocation 9 has been revoked."));
+    assertThat(err()).isEqualTo("salloc: Pending job allocation 9\nsalloc: job 9 queued and waiting for resources\n");
+    // deadline 2.5 s (read at 0.5 s); checks at 1 and 2 s wait again, the one at 3 s withdraws
+    long waits = sent.stream().filter(Request::hasWaitAllocation).count();
+    assertThat(waits).isEqualTo(3);
+    assertThat(sent.get(sent.size() - 1).getCancelJobs().getJobIdsList()).containsExactly(9);
+  }
+
+  @Test
+  void aJobThatStartsWithinTheSecondsIsGranted() throws Exception {
+    answers.add(job(JobState.PENDING, "Resources"));
+    answers.add(job(JobState.RUNNING, "None"));
+    assertThat(clocked("salloc").awaitStart(9, 30).getState()).isEqualTo(JobState.RUNNING);
+    assertThat(err()).endsWith("salloc: Granted job allocation 9\n");
+  }
+
+  @Test
+  void immediateTakesOnlyANumber() {
+    assertThatThrownBy(() -> InteractiveAllocation.immediateSeconds("salloc", "x"))
+        .isInstanceOfSatisfying(CommandFailure.class, f -> assertThat(f.lines())
+            .containsExactly("salloc: error: Invalid numeric value \"x\" for immediate."));
+    assertThatThrownBy(() -> InteractiveAllocation.immediateSeconds("srun", "-3"))
+        .isInstanceOf(CommandFailure.class);
+  }
 }
