@@ -68,7 +68,7 @@ public final class PriorityPass {
       any |= JobStates.isPending(j) && !j.hasPriorityFactors();
     }
     if (full) {
-      usage.update(s, now);
+      usage.update(s, now, usageFactors(tree));
       lastFull = now;
       if (saved != null) {
         saved.save(usage.saved());
@@ -108,7 +108,15 @@ public final class PriorityPass {
 
   /** The decayed usage the time limits count, up to {@code now} (see {@link UsageTracker#timeUsage}). */
   public org.corral.ctld.sched.limits.TimeUsage timeUsage(ClusterState s, long now) {
-    return usage.timeUsage(s, now);
+    return usage.timeUsage(s, now, usageFactors(sharesOf));
+  }
+
+  /**
+   * Each QOS's UsageFactor (sacctmgr's, 1 when unset: the store keeps 0 for unset, so a
+   * UsageFactor of 0 counts as 1); 1 for a QOS not in the tree (no accounting).
+   */
+  static java.util.function.ToDoubleFunction<String> usageFactors(AssocTree tree) {
+    return name -> tree.qos(name).map(q -> q.getUsageFactor() > 0 ? q.getUsageFactor() : 1.0).orElse(1.0);
   }
 
   /** A job's QOS factor: its QOS's Priority over the highest of all QOS (0 when none has one). */

@@ -3,6 +3,7 @@ package org.corral.ctld.sched.priority;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.ObjDoubleConsumer;
+import java.util.function.ToDoubleFunction;
 import org.corral.ctld.sched.limits.TimeUsage;
 import org.corral.ctld.state.ClusterState;
 import org.corral.protocol.Billing;
@@ -17,7 +18,7 @@ import org.corral.protocol.msg.JobState;
  * decays by 2^(-elapsed/PriorityDecayHalfLife) and the billing-seconds jobs ran since the last one are added
  * (running jobs, and ended ones still in memory). CPU- and wall-seconds by association and by QOS
  * are kept the same way for the time limits (GrpWall, QOS GrpTRESMins). Kept by the scheduler
- * thread only.
+ * thread only. Each job's share counts times its QOS's UsageFactor.
  */
 public final class UsageTracker {
   private final long halfLifeS;
@@ -48,8 +49,17 @@ public final class UsageTracker {
         Map.copyOf(cpuByAssoc));
   }
 
-  /** Brings usage up to {@code now}. */
+  /** Brings usage up to {@code now}, every QOS's UsageFactor 1. */
   public void update(ClusterState s, long now) {
+    update(s, now, q -> 1.0);
+  }
+
+  /**
+   * Brings usage up to {@code now}: what each job ran since the last update counts times its
+   * QOS's UsageFactor ({@code usageFactor} of the QOS name), for fairshare and for the time
+   * limits alike, as sacctmgr(1) says.
+   */
+  public void update(ClusterState s, long now, ToDoubleFunction<String> usageFactor) {
     if (last < 0) {
       last = now;
       return;
@@ -65,7 +75,8 @@ public final class UsageTracker {
       cpuByAssoc.replaceAll((a, v) -> v * decay);
       byQos.replaceAll((q, v) -> v.times(decay));
     }
-    ranSince(s, last, now, (j, secs) -> {
+    ranSince(s, last, now, (j, ran) -> {
+      double secs = ran * usageFactor.applyAsDouble(qosOf(j));
       double cpuSecs = secs * j.getNumCpus();
       double billed = secs * Billing.charged(j); // fairshare charges billing (priority_multifactor)
       JobAssoc a = new JobAssoc(j.getAccount(), j.getUserName(), j.getPartition());
@@ -98,11 +109,17 @@ public final class UsageTracker {
    * ran since (not yet decayed), so a limit is reached when it is, not at the next recalculation.
    */
   public TimeUsage timeUsage(ClusterState s, long now) {
+    return timeUsage(s, now, q -> 1.0);
+  }
+
+  /** As {@link #timeUsage(ClusterState, long)}, the jobs since the last update times their QOS's UsageFactor. */
+  public TimeUsage timeUsage(ClusterState s, long now, ToDoubleFunction<String> usageFactor) {
     Map<TimeUsage.Owner, TimeUsage.Used> assoc = new HashMap<>();
     cpuByAssoc.forEach((a, cpu) -> assoc.put(owner(a), new TimeUsage.Used(cpu, wallByAssoc.getOrDefault(a, 0.0))));
     Map<String, TimeUsage.Used> qos = new HashMap<>(byQos);
     if (last >= 0) {
-      ranSince(s, last, now, (j, secs) -> {
+      ranSince(s, last, now, (j, ran) -> {
+        double secs = ran * usageFactor.applyAsDouble(qosOf(j));
         TimeUsage.Used u = new TimeUsage.Used(secs * j.getNumCpus(), secs);
         assoc.merge(new TimeUsage.Owner(j.getAccount(), j.getUserName(), j.getPartition()), u, TimeUsage.Used::plus);
         qos.merge(qosOf(j), u, TimeUsage.Used::plus);
