@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.corral.common.SlurmError;
 import org.corral.ctld.sched.limits.AssocTree;
+import org.corral.ctld.sched.limits.LimitCheck;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.JobStates;
 import org.corral.protocol.msg.AcctAssoc;
@@ -98,6 +99,27 @@ final class AssocPolicy {
       checkPartition(partition.get(), account, qos);
     }
     return spec.toBuilder().setAccount(account).setQos(qos).build();
+  }
+
+  /**
+   * QOS Flags=DenyOnLimit (AccountingStorageEnforce=limits or qos): the job as submitted, with
+   * its CPUs, nodes and time limit worked out, is refused with Slurm's error when it breaks one
+   * of its QOS's limits on its own, instead of pending (see {@link LimitCheck#deniedOnLimit}).
+   */
+  void denyOnLimit(JobInfo job) {
+    if (!cache.enabled() || !(cache.enforces("limits") || cache.enforces("qos")) || job.getQos().isEmpty()) {
+      return;
+    }
+    Optional<AcctQos> qos = cache.current().qos(job.getQos());
+    if (qos.isPresent() && LimitCheck.deniedOnLimit(job, qos.get()) != null) {
+      throw new SlurmException(SlurmError.ACCOUNTING_POLICY);
+    }
+  }
+
+  /** Whether the submission's QOS has Flags=DenyOnLimit (so that its job is checked whole). */
+  boolean deniesOnLimit(JobSpec spec) {
+    return cache.enabled() && !spec.getQos().isEmpty()
+        && cache.current().qos(spec.getQos()).map(q -> LimitCheck.hasFlag(q, "DenyOnLimit")).orElse(false);
   }
 
   /**

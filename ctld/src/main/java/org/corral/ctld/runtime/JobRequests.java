@@ -130,7 +130,11 @@ final class JobRequests {
           "job ids exhausted (MaxJobId)");
     }
     String group = users.groupName(peer.gid()).orElse(String.valueOf(peer.gid()));
-    return new Command.SubmitJob(id, now(), peer.uid(), user, peer.gid(), group, normalized);
+    Command.SubmitJob submit = new Command.SubmitJob(id, now(), peer.uid(), user, peer.gid(), group, normalized);
+    if (assocPolicy.deniesOnLimit(normalized)) { // the job as the state would hold it: CPUs, nodes, time limit
+      assocPolicy.denyOnLimit(StateMachine.apply(s, submit).jobs().get(id).getInfo());
+    }
+    return submit;
   }
 
   /** --reservation: it must exist and admit the user and account (Slurm checks both at submit). */

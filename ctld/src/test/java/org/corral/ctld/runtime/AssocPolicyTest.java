@@ -119,4 +119,20 @@ class AssocPolicyTest {
     assertThat(refusal(policy(), spec().build(), "bob", s)).isEqualTo(SlurmError.SUCCESS);
     assertThat(refusal(policy(), spec().setQos("normal").build(), "bob", s)).isEqualTo(SlurmError.INVALID_QOS);
   }
+
+  @Test
+  void denyOnLimitRefusesAJobOverItsQosLimitsAtSubmit() {
+    AssocTree tree = new AssocTree(TREE.snapshot().toBuilder()
+        .addQos(AcctQos.newBuilder().setName("deny").addFlags("DenyOnLimit").setMaxWallMinutes(10)).build(), "c");
+    AssocPolicy limits = new AssocPolicy(new AssociationCache(tree, Set.of("limits")));
+    AssocPolicy none = new AssocPolicy(new AssociationCache(tree, Set.of()));
+    org.corral.protocol.msg.JobInfo over = org.corral.protocol.msg.JobInfo.newBuilder().setQos("deny")
+        .setNumCpus(1).setNumNodes(1).setTimeLimitMin(11).build();
+    assertThat(limits.deniesOnLimit(spec().setQos("deny").build())).isTrue();
+    assertThat(limits.deniesOnLimit(spec().setQos("normal").build())).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> limits.denyOnLimit(over))
+        .isInstanceOfSatisfying(SlurmException.class, e -> assertThat(e.error()).isEqualTo(SlurmError.ACCOUNTING_POLICY));
+    limits.denyOnLimit(over.toBuilder().setTimeLimitMin(10).build()); // within: nothing thrown
+    none.denyOnLimit(over); // limits not enforced: it would pend, not be refused
+  }
 }

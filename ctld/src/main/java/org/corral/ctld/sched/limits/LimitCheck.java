@@ -181,6 +181,58 @@ public final class LimitCheck {
 
   private static final String GPU = "gres/gpu";
 
+  /** Whether the QOS has the flag (sacctmgr's name, any case). */
+  public static boolean hasFlag(AcctQos qos, String flag) {
+    return qos.getFlagsList().stream().anyMatch(flag::equalsIgnoreCase);
+  }
+
+  /**
+   * QOS Flags=DenyOnLimit: the QOS limit the job breaks on its own (MaxWall, MaxTRESPerJob and
+   * MaxTRESPerUser cpu, node and gres/gpu, GrpTRES cpu and gres/gpu, a MaxJobsPerUser or GrpJobs
+   * of 0), so that it is refused at submit rather than left pending; null when it conforms (or
+   * the QOS has no such flag). Limits other jobs make it break are left to {@link #blocked}.
+   */
+  public static String deniedOnLimit(JobInfo j, AcctQos qos) {
+    if (!hasFlag(qos, "DenyOnLimit")) {
+      return null;
+    }
+    if (qos.hasMaxWallMinutes() && Integer.toUnsignedLong(j.getTimeLimitMin()) > qos.getMaxWallMinutes()) {
+      return "QOSMaxWallDurationPerJobLimit";
+    }
+    long gpus = GresTres.count(j, "gpu");
+    Map<String, Long> perJob = AssocTree.tres(qos.getMaxTresPerJob());
+    Map<String, Long> perUser = AssocTree.tres(qos.getMaxTresPerUser());
+    Map<String, Long> grp = AssocTree.tres(qos.getGrpTres());
+    String[][] checks = {
+        {"cpu", "QOSMaxCpuPerJobLimit", "QOSMaxCpuPerUserLimit", "QOSGrpCpuLimit"},
+        {"node", "QOSMaxNodePerJobLimit", "QOSMaxNodePerUserLimit", "QOSGrpNodeLimit"},
+        {GPU, "QOSMaxGRESPerJob", "QOSMaxGRESPerUser", "QOSGrpGRES"},
+    };
+    for (String[] c : checks) {
+      long asked = switch (c[0]) {
+        case "cpu" -> j.getNumCpus();
+        case "node" -> j.getNumNodes();
+        default -> gpus;
+      };
+      if (perJob.containsKey(c[0]) && asked > perJob.get(c[0])) {
+        return c[1];
+      }
+      if (perUser.containsKey(c[0]) && asked > perUser.get(c[0])) {
+        return c[2];
+      }
+      if (grp.containsKey(c[0]) && asked > grp.get(c[0])) {
+        return c[3];
+      }
+    }
+    if (qos.hasMaxJobsPerUser() && qos.getMaxJobsPerUser() == 0) {
+      return "QOSMaxJobsPerUserLimit";
+    }
+    if (qos.hasGrpJobs() && qos.getGrpJobs() == 0) {
+      return "QOSGrpJobsLimit";
+    }
+    return null;
+  }
+
   /** A QOS's gres/gpu limits (MaxTRESPerJob, MaxTRESPerUser, GrpTRES), with Slurm's reasons; null when within them. */
   private String gpuLimit(JobInfo j, AcctQos qos) {
     long gpus = GresTres.count(j, "gpu");
