@@ -13,7 +13,7 @@ import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;
 
 /**
- * squeue --json and sinfo --json: the controller's answers in Slurm's data_parser v0.0.42 layout
+ * squeue --json, sinfo --json and sdiag --json: the controller's answers in Slurm's data_parser v0.0.42 layout
  * (v0.0.42_openapi_job_info_resp; v0.0.42_openapi_nodes_resp's nodes and
  * v0.0.42_openapi_partition_resp's partitions) through the mapping slurmrestd uses
  * ({@code org.corral.protocol.dataparser}), with the meta, errors and warnings every response
@@ -44,6 +44,17 @@ public final class JsonOutput {
     JsonArray partList = doc.putArray("partitions");
     parts.forEach(p -> partList.add(NodeJson.partition(p, cluster)));
     doc.set("last_update", NoVal.number(lastUpdate));
+    return tail(doc, argv, user, cluster);
+  }
+
+  /**
+   * sdiag --json: the counters as v0.0.42_openapi_diag_resp's statistics, the mapping
+   * slurmrestd's GET /slurm/v0.0.42/diag uses.
+   */
+  public static String diag(org.corral.protocol.msg.StatsReply stats, List<String> argv, String user,
+      String cluster) {
+    JsonObject doc = new JsonObject();
+    doc.set("statistics", org.corral.protocol.dataparser.DiagJson.of(stats));
     return tail(doc, argv, user, cluster);
   }
 

@@ -23,7 +23,8 @@ import org.corral.protocol.msg.StatsRequest;
 
 /**
  * sdiag: the controller's counters in Slurm's layout, line for line (Prometheus exporters read
- * it that way); -r resets them (administrators).
+ * it that way); -r resets them (administrators); --json prints them as slurmrestd's diag does
+ * (data_parser v0.0.42; Slurm 23.02's sdiag option, 22.05's has none).
  */
 public final class SdiagCommand implements CliCommand {
   private static final Getopt GETOPT = new Getopt("ahiM:rtTV", List.of(
@@ -35,6 +36,7 @@ public final class SdiagCommand implements CliCommand {
       new LongOpt("sort-by-time", Arg.NONE, "t"),
       new LongOpt("sort-by-time2", Arg.NONE, "T"),
       new LongOpt("version", Arg.NONE, "V"),
+      new LongOpt("json", Arg.NONE, "json"),
       new LongOpt("help", Arg.NONE, "help"),
       new LongOpt("usage", Arg.NONE, "usage")));
   static final String USAGE = "Usage: sdiag [-M cluster] [-aritT]";
@@ -43,11 +45,13 @@ public final class SdiagCommand implements CliCommand {
   @Override
   public int run(List<String> args, Cli cli) {
     boolean reset = false;
+    boolean json = false;
     char sort = 'c';
     try {
       for (Getopt.Opt o : GETOPT.parse(args).options()) {
         switch (o.key()) {
           case "r" -> reset = true;
+          case "json" -> json = true;
           case "i", "t", "T" -> sort = o.key().charAt(0);
           case "V", "usage" -> {
             return HelpText.info(cli, SdiagCommand.class, o.key(), USAGE + "\n");
@@ -79,6 +83,13 @@ public final class SdiagCommand implements CliCommand {
     }
     if (reset) {
       cli.out().println("Reset scheduling statistics");
+      return 0;
+    }
+    if (json) {
+      List<String> argv = new ArrayList<>(List.of(cli.program()));
+      argv.addAll(args);
+      cli.out().print(org.corral.cli.format.JsonOutput.diag(r.getStats(), argv, cli.env().getOrDefault("USER", ""),
+          String.join(",", org.corral.cli.format.LocalCluster.of(cli.env()))));
       return 0;
     }
     cli.out().print(text(r.getStats(), cli.clock().getZone(), sort));

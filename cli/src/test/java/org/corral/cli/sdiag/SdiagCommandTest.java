@@ -136,4 +136,22 @@ class SdiagCommandTest {
     assertThat(run(Response.newBuilder().setErrorCode(SlurmError.ACCESS_DENIED.code()).build(), "-r")).isEqualTo(255);
     assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("slurm_reset_statistics: Access/permission denied\n");
   }
+
+  @Test
+  void jsonIsSlurmrestdsDiagLayout() {
+    StatsReply s = StatsReply.newBuilder().setNow(1795474959L).setSince(1795474000L).setServerThreads(3)
+        .setJobsSubmitted(7).setJobsPending(16).setMain(CycleStats.newBuilder().setLastUs(16).setCount(2).setTotalUs(40))
+        .build();
+    assertThat(run(Response.newBuilder().setStats(s).build(), "--json")).isZero();
+    String json = out.toString(StandardCharsets.UTF_8);
+    // the statistics are exactly what slurmrestd's GET /slurm/v0.0.42/diag answers
+    String stats = org.corral.protocol.dataparser.JsonWriter.pretty(
+        new org.corral.protocol.dataparser.JsonObject().set("statistics",
+            org.corral.protocol.dataparser.DiagJson.of(s)));
+    assertThat(json).startsWith(stats.substring(0, stats.lastIndexOf('}')).stripTrailing() + ",\n  \"meta\": {");
+    assertThat(json).contains("\"jobs_submitted\": 7", "\"jobs_pending\": 16", "\"schedule_cycle_mean\": 20",
+        "\"data_parser\": \"data_parser/v0.0.42\"", "\"errors\": [", "\"warnings\": [");
+    assertThat(json).containsPattern("\"command\": \\[\\s*\"sdiag\",\\s*\"--json\"\\s*\\]");
+    assertThat(json).endsWith("}\n");
+  }
 }
