@@ -16,15 +16,55 @@ final class Limits {
 
     /** An error line printed before the message (Slurm's library complaint), or null. */
     final String before;
+    /** Printed on standard output (as sacctmgr prints some complaints), not standard error. */
+    final boolean onOut;
 
     BadValue(String m) {
       this(null, m);
     }
 
     BadValue(String before, String m) {
+      this(before, m, false);
+    }
+
+    BadValue(String before, String m, boolean onOut) {
       super(m, null, false, false);
       this.before = before;
+      this.onOut = onOut;
     }
+  }
+
+  /** The QOS flags in the order sacctmgr lists and shows them. */
+  static final List<String> QOS_FLAGS = List.of("DenyOnLimit", "EnforceUsageThreshold", "NoReserve",
+      "PartitionMaxNodes", "PartitionMinNodes", "OverPartQOS", "PartitionTimeLimit", "RequiresReservation",
+      "NoDecay", "UsageFactorSafe");
+
+  /**
+   * Flags= (=, += or -=) on a QOS's flags: every flag whose name the value holds, in any case,
+   * counts (sacctmgr took "noreserve,x" as NoReserve); none at all is sacctmgr's complaint on
+   * standard output; "-1" clears them. The result in sacctmgr's order.
+   */
+  static List<String> qosFlags(List<String> current, Args.Opt o) throws BadValue {
+    java.util.Set<String> now = new java.util.HashSet<>();
+    current.forEach(c -> QOS_FLAGS.stream().filter(c::equalsIgnoreCase).forEach(now::add));
+    if (o.value().trim().equals("-1")) {
+      return List.of();
+    }
+    String v = o.value().toLowerCase(java.util.Locale.ROOT);
+    List<String> named = QOS_FLAGS.stream().filter(f -> v.contains(f.toLowerCase(java.util.Locale.ROOT))).toList();
+    if (named.isEmpty()) {
+      throw new BadValue(null, "Unknown QOS flag used in:\n  '" + o.value() + "'\n Valid QOS flags are\n  '"
+          + String.join(",", QOS_FLAGS) + "'", true);
+    }
+    switch (o.op()) {
+      case "+=" -> now.addAll(named);
+      case "-=" -> now.removeAll(named);
+      default -> {
+        now.clear();
+        now.addAll(named);
+      }
+    }
+    return QOS_FLAGS.stream().filter(now::contains).toList();
   }
 
   static boolean isAssocKey(String k) {
@@ -264,9 +304,10 @@ final class Limits {
           shown = v == null ? "NONE" : Columns.wall(true, v);
         }
         case "flags" -> {
-          q.clearFlags().addAllFlags(o.value().equals("-1") ? List.of() : o.list());
+          List<String> flags = qosFlags(q.getFlagsList(), o);
+          q.clearFlags().addAllFlags(flags);
           label = "Flags";
-          shown = o.value();
+          shown = String.join(",", flags);
         }
         case "preemptmode" -> {
           q.setPreemptMode(o.value().equalsIgnoreCase("cluster") ? "" : o.value().toUpperCase(java.util.Locale.ROOT));

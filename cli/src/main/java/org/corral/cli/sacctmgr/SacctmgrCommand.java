@@ -124,7 +124,7 @@ public final class SacctmgrCommand implements CliCommand {
       if (e.before != null) {
         cli.err().println(e.before);
       }
-      cli.err().println(" " + e.getMessage());
+      (e.onOut ? cli.out() : cli.err()).println(" " + e.getMessage());
       return 1;
     } catch (IOException e) {
       cli.error("error: slurmdbd: " + e.getMessage());
