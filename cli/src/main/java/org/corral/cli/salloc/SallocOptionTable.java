@@ -128,7 +128,7 @@ final class SallocOptionTable {
 
   /** Accepted, validated by getopt only: they change nothing on a Corral cluster. */
   static final Set<String> NO_EFFECT = Set.of(
-      "A", "acctg-freq", "bell", "comment", "contiguous", "cpu-freq", "delay-boot",
+      "A", "acctg-freq", "bell", "comment", "cpu-freq", "delay-boot",
       "get-user-env", "hint", "k", "m", "mail-type", "mail-user", "mcs-label", "mem-bind",
       "network", "no-bell", "O", "power", "priority", "profile", "q", "reboot",
       "spread-job", "use-min-nodes", "wait-all-nodes");

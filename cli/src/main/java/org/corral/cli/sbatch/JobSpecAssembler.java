@@ -50,6 +50,7 @@ final class JobSpecAssembler {
         .setExclusive(o.exclusive)
         .setExclusiveUser(o.exclusiveUser)
         .setOversubscribe(o.oversubscribe)
+        .setContiguous(o.contiguous)
         .setHold(o.hold);
     setIfPresent(o.output, b::setStdOut);
     setIfPresent(o.error, b::setStdErr);

@@ -163,7 +163,7 @@ final class SbatchOptionTable {
    * change nothing about where, when or how the job runs (mail, profiling, binding hints, ...).
    */
   static final Set<String> NO_EFFECT = Set.of(
-      "acctg-freq", "contiguous", "cpu-freq", "delay-boot", "get-user-env", "hint",
+      "acctg-freq", "cpu-freq", "delay-boot", "get-user-env", "hint",
       "ignore-pbs", "k", "kill-on-invalid-dep", "m", "mail-type", "mail-user", "mcs-label",
       "mem-bind", "network", "O", "power", "priority", "profile", "propagate", "q", "reboot",
       "spread-job", "use-min-nodes", "v", "wait-all-nodes");

@@ -57,6 +57,7 @@ final class SbatchOptions {
   boolean exclusive;
   boolean exclusiveUser;
   boolean oversubscribe;
+  boolean contiguous;
   Integer nice;
   boolean quiet;
   final org.corral.cli.submit.GresOptions gres = new org.corral.cli.submit.GresOptions(PROGRAM);
@@ -104,6 +105,7 @@ final class SbatchOptions {
         exclusiveUser = !exclusive; // --exclusive=user
       }
       case "s" -> oversubscribe = true;
+      case "contiguous" -> contiguous = true;
       case "nice" -> nice = parseNice(value);
       case "Q" -> quiet = true;
       case "test-only" -> testOnly = true;

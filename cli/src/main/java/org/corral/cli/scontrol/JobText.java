@@ -81,7 +81,7 @@ final class JobText {
       l.add("Reservation=" + j.getReservation());
     }
     l.add("OverSubscribe=" + org.corral.cli.format.OverSubscribeWord.of(j)
-        + " Contiguous=0 Licenses=" + orNull(j.getLicenses()) + " Network=(null)");
+        + " Contiguous=" + (j.getContiguous() ? 1 : 0) + " Licenses=" + orNull(j.getLicenses()) + " Network=(null)");
     l.add("Command=" + orNull(j.getCommand()));
     l.add("WorkDir=" + j.getWorkDir());
     if (!j.getComment().isEmpty()) {

@@ -67,7 +67,7 @@ final class JobColumns {
       col('I', "CoresPerSocket", "CORES_PER_SOCKET", j -> "*"),
       col('J', "ThreadsPerCore", "THREADS_PER_CORE", j -> "*"),
       col('z', "SCT", "S:C:T", j -> "*:*:*"),
-      col('O', "Contiguous", "CONTIGUOUS", j -> "0"),
+      col('O', "Contiguous", "CONTIGUOUS", j -> j.getContiguous() ? "1" : "0"),
       col('w', "WCKey", "WCKEY", j -> "(null)"),
       col('f', "Feature", "FEATURES", j -> "(null)"),
       col('b', "TresPerNode", "TRES_PER_NODE", j -> j.getTresPerNode().isEmpty() ? "N/A" : j.getTresPerNode()),

@@ -184,7 +184,7 @@ final class SrunOptionTable {
    * change nothing about where, when or how the step runs.
    */
   static final Set<String> NO_EFFECT = Set.of(
-      "acctg-freq", "compress", "contiguous", "cpu-freq", "debugger-test", "delay-boot",
+      "acctg-freq", "compress", "cpu-freq", "debugger-test", "delay-boot",
       "hint", "k", "m", "mail-type", "mail-user", "mcs-label", "mem-bind", "network",
       "O", "power", "priority", "profile", "propagate", "q", "reboot", "resv-ports",
       "send-libs", "slurmd-debug", "spread-job", "T", "use-min-nodes", "A",

@@ -29,6 +29,8 @@ public final class ResourceOptions {
   public boolean exclusive;
   public boolean exclusiveUser;
   public boolean oversubscribe;
+  /** --contiguous: the job's nodes consecutive in the partition's node order. */
+  public boolean contiguous;
   public String nodeList;
   public String excludeList;
   public String constraint;
@@ -73,6 +75,7 @@ public final class ResourceOptions {
       }
       case "exclusive" -> exclusive(value);
       case "s" -> oversubscribe = true;
+      case "contiguous" -> contiguous = true;
       case "w" -> nodeList = value;
       case "x" -> excludeList = value;
       case "C" -> constraint = value;

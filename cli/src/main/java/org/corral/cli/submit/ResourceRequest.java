@@ -51,6 +51,7 @@ public final class ResourceRequest {
       b.setWckey(r.wckey);
     }
     r.gres.applyTo(b);
-    return b.setExclusive(r.exclusive).setExclusiveUser(r.exclusiveUser).setOversubscribe(r.oversubscribe);
+    return b.setExclusive(r.exclusive).setExclusiveUser(r.exclusiveUser).setOversubscribe(r.oversubscribe)
+        .setContiguous(r.contiguous);
   }
 }

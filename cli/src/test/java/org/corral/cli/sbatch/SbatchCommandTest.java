@@ -146,6 +146,13 @@ class SbatchCommandTest {
   }
 
   @Test
+  void contiguousGoesWithTheJob() throws IOException {
+    script("job.sh", "#!/bin/sh\n#SBATCH --contiguous\n");
+    sbatch.run("job.sh");
+    assertThat(sbatch.spec().getContiguous()).isTrue();
+  }
+
+  @Test
   void memoryFromTheEnvironmentYieldsToTheOtherMemoryOption() throws IOException {
     script("job.sh", "#!/bin/sh\n#SBATCH --mem=1G\n");
     sbatch.env.put("SBATCH_MEM_PER_CPU", "300");

@@ -56,6 +56,39 @@ final class NodeSelector {
 
   /** The allocation over [from, to), or null if the job does not fit then. */
   static List<NodeAllocation> select(JobInfo j, Candidates candidates, long from, long to) {
+    int nodesWanted = Math.max(1, j.getMinNodes());
+    if (j.getContiguous() && nodesWanted > 1) {
+      return contiguous(j, candidates, from, to, nodesWanted);
+    }
+    return anywhere(j, candidates, from, to);
+  }
+
+  /**
+   * --contiguous: the first run of {@code nodesWanted} consecutive candidates (the partition's
+   * order, by Weight first) that holds the job, laid out on them as anywhere else.
+   */
+  private static List<NodeAllocation> contiguous(JobInfo j, Candidates c, long from, long to, int nodesWanted) {
+    NodeTimeline[] all = c.timelines();
+    for (int start = 0; start + nodesWanted <= all.length; start++) {
+      boolean usable = true;
+      for (int i = start; i < start + nodesWanted && usable; i++) {
+        usable = all[i] != null;
+      }
+      if (!usable) {
+        continue;
+      }
+      NodeTimeline[] window = new NodeTimeline[all.length];
+      System.arraycopy(all, start, window, start, nodesWanted);
+      List<NodeAllocation> got = anywhere(j, new Candidates(c.nodes(), window, c.now(), new int[1], c.oversubscribe()),
+          from, to);
+      if (got != null) {
+        return got;
+      }
+    }
+    return null;
+  }
+
+  private static List<NodeAllocation> anywhere(JobInfo j, Candidates candidates, long from, long to) {
     Tenancy who = candidates.tenancy(j);
     if (who.shares()) { // Slurm fills CPUs no job holds before it puts a second job on any
       List<NodeAllocation> alone = select(j, candidates, from, to, who.alone());

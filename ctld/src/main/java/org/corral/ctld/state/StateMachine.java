@@ -147,6 +147,7 @@ public final class StateMachine {
         .setExclusive(spec.getExclusive())
         .setOversubscribe(spec.getOversubscribe())
         .setExclusiveUser(spec.getExclusiveUser())
+        .setContiguous(spec.getContiguous())
         .setWorkDir(spec.getWorkDir())
         .setStdOut(shownPath(spec.getStdOut(), spec, c.jobId(), c.userName(), -1))
         .setStdErr(shownPath(spec.getStdErr().isEmpty() ? spec.getStdOut() : spec.getStdErr(), spec, c.jobId(),

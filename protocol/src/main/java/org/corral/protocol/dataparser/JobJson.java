@@ -37,7 +37,7 @@ public final class JobJson {
     o.put("comment", j.getComment());
     o.put("container", "");
     o.put("container_id", "");
-    o.put("contiguous", false);
+    o.put("contiguous", j.getContiguous());
     o.set("cores_per_socket", NoVal.unset());
     // Slurm sets it when the job starts.
     o.set("billable_tres", j.getState() != JobState.PENDING && j.hasBilling() ? NoVal.number(j.getBilling())
