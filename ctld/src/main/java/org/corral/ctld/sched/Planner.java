@@ -453,7 +453,10 @@ public final class Planner {
           k -> NodeSelector.lateEstimate(j, nodes, latest));
       return new Waiting(why, Math.max(0, late), "");
     }
-    plannedFrom.put(need, start);
+    boolean reserve = !limits.noReserve(j); // QOS Flags=NoReserve: planned, nothing held for it
+    if (reserve) {
+      plannedFrom.put(need, start);
+    }
     List<NodeAllocation> alloc = previousReservation(j, nodes, start, duration);
     if (alloc != null) {
       start = j.getStartTime();
@@ -463,7 +466,9 @@ public final class Planner {
     if (alloc == null) {
       return Waiting.because(why);
     }
-    profile.take(alloc, start, start + duration, nodes.tenancy(j));
+    if (reserve) {
+      profile.take(alloc, start, start + duration, nodes.tenancy(j));
+    }
     return new Waiting(why, start, Hostlist.compress(alloc.stream().map(NodeAllocation::getNode).toList()));
   }
 

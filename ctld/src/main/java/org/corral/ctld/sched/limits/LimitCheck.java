@@ -181,6 +181,14 @@ public final class LimitCheck {
 
   private static final String GPU = "gres/gpu";
 
+  /**
+   * QOS Flags=NoReserve: the job's QOS keeps backfill from reserving resources for it (a job
+   * planned for later gets its expected start, but lower-priority jobs may take its nodes).
+   */
+  public boolean noReserve(JobInfo j) {
+    return tree.qos(qosOf(j)).map(q -> hasFlag(q, "NoReserve")).orElse(false);
+  }
+
   /** Whether the QOS has the flag (sacctmgr's name, any case). */
   public static boolean hasFlag(AcctQos qos, String flag) {
     return qos.getFlagsList().stream().anyMatch(flag::equalsIgnoreCase);
