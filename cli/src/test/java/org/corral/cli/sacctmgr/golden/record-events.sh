@@ -4,16 +4,8 @@
 # resumed, n3 down, resumed, failed, resumed), then lists them. events.psv keeps every event the
 # reference then had and events.now the time of recording: the fake slurmdbd of
 # SacctmgrEventsGoldenTest serves them. Each case: NAME.cmd, NAME.out, NAME.err, NAME.rc.
-set -u
-cd "$(dirname "$0")"
-S=/usr/bin/sacctmgr
+. "$(dirname "$0")/record-lib.sh"
 C=/usr/bin/scontrol
-run() { # NAME COMMAND...
-  name=$1; shift
-  echo "$*" > "$name.cmd"
-  "$@" > "$name.out" 2> "$name.err"
-  echo $? > "$name.rc"
-}
 $C update nodename=n4 state=drain reason="corral maintenance"; sleep 2
 $C update nodename=n4 state=resume; sleep 2
 $C update nodename=n3 state=down reason="bad disk"; sleep 2

@@ -2,15 +2,7 @@
 # Records the tl_* cases (time limits: GrpTRESMins, GrpWall, MaxTRESMins) from the reference
 # Slurm 22.05 with slurmdbd (bench/reference/accounting.sh), as root, then removes what it made.
 # Each case: NAME.cmd (the command line), NAME.out, NAME.err, NAME.rc.
-set -u
-cd "$(dirname "$0")"
-S=/usr/bin/sacctmgr
-run() { # NAME COMMAND...
-  name=$1; shift
-  echo "$*" > "$name.cmd"
-  "$@" > "$name.out" 2> "$name.err"
-  echo $? > "$name.rc"
-}
+. "$(dirname "$0")/record-lib.sh"
 run tl_01_add_account_limits $S -i add account tla GrpTRESMins=cpu=100 GrpWall=30 MaxTRESMins=cpu=50 MaxWall=10
 run tl_02_add_qos_limits $S -i add qos tlq GrpTRESMins=cpu=200 GrpWall=1:00:00 MaxTRESMins=cpu=20,node=4
 run tl_03_modify_account_tres_mins $S -i modify account tla set GrpTRESMins=cpu=120,mem=1000 MaxTRESMinsPerJob=cpu=60

@@ -3,15 +3,7 @@
 # slurmdbd (bench/reference/accounting.sh), as root, then removes what it made. Slurm's sacctmgr
 # has no add/delete wckey: wckeys are added and removed through users (WCKeys=, DefaultWCKey=).
 # Each case: NAME.cmd (the command line), NAME.out, NAME.err, NAME.rc.
-set -u
-cd "$(dirname "$0")"
-S=/usr/bin/sacctmgr
-run() { # NAME COMMAND...
-  name=$1; shift
-  echo "$*" > "$name.cmd"
-  "$@" > "$name.out" 2> "$name.err"
-  echo $? > "$name.rc"
-}
+. "$(dirname "$0")/record-lib.sh"
 run wk_01_show_empty $S show wckey
 run wk_02_add_user_wckeys $S -i add user wkuser account=root wckeys=wk1,wk2 defaultwckey=wk1
 run wk_03_show $S show wckey
