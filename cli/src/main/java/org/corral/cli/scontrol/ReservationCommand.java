@@ -162,9 +162,6 @@ final class ReservationCommand {
         default -> throw new Refused("scontrol: error: Unknown parameter " + w + ".  " + tail);
       }
     }
-    if (f.containsKey("corecnt")) {
-      throw new Refused("scontrol: error: CoreCnt is not supported by Corral.  " + tail);
-    }
     return f;
   }
 

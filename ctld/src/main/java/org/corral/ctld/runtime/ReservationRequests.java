@@ -220,11 +220,18 @@ final class ReservationRequests {
 
   /**
    * Nodes= (named: SPEC_NODES) or NodeCnt= (chosen from the partition, the default one when none
-   * is named), then the overlap check; an update without either keeps the nodes it had.
+   * is named), then the overlap check; an update without either keeps the nodes it had. CoreCnt=
+   * reserves CPUs rather than whole nodes: with Nodes= one count per node (else "Core count for
+   * reservation node list is not consistent!"), with NodeCnt= a total spread evenly (the first
+   * nodes one more) or one count per node, alone a total taken from the partition's first free
+   * nodes in order, each node as far as its CPUs go, as the reference placed CoreCnt=9 on
+   * n[1-2] of 8-CPU nodes.
    */
   private static void placeNodes(ReservationInfo.Builder r, Set<String> flags, Map<String, String> f,
       ClusterState s, String self) {
     List<String> nodes;
+    List<Integer> cores = null; // CPUs per node; null: whole nodes
+    List<Integer> coreCnt = f.containsKey("corecnt") ? counts(f.get("corecnt")) : null;
     if (f.containsKey("nodes")) {
       nodes = namedNodes(f.get("nodes"), s);
       Set<String> busy = busyNodes(r, flags, s);
@@ -232,14 +239,48 @@ final class ReservationRequests {
         throw new SlurmException(SlurmError.NODES_BUSY);
       }
       flags.add(ReservationFlags.SPEC_NODES);
-    } else if (f.containsKey("nodecnt")) {
+      if (coreCnt != null) {
+        if (coreCnt.size() != nodes.size()) {
+          throw new SlurmException(SlurmError.INVALID_CORE_CNT);
+        }
+        cores = coreCnt;
+      }
+    } else if (f.containsKey("nodecnt") || coreCnt != null) {
       PartitionInfo p = (r.getPartition().isEmpty() ? s.defaultPartition() : s.partition(r.getPartition()))
           .orElseThrow(() -> new SlurmException(SlurmError.INVALID_PARTITION_NAME));
       r.setPartition(p.getName());
-      nodes = chooseNodes(p, (int) number(f.get("nodecnt")), r, flags, s, self);
       flags.remove(ReservationFlags.SPEC_NODES);
+      if (f.containsKey("nodecnt")) {
+        int count = (int) number(f.get("nodecnt"));
+        nodes = chooseNodes(p, count, r, flags, s, self);
+        if (coreCnt != null) {
+          cores = spread(coreCnt, count);
+        }
+      } else {
+        if (coreCnt.size() != 1) {
+          throw new SlurmException(SlurmError.INVALID_CORE_CNT);
+        }
+        nodes = new ArrayList<>();
+        cores = new ArrayList<>();
+        int left = coreCnt.get(0);
+        for (String name : freeNodes(p, r, flags, s, self)) {
+          if (left == 0) {
+            break;
+          }
+          int take = Math.min(left, s.node(name).map(NodeInfo::getCpus).orElse(0));
+          if (take > 0) {
+            nodes.add(name);
+            cores.add(take);
+            left -= take;
+          }
+        }
+        if (left > 0) {
+          throw new SlurmException(SlurmError.NODES_BUSY);
+        }
+      }
     } else if (self != null) {
       nodes = r.getNodeNamesList();
+      cores = r.getNodeCoresCount() == 0 ? null : List.copyOf(r.getNodeCoresList());
     } else {
       throw new SlurmException(SlurmError.INVALID_NODE_NAME);
     }
@@ -248,10 +289,48 @@ final class ReservationRequests {
       throw new SlurmException(SlurmError.RESERVATION_OVERLAP);
     }
     int cpus = 0;
-    for (String n : nodes) {
-      cpus += s.node(n).map(NodeInfo::getCpus).orElse(0);
+    for (int i = 0; i < nodes.size(); i++) {
+      int all = s.node(nodes.get(i)).map(NodeInfo::getCpus).orElse(0);
+      if (cores != null && (cores.get(i) <= 0 || cores.get(i) > all)) {
+        throw new SlurmException(SlurmError.INVALID_CORE_CNT);
+      }
+      cpus += cores == null ? all : cores.get(i);
     }
-    r.clearNodeNames().addAllNodeNames(nodes).setCoreCnt(cpus);
+    r.clearNodeNames().addAllNodeNames(nodes).setCoreCnt(cpus).clearNodeCores();
+    if (cores != null) {
+      r.addAllNodeCores(cores);
+    }
+  }
+
+  /** CoreCnt= with NodeCnt=: one count per node, or a total spread evenly, the first nodes one more. */
+  private static List<Integer> spread(List<Integer> coreCnt, int count) {
+    if (coreCnt.size() == count) {
+      return coreCnt;
+    }
+    if (coreCnt.size() != 1) {
+      throw new SlurmException(SlurmError.INVALID_CORE_CNT);
+    }
+    int total = coreCnt.get(0);
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      out.add(total / count + (i < total % count ? 1 : 0));
+    }
+    return out;
+  }
+
+  private static List<Integer> counts(String v) {
+    List<Integer> out = new ArrayList<>();
+    for (String c : list(v)) {
+      long n = number(c.trim());
+      if (n <= 0 || n > Integer.MAX_VALUE) {
+        throw new SlurmException(SlurmError.INVALID_CORE_CNT);
+      }
+      out.add((int) n);
+    }
+    if (out.isEmpty()) {
+      throw new SlurmException(SlurmError.INVALID_CORE_CNT);
+    }
+    return out;
   }
 
   private static List<String> namedNodes(String expr, ClusterState s) {
@@ -281,11 +360,21 @@ final class ReservationRequests {
     if (count <= 0) {
       throw new SlurmException(SlurmError.INVALID_NODE_COUNT);
     }
+    List<String> free = freeNodes(p, r, flags, s, self);
+    if (free.size() < count) {
+      throw new SlurmException(SlurmError.NODES_BUSY);
+    }
+    return List.copyOf(free.subList(0, count));
+  }
+
+  /** The partition's nodes, in its order, a reservation may take (see {@link #chooseNodes}). */
+  private static List<String> freeNodes(PartitionInfo p, ReservationInfo.Builder r, Set<String> flags,
+      ClusterState s, String self) {
     Set<String> busy = busyNodes(r, flags, s);
     List<String> out = new ArrayList<>();
     for (String name : p.getNodeNamesList()) {
       NodeInfo n = s.node(name).orElse(null);
-      if (out.size() == count || n == null || busy.contains(name) || n.getDrain()
+      if (n == null || busy.contains(name) || n.getDrain()
           || n.getBaseState() == org.corral.protocol.msg.NodeBaseState.NODE_DOWN) {
         continue;
       }
@@ -293,9 +382,6 @@ final class ReservationRequests {
           s.reservations().all(), List.of(name), r.getStartTime(), r.getEndTime(), self)) {
         out.add(name);
       }
-    }
-    if (out.size() < count) {
-      throw new SlurmException(SlurmError.NODES_BUSY);
     }
     return out;
   }

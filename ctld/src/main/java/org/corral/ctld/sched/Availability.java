@@ -32,7 +32,10 @@ final class Availability {
   private record Pass(ClusterState state, ReservationWindows windows, List<Availability> profiles,
       Map<String, Availability> views, List<Taken> taken, boolean byUser) {}
 
-  private record Taken(List<NodeAllocation> alloc, long from, long to, Tenancy who) {}
+  private record Taken(List<NodeAllocation> alloc, long from, long to, Tenancy who, Availability origin) {}
+
+  /** For the view of a core reservation (CoreCnt=): that reservation; otherwise null. */
+  private org.corral.protocol.msg.ReservationInfo cores;
 
   private Availability(long now, Map<String, NodeTimeline> nodes, Pass pass) {
     this.now = now;
@@ -66,8 +69,12 @@ final class Availability {
     if (v == null) {
       v = new Availability(now, timelines(pass.state(), now, pass.byUser()), pass);
       pass.windows().block(v.nodes, pass.state(), name);
+      org.corral.protocol.msg.ReservationInfo r = pass.windows().named(name);
+      if (r != null && r.getNodeCoresCount() > 0 && r.getNodeCoresCount() == r.getNodeNamesCount()) {
+        v.cores = r;
+      }
       for (Taken t : pass.taken()) {
-        v.takeHere(t.alloc(), t.from(), t.to(), t.who());
+        v.takeHere(t.alloc(), t.from(), t.to(), t.who(), t.origin());
       }
       pass.views().put(name, v);
     }
@@ -118,7 +125,7 @@ final class Availability {
    * When a job's resources come back: at its time limit; a job past it or completing, in a
    * moment; one without a limit, a year after it started.
    */
-  private static long releaseTime(JobInfo j, long now) {
+  static long releaseTime(JobInfo j, long now) {
     if (j.getCompleting() || JobStates.isFinished(j)) {
       return now + 1;
     }
@@ -162,19 +169,30 @@ final class Availability {
   /** The job gets these resources over [from, to), holding its nodes as {@code who} says. */
   void take(List<NodeAllocation> alloc, long from, long to, Tenancy who) {
     if (!pass.views().isEmpty() || !pass.windows().isEmpty()) {
-      pass.taken().add(new Taken(alloc, from, to, who)); // for views made later
+      pass.taken().add(new Taken(alloc, from, to, who, this)); // for views made later
     }
     for (Availability a : pass.profiles()) {
-      a.takeHere(alloc, from, to, who);
+      a.takeHere(alloc, from, to, who, this);
     }
   }
 
-  private void takeHere(List<NodeAllocation> alloc, long from, long to, Tenancy who) {
+  /**
+   * Takes what a job planned through profile {@code origin} gets. In a core reservation's view, a
+   * job from another profile is outside it: within the window it holds CPUs of the nodes' rest,
+   * which the view has taken already, so there it costs the reservation's jobs no CPUs.
+   */
+  private void takeHere(List<NodeAllocation> alloc, long from, long to, Tenancy who, Availability origin) {
     version++;
     for (NodeAllocation a : alloc) {
       NodeTimeline t = nodes.get(a.getNode());
       if (t != null) {
         t.reserve(from, to, a.getCpus(), a.getMemMb(), a.getGresList(), who);
+        int i = cores == null || origin == this ? -1 : cores.getNodeNamesList().indexOf(a.getNode());
+        long wFrom = Math.max(from, Math.max(now, i < 0 ? 0 : cores.getStartTime()));
+        long wTo = i < 0 ? 0 : Math.min(to, cores.getEndTime());
+        if (i >= 0 && wFrom < wTo && t.totalCpus() > cores.getNodeCores(i)) {
+          t.vacate(wFrom, wTo, a.getCpus(), 0, List.of());
+        }
       }
     }
   }

@@ -8,13 +8,17 @@ import java.util.Set;
 import org.corral.common.Hostlist;
 import org.corral.common.ReservationFlags;
 import org.corral.ctld.state.ClusterState;
+import org.corral.ctld.state.JobStates;
 import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobState;
+import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.ReservationInfo;
 
 /**
  * The advance reservations as one scheduling pass sees them. A reservation's nodes are taken
- * whole over its window for every job outside it, so such a job neither starts there while it is
+ * whole (a core reservation: its CPUs on them) over its window for every job outside it, so such a job neither starts there while it is
  * active nor is backfilled there when its time limit would run into an upcoming window. Jobs in
  * the reservation see its nodes without that block (see {@link Availability#forReservation}).
  */
@@ -129,17 +133,51 @@ public final class ReservationWindows {
     return r == null ? limit : Math.max(1, Math.min(limit, r.getEndTime() - now));
   }
 
-  /** Takes every reservation's nodes whole over its window, but {@code except}'s (null: none). */
+  /**
+   * Takes every reservation's nodes whole over its window, but {@code except}'s (null: none). A
+   * core reservation (CoreCnt=) takes only its CPUs on each node, and no memory, so jobs outside
+   * it keep the rest; for {@code except}'s own jobs such a node offers just its reserved CPUs
+   * over the window (jobs outside it that hold CPUs there then are counted against the rest).
+   */
   void block(Map<String, NodeTimeline> timelines, ClusterState s, String except) {
     for (ReservationInfo r : all) {
-      if (r.getName().equals(except) || r.getEndTime() <= now) {
+      boolean own = r.getName().equals(except);
+      boolean byCores = r.getNodeCoresCount() == r.getNodeNamesCount() && r.getNodeCoresCount() > 0;
+      if (own && !byCores || r.getEndTime() <= now) {
         continue;
       }
-      for (String name : r.getNodeNamesList()) {
+      long from = Math.max(now, r.getStartTime());
+      for (int i = 0; i < r.getNodeNamesCount(); i++) {
+        String name = r.getNodeNames(i);
         NodeTimeline t = timelines.get(name);
         NodeInfo n = s.nodes().get(name);
-        if (t != null && n != null) {
-          t.reserve(Math.max(now, r.getStartTime()), r.getEndTime(), t.totalCpus(), n.getRealMemoryMb());
+        if (t == null || n == null) {
+          continue;
+        }
+        if (!byCores) {
+          t.reserve(from, r.getEndTime(), t.totalCpus(), n.getRealMemoryMb());
+        } else if (!own) {
+          t.reserve(from, r.getEndTime(), Math.min(t.totalCpus(), r.getNodeCores(i)), 0);
+        } else if (t.totalCpus() > r.getNodeCores(i)) {
+          confine(t, s, r, name, from);
+          t.reserve(from, r.getEndTime(), t.totalCpus() - r.getNodeCores(i), 0);
+        }
+      }
+    }
+  }
+
+  /** Gives back, over {@code r}'s window, the CPUs jobs outside it hold on node {@code name}. */
+  private void confine(NodeTimeline t, ClusterState s, ReservationInfo r, String name, long from) {
+    for (JobRecord rec : s.jobs().values()) {
+      JobInfo j = rec.getInfo();
+      if (!JobStates.holdsResources(j) || r.getName().equals(j.getReservation())
+          || j.getState() == JobState.SUSPENDED && !j.getGangSuspended()) {
+        continue;
+      }
+      long to = Math.min(r.getEndTime(), Availability.releaseTime(j, now));
+      for (NodeAllocation a : j.getAllocationList()) {
+        if (a.getNode().equals(name) && from < to) {
+          t.vacate(from, to, a.getCpus(), 0, List.of());
         }
       }
     }

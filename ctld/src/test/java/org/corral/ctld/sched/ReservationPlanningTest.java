@@ -259,4 +259,50 @@ class ReservationPlanningTest {
     assertThat(q.waiting().get(1).expectedStart()).isEqualTo(7000);
     assertThat(q.waiting().get(1).schedNodes()).isEqualTo("n1");
   }
+
+  /**
+   * Core reservations (CoreCnt=): 4 of n1's 8 CPUs reserved from {@code start} to 9000. Each row:
+   * the CPUs a job outside asks (0: none), the CPUs a job inside asks (0: none), CPUs a running
+   * outside job holds on n1 (IGNORE_JOBS), the reserved cores, when the window begins, and which
+   * jobs start at 2000 (1: the outsider, 2: the insider); limits are 60 minutes.
+   */
+  @Test
+  void aCoreReservationTakesOnlyItsCpusFromOthersAndGivesItsJobsNoMore() {
+    int[][] rows = {
+        // outside, inside, running, cores, start, expected starts...
+        {4, 0, 0, 4, 1000},
+        {5, 0, 0, 4, 1000},
+        {0, 4, 0, 4, 1000},
+        {0, 5, 0, 4, 1000},
+        {4, 4, 0, 4, 1000},
+        {1, 0, 0, 8, 1000},
+        {0, 4, 4, 4, 1000},
+        {8, 0, 0, 4, 3000}, // runs into the window
+        {4, 0, 0, 4, 3000},
+        {0, 6, 0, 6, 1000},
+        {2, 6, 0, 6, 1000},
+    };
+    List<List<Integer>> expected = List.of(List.of(1), List.of(), List.of(2), List.of(), List.of(1, 2), List.of(),
+        List.of(2), List.of(), List.of(1), List.of(2), List.of(1, 2));
+    for (int row = 0; row < rows.length; row++) {
+      int[] r = rows[row];
+      ClusterState s = TestStates.cluster(1, 8, 4000);
+      if (r[2] > 0) {
+        s = running(s, 9, "n1", r[2], 600, "");
+      }
+      ReservationInfo res = ReservationInfo.newBuilder().setName("c").setStartTime(r[4]).setEndTime(9000)
+          .addNodeNames("n1").addNodeCores(r[3]).setCoreCnt(r[3]).addUsers("alice").build();
+      s = StateMachine.apply(s, new Command.CreateReservation(res, 1000));
+      if (r[0] > 0) {
+        s = TestStates.submit(s, 1, TestStates.spec().setNumTasks(r[0]).setTimeLimitMin(60).build(), 1001);
+      }
+      if (r[1] > 0) {
+        s = TestStates.submit(s, 2, TestStates.spec().setReservation("c").setNumTasks(r[1]).setTimeLimitMin(60).build(),
+            1002);
+      }
+      Plan p = Planner.plan(s, 2000);
+      assertThat(p.starts()).as("row %d", row).extracting(Command.StartJob::jobId)
+          .containsExactlyInAnyOrderElementsOf(expected.get(row));
+    }
+  }
 }
