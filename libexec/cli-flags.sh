@@ -2,9 +2,10 @@
 # build/lib): start fast and quietly. Serial GC; C1 only, and only for code that runs long
 # (a short command spends more CPU compiling than running); no perf data file; UL logging off,
 # so that a stale class cache is skipped silently instead of warning on the command's output.
-# Only the jars the commands need: fewer to open and check.
+# Only the jars the commands need: fewer to open and check. SnakeYAML last: only sacct --yaml
+# loads a class from it, so no other lookup reaches it.
 CORRAL_CLI_FLAGS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=20 -XX:-UsePerfData -Xlog:disable"
-CORRAL_CLI_CLASSPATH="$lib/corral-cli.jar:$lib/corral-protocol.jar:$lib/corral-common.jar:$lib/protobuf-javalite.jar"
+CORRAL_CLI_CLASSPATH="$lib/corral-cli.jar:$lib/corral-protocol.jar:$lib/corral-common.jar:$lib/protobuf-javalite.jar:$lib/snakeyaml.jar"
 # protobuf-javalite uses sun.misc.Unsafe; JDK 23+ warns about it unless told it may.
 if [ "$CORRAL_JAVA_MAJOR" -ge 23 ]; then
   CORRAL_CLI_FLAGS="$CORRAL_CLI_FLAGS --sun-misc-unsafe-memory-access=allow"

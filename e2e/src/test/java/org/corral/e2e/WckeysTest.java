@@ -50,6 +50,11 @@ class WckeysTest {
         Thread.sleep(250);
       }
       assertThat(line).isEqualTo("proj1|" + wckeyId + "|COMPLETED");
+      // --yaml through bin/sacct: its library must be on the commands' class path
+      LocalCluster.Result yaml = c.as(alice, "sacct", "--yaml", "-X", "-j", String.valueOf(job));
+      assertThat(yaml.err()).isEmpty();
+      assertThat(yaml.exitCode()).isZero();
+      assertThat(yaml.out()).startsWith("---\n").endsWith("...\n").contains("proj1");
 
       LocalCluster.Result refused = c.as(bob, c.workDir(bob), "sbatch", "--wckey=nope", "--wrap", "true");
       assertThat(refused.exitCode()).isEqualTo(1);

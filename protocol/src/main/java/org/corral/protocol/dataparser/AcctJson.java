@@ -186,9 +186,15 @@ public final class AcctJson {
         j.hasReqBilling() ? j.getReqBilling() : j.getReqCpus()));
     o.put("used_gres", "");
     o.put("user", j.getUserName());
+    // the user's default wckey, given to a job that named none, is stored as "*name"
+    boolean assigned = j.getWckey().startsWith("*");
     JsonObject wckey = o.putObject("wckey");
-    wckey.put("wckey", "");
-    wckey.set("flags", new JsonArray());
+    wckey.put("wckey", assigned ? j.getWckey().substring(1) : j.getWckey());
+    JsonArray flags = new JsonArray();
+    if (assigned) {
+      flags.add("ASSIGNED_DEFAULT");
+    }
+    wckey.set("flags", flags);
     o.put("working_directory", j.getWorkDir());
     return o;
   }
