@@ -21,6 +21,12 @@ public final class ReservationText {
     l.add("Nodes=" + or(Hostlist.compress(r.getNodeNamesList())) + " NodeCnt=" + r.getNodeNamesCount()
         + " CoreCnt=" + r.getCoreCnt() + " Features=(null) PartitionName=" + or(r.getPartition())
         + " Flags=" + ReservationFlags.shown(r.getFlagsList(), r.getPurgeCompTime()));
+    for (int i = 0; i < r.getNodeCoresCount() && i < r.getNodeNamesCount(); i++) {
+      // Corral counts a core reservation's CPUs per node but does not pick them: shown as the
+      // node's first ones, which is what the reference reports for idle nodes
+      int cores = r.getNodeCores(i);
+      l.add("  NodeName=" + r.getNodeNames(i) + " CoreIDs=" + (cores == 1 ? "0" : "0-" + (cores - 1)));
+    }
     l.add("TRES=cpu=" + r.getCoreCnt());
     l.add("Users=" + or(String.join(",", r.getUsersList())) + " Groups=(null) Accounts="
         + or(String.join(",", r.getAccountsList())) + " Licenses=(null) State=" + state(r, now)

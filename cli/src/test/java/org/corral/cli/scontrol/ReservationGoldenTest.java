@@ -45,10 +45,22 @@ class ReservationGoldenTest {
             .addUsers("-root").build());
   }
 
+  /** Recorded on its own: Nodes=n[1-2] CoreCnt=4,2. */
+  private static final ReservationInfo CORES = ReservationInfo.newBuilder().setName("cmp")
+      .setStartTime(Instant.parse("2030-01-01T00:00:00Z").getEpochSecond())
+      .setEndTime(Instant.parse("2030-01-01T01:00:00Z").getEpochSecond())
+      .addNodeNames("n1").addNodeNames("n2").addNodeCores(4).addNodeCores(2).setCoreCnt(6)
+      .setPartition("debug").addFlags("SPEC_NODES").addUsers("root").build();
+
   private static CommandRun run(CliCommand cmd, String program, String... args) throws IOException {
+    return run(recorded(), cmd, program, args);
+  }
+
+  private static CommandRun run(List<ReservationInfo> given, CliCommand cmd, String program, String... args)
+      throws IOException {
     long now = Long.parseLong(Files.readAllLines(DIR.resolve("time")).get(0).trim());
     Response answer = Response.newBuilder().setReservationInfo(
-        ReservationInfoReply.newBuilder().addAllReservations(recorded())).build();
+        ReservationInfoReply.newBuilder().addAllReservations(given)).build();
     List<Request> sent = new ArrayList<>();
     return CommandRun.of(cmd, program, Map.of(), Clock.fixed(Instant.ofEpochSecond(now), ZoneOffset.UTC),
         CommandRun.recording(sent, null, answer), List.of(args));
@@ -65,6 +77,14 @@ class ReservationGoldenTest {
         .isEqualTo(golden("show_oneliner.out"));
     assertThat(run(new ScontrolCommand(), "scontrol", "show", "reservation", "b").out())
         .isEqualTo(golden("show_b.out"));
+  }
+
+  @Test
+  void aCoreReservationListsItsCoresPerNode() throws IOException {
+    assertThat(run(List.of(CORES), new ScontrolCommand(), "scontrol", "show", "reservation", "cmp").out())
+        .isEqualTo(golden("show_cores.out"));
+    assertThat(run(List.of(CORES), new ScontrolCommand(), "scontrol", "-o", "show", "reservation", "cmp").out())
+        .isEqualTo(golden("show_cores_oneliner.out"));
   }
 
   @Test
