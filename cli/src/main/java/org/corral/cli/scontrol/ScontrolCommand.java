@@ -43,7 +43,7 @@ import org.corral.protocol.StepIds;
  * Keywords may be abbreviated as Slurm allows (at least three letters, e.g. {@code sho}).
  */
 public final class ScontrolCommand implements CliCommand {
-  private static final Getopt GETOPT = new Getopt("+dhoQvV", List.of(
+  private static final Getopt GETOPT = new Getopt("dhoQvV", List.of(
       new LongOpt("details", Arg.NONE, "d"),
       new LongOpt("help", Arg.NONE, "h"),
       new LongOpt("oneliner", Arg.NONE, "o"),

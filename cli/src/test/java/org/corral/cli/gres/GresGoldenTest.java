@@ -164,6 +164,9 @@ class GresGoldenTest {
     out.reset();
     assertThat(lines(run("scontrol", "-d", "show", "job", "4"), "JOB_GRES", "Nodes=", "Tres"))
         .isEqualTo(lines(recorded("scontrol_job_4_d.out"), "JOB_GRES", "Nodes=", "Tres")).contains("tesla");
+    out.reset(); // options after the words, as Slurm's scontrol takes them (GNU getopt permutes)
+    assertThat(lines(run("scontrol", "show", "job", "-d", "1"), "JOB_GRES", "Nodes=", "Tres"))
+        .isEqualTo(lines(recorded("scontrol_job_1_d.out"), "JOB_GRES", "Nodes=", "Tres"));
   }
 
   @Test
