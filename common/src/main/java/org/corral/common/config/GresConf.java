@@ -46,7 +46,7 @@ public final class GresConf {
         : List.of();
     Optional<String> detect = line.get("AutoDetect").map(s -> s.trim().toLowerCase(Locale.ROOT));
     if (detect.isPresent()) {
-      ConfValues.oneOf(line, "AutoDetect", detect.get(), "NVML", "RSMI", "ONEAPI", "NRT", "OFF");
+      ConfValues.oneOf(line, "AutoDetect", detect.get(), "NVML", "NVIDIA", "RSMI", "ONEAPI", "NRT", "OFF");
     }
     if (line.get("Name").isEmpty()) {
       if (detect.isEmpty()) {

@@ -33,13 +33,14 @@ public final class GresInventory {
   /**
    * @param gresConf gres.conf beside slurm.conf (may not exist)
    * @param nodeGres the node's Gres= in slurm.conf ("" when none)
-   * @param smi nvidia-smi, for AutoDetect=nvml
+   * @param smi nvidia-smi, for AutoDetect=nvml or nvidia (Slurm 24's name for the same detection)
    */
   public static GresInventory load(Path gresConf, String node, String nodeGres, NvidiaSmi smi)
       throws ConfigException, IOException {
     List<GresSlot> out = new ArrayList<>();
     GresConf conf = Files.isRegularFile(gresConf) ? GresConf.load(gresConf) : null;
-    boolean detect = conf != null && conf.autoDetect(node).map(a -> a.equals("nvml")).orElse(false);
+    boolean detect = conf != null && conf.autoDetect(node)
+        .map(a -> a.equals("nvml") || a.equals("nvidia")).orElse(false);
     List<GresSlot> detected = detect ? configuredTypes(smi.detect(), nodeGres) : List.of();
     out.addAll(detected);
     if (conf != null) {

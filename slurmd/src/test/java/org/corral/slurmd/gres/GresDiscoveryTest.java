@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What slurmd finds: nvidia-smi's output (fixtures written from NVIDIA's documented formats; no
- * GPU was at hand to record a real one), gres.conf merged with slurm.conf's Gres=, slurmd -G's
+ * What slurmd finds: nvidia-smi's output (real-h100-* recorded on an H100 node with
+ * nvidia-smi/record.sh; the multi-GPU ones written from NVIDIA's documented formats), gres.conf merged with slurm.conf's Gres=, slurmd -G's
  * lines as Slurm 22.05 printed them for the same gres.conf, the variables a job sees, and the
  * device rules ConstrainDevices writes.
  */
@@ -51,6 +51,31 @@ class GresDiscoveryTest {
   }
 
   @Test
+  void realH100RecordingIsDetectedAsOneGpuWithItsCpuAffinity() {
+    // recorded from driver 580.159.04: the matrix header is underlined (ESC[4m) even into a file
+    NvidiaSmi smi = new NvidiaSmi(args -> {
+      String name = args.isEmpty() ? "smi.txt" : switch (args.get(0)) {
+        case "topo" -> "topo.txt";
+        case "-L" -> "L.txt";
+        default -> "query.csv";
+      };
+      return fixture("real-h100-" + name);
+    }, () -> {
+      try {
+        return fixture("real-h100-mig-minors.txt");
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    List<GresSlot> slots = smi.detect();
+    assertThat(slots).hasSize(1);
+    assertThat(slots.get(0).getType()).isEqualTo("nvidia_h100_80gb_hbm3");
+    assertThat(slots.get(0).getFilesList()).containsExactly("/dev/nvidia0");
+    assertThat(slots.get(0).getCores()).isEqualTo("0-15");
+    assertThat(slots.get(0).getLinks()).isEqualTo("-1");
+  }
+
+  @Test
   void a100PairWithoutNvlinkAndNoNvidiaSmiAtAll() throws IOException {
     List<GresSlot> slots = NvidiaSmi.parse(fixture("a100-query.csv"), fixture("a100-topo.txt"));
     assertThat(slots).extracting(GresSlot::getType).containsOnly("nvidia_a100-sxm4-40gb");
@@ -71,6 +96,8 @@ class GresDiscoveryTest {
     assertThat(inv.count("gpu")).isEqualTo(4);
     assertThat(inv.count("nic")).isEqualTo(2);
     assertThat(inv.count("bw")).as("from Gres= alone").isEqualTo(100);
+    Files.writeString(conf, "AutoDetect=nvidia\n");
+    assertThat(GresInventory.load(conf, "n1", "gpu:4", smi).count("gpu")).as("Slurm 24's name").isEqualTo(4);
   }
 
   @Test
