@@ -14,7 +14,8 @@ import org.corral.common.config.CgroupConf;
  * controllers (cpuset, memory, cpu) are delegated down each inner level through
  * cgroup.subtree_control. v2 allows processes only in leaves, so when the daemon's own cgroup
  * holds the daemon itself, the daemon first moves into a leaf of its own
- * ({@code slurm_<node>/slurmd}), as Slurm's slurmd does.
+ * ({@code slurm_<node>/slurmd}), as Slurm's slurmd does; when other processes share it too, the
+ * node's tree goes under the top of the hierarchy instead ({@code corral/slurm_<node>}).
  */
 final class CgroupV2 extends CgroupBackend {
   private final Path root;
@@ -28,35 +29,78 @@ final class CgroupV2 extends CgroupBackend {
       long selfPid) throws IOException {
     super(fs, conf, nodeMemoryBytes);
     Path own = mount.resolve(ownPath.replaceFirst("^/+", ""));
-    String available = fs.read(own.resolve("cgroup.controllers"))
-        .orElseThrow(() -> new IOException("no cgroup2 tree at " + own + " (no cgroup.controllers)"));
+    String controllers;
+    Path node;
+    try {
+      controllers = controllers(own, conf);
+      node = underOwn(own, nodeName, selfPid, controllers);
+    } catch (IOException ownRefused) {
+      try {
+        controllers = controllers(mount, conf);
+        node = underTop(mount, nodeName, controllers);
+      } catch (IOException topRefused) {
+        throw new IOException(ownRefused.getMessage() + "; and at the top, " + topRefused.getMessage(), topRefused);
+      }
+    }
+    this.delegated = controllers;
+    fs.write(node.resolve("cgroup.subtree_control"), delegated);
+    this.root = node;
+  }
+
+  /** What to delegate from a cgroup ("+cpuset +memory +cpu"), or why it cannot serve. */
+  private String controllers(Path dir, CgroupConf conf) throws IOException {
+    String available = fs.read(dir.resolve("cgroup.controllers"))
+        .orElseThrow(() -> new IOException("no cgroup2 tree at " + dir + " (no cgroup.controllers)"));
     Set<String> have = Set.of(available.strip().split("\\s+"));
+    if (!have.contains("memory")) {
+      throw new IOException("the cgroup2 tree at " + dir + " offers no memory controller (has: " + available.strip() + ")");
+    }
+    if (conf.constrainCores() && !have.contains("cpuset")) {
+      throw new IOException("ConstrainCores needs the cgroup2 cpuset controller, not offered at " + dir);
+    }
     List<String> wanted = new ArrayList<>();
     for (String c : List.of("cpuset", "memory", "cpu")) {
       if (have.contains(c)) {
         wanted.add("+" + c);
       }
     }
-    if (!have.contains("memory")) {
-      throw new IOException("the cgroup2 tree at " + own + " offers no memory controller (has: " + available.strip() + ")");
-    }
-    if (conf.constrainCores() && !have.contains("cpuset")) {
-      throw new IOException("ConstrainCores needs the cgroup2 cpuset controller, not offered at " + own);
-    }
-    this.delegated = String.join(" ", wanted);
+    return String.join(" ", wanted);
+  }
+
+  /** slurm_NODE under the daemon's own cgroup, the daemon moved into a leaf if it lives there. */
+  private Path underOwn(Path own, String nodeName, long selfPid, String controllers) throws IOException {
     Path node = own.resolve("slurm_" + nodeName);
     fs.mkdir(node);
     try {
-      fs.write(own.resolve("cgroup.subtree_control"), delegated);
+      fs.write(own.resolve("cgroup.subtree_control"), controllers);
     } catch (IOException busy) {
       // Processes (this daemon) in our own cgroup: move into a leaf and try once more.
       Path daemon = node.resolve("slurmd");
       fs.mkdir(daemon);
       fs.write(daemon.resolve("cgroup.procs"), Long.toString(selfPid));
-      fs.write(own.resolve("cgroup.subtree_control"), delegated);
+      fs.write(own.resolve("cgroup.subtree_control"), controllers);
     }
-    fs.write(node.resolve("cgroup.subtree_control"), delegated);
-    this.root = node;
+    return node;
+  }
+
+  /**
+   * corral/slurm_NODE under the tree's top, for a daemon whose cgroup cannot delegate: shared
+   * with other processes (started from a shell or an agent rather than in a delegated systemd
+   * scope) or not given the controllers, as Slurm's slurmd does with IgnoreSystemd=yes. The top
+   * cgroup may hold processes and still delegate.
+   */
+  private Path underTop(Path mount, String nodeName, String controllers) throws IOException {
+    try {
+      fs.write(mount.resolve("cgroup.subtree_control"), controllers);
+    } catch (IOException alreadyOnOrRefused) {
+      // corral/ below says whether the controllers are there
+    }
+    Path top = mount.resolve("corral");
+    fs.mkdir(top);
+    fs.write(top.resolve("cgroup.subtree_control"), controllers);
+    Path node = top.resolve("slurm_" + nodeName);
+    fs.mkdir(node);
+    return node;
   }
 
   @Override

@@ -57,6 +57,43 @@ class CgroupV2Test {
   }
 
   @Test
+  void aCgroupSharedWithOtherProcessesPutsTheNodeUnderTheTopOfTheTree() throws Exception {
+    // As on a host where the daemons start from a shell: the kernel refuses to delegate from a
+    // cgroup that still holds processes (EBUSY), even after the daemon moved out.
+    CgroupFs shared = new CgroupFs() {
+      @Override
+      void write(Path file, String value) throws IOException {
+        if (file.equals(own.resolve("cgroup.subtree_control"))) {
+          throw new IOException("cannot write '" + value + "' to " + file + ": Device or resource busy");
+        }
+        Files.writeString(file, value + "\n");
+      }
+    };
+    Files.writeString(mount.resolve("cgroup.controllers"), "cpuset cpu io memory pids\n");
+    CgroupV2 v2 = new CgroupV2(shared, CgroupConf.parse("ConstrainRAMSpace=yes\n", Path.of("cgroup.conf")),
+        mount, "/system.slice/slurmd.service", "n1", 1000L << 20, 77);
+    assertThat(Files.readString(mount.resolve("corral/cgroup.subtree_control"))).isEqualTo("+cpuset +memory +cpu\n");
+    assertThat(Files.readString(mount.resolve("corral/slurm_n1/cgroup.subtree_control")))
+        .isEqualTo("+cpuset +memory +cpu\n");
+    v2.limitJob(5, 1000, new BitSet(), 100L << 20);
+    assertThat(Files.readString(mount.resolve("corral/slurm_n1/uid_1000/job_5/memory.max")))
+        .isEqualTo((100L << 20) + "\n");
+  }
+
+  @Test
+  void anOwnCgroupWithoutCpusetServesFromTheTopWhenCoresAreConstrained() throws Exception {
+    // As on a host whose agent's cgroup was given memory but not cpuset.
+    Files.writeString(own.resolve("cgroup.controllers"), "cpu io memory pids\n");
+    Files.writeString(mount.resolve("cgroup.controllers"), "cpuset cpu io memory pids\n");
+    backend("ConstrainCores=yes\n");
+    assertThat(Files.readString(mount.resolve("corral/slurm_n1/cgroup.subtree_control")))
+        .isEqualTo("+cpuset +memory +cpu\n");
+    Files.delete(mount.resolve("cgroup.controllers")); // and with no cgroup2 at the top either
+    assertThatThrownBy(() -> backend("ConstrainCores=yes\n")).hasMessageContaining(
+        "ConstrainCores needs the cgroup2 cpuset controller, not offered at " + own + "; and at the top, no cgroup2 tree at");
+  }
+
+  @Test
   void readsUsageAndOomKillsFromTheKernelFiles() throws Exception {
     CgroupV2 v2 = backend("ConstrainRAMSpace=yes\n");
     JobScope job = v2.limitJob(7, 0, new BitSet(), 0);
