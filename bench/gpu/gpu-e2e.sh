@@ -94,6 +94,30 @@ as_user srun --gres=gpu:1 -n1 sh -c 'echo STEP CUDA=$CUDA_VISIBLE_DEVICES STEP_G
   >"$report/srun.txt" 2>&1
 check "srun --gres=gpu:1: the step sees the GPU" grep -q '^STEP CUDA=0 STEP_GPUS=0' "$report/srun.txt"
 
+# PyTorch distributed from Slurm's variables: two srun tasks, and torchrun's rendezvous at the
+# first host of the allocation, as users write it. Node names must resolve, as on a real cluster.
+grep -q '[[:space:]]g1$' /etc/hosts || echo "127.0.0.1 g1" >>/etc/hosts
+cat >"$work/dist.py" <<'PY'
+import os, torch, torch.distributed as dist
+rank = int(os.environ.get("RANK", os.environ["SLURM_PROCID"]))
+world = int(os.environ.get("WORLD_SIZE", os.environ["SLURM_NTASKS"]))
+if "MASTER_ADDR" not in os.environ:  # plain srun: what Lightning and submitit derive
+    os.environ["MASTER_ADDR"] = os.environ["HEAD"]
+    os.environ["MASTER_PORT"] = "29511"
+dist.init_process_group("gloo", rank=rank, world_size=world)
+t = torch.tensor([rank + 1.0])
+dist.all_reduce(t)
+print(f"rank {rank}/{world} local {os.environ.get('LOCAL_RANK', os.environ['SLURM_LOCALID'])} sum {t.item()}")
+dist.destroy_process_group()
+PY
+chmod 644 "$work/dist.py"
+as_user salloc -n2 sh -c 'export HEAD=$(scontrol show hostnames $SLURM_JOB_NODELIST | head -1); srun -l python3 dist.py' \
+  >"$report/torch-srun.txt" 2>&1
+check "srun -n2: torch.distributed from SLURM_PROCID/NTASKS" test "$(grep -c 'sum 3.0' "$report/torch-srun.txt")" = 2
+as_user salloc -n2 sh -c 'srun -n1 torchrun --nnodes=1 --nproc_per_node=2 --rdzv_backend=c10d \
+  --rdzv_endpoint=$(scontrol show hostnames $SLURM_JOB_NODELIST | head -1):29512 dist.py' >"$report/torchrun.txt" 2>&1
+check "srun torchrun: rendezvous at the allocation's first host" test "$(grep -c 'sum 3.0' "$report/torchrun.txt")" = 2
+
 sacct -a -X -P -o JobID,State,ExitCode,AllocTRES >"$report/sacct.txt" 2>&1
 check "sacct AllocTRES has gres/gpu" grep -q 'gres/gpu=1' "$report/sacct.txt"
 
