@@ -42,6 +42,9 @@ printf 'CgroupPlugin=autodetect\nConstrainDevices=yes\nConstrainCores=yes\nConst
 SLURM_CONF=$conf/slurm.conf "$home/bin/slurmd" -N g1 -G 2>"$report/slurmd-G.txt"
 check "slurmd -G finds the GPU by nvidia-smi" grep -q 'Name=gpu Type=nvidia_.* File=/dev/nvidia0' "$report/slurmd-G.txt"
 
+SLURM_CONF=$conf/slurm.conf "$home/bin/slurmd" -N g1 -C >"$report/slurmd-C.txt" 2>&1
+check "slurmd -C: the node line with the detected GPU" grep -Eq "^NodeName=g1 CPUs=$cpus .* Gres=gpu:nvidia_[^ ]*:1$" "$report/slurmd-C.txt"
+
 "$home/corral" up --dir "$home/cluster" --port-base 16817 --config "$conf/slurm.conf" >"$report/up.txt" 2>&1 \
   || { echo "FAIL corral up"; cat "$report/up.txt"; "$home/corral" down --dir "$home/cluster"; exit 1; }
 . "$home/cluster/env"
@@ -116,7 +119,8 @@ as_user salloc -n2 sh -c 'export HEAD=$(scontrol show hostnames $SLURM_JOB_NODEL
 check "srun -n2: torch.distributed from SLURM_PROCID/NTASKS" test "$(grep -c 'sum 3.0' "$report/torch-srun.txt")" = 2
 as_user salloc -n2 sh -c 'srun -n1 torchrun --nnodes=1 --nproc_per_node=2 --rdzv_backend=c10d \
   --rdzv_endpoint=$(scontrol show hostnames $SLURM_JOB_NODELIST | head -1):29512 dist.py' >"$report/torchrun.txt" 2>&1
-check "srun torchrun: rendezvous at the allocation's first host" test "$(grep -c 'sum 3.0' "$report/torchrun.txt")" = 2
+# (one task's two ranks share its stdout: with PYTHONUNBUFFERED their lines may interleave)
+check "srun torchrun: rendezvous at the allocation's first host" test "$(grep -o 'sum 3.0' "$report/torchrun.txt" | wc -l)" = 2
 
 sacct -a -X -P -o JobID,State,ExitCode,AllocTRES >"$report/sacct.txt" 2>&1
 check "sacct AllocTRES has gres/gpu" grep -q 'gres/gpu=1' "$report/sacct.txt"

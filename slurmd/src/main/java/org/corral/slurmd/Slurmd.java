@@ -32,7 +32,7 @@ import org.corral.slurmd.usage.GatherFrequency;
 import org.corral.slurmd.usage.ProcReader;
 
 /**
- * {@code slurmd [-D] [-N NAME] [-f slurm.conf] [-v]}: the node daemon. {@code -N} lets several
+ * {@code slurmd [-D] [-N NAME] [-f slurm.conf] [-v] [-C] [-G]}: the node daemon. {@code -N} lets several
  * run on one host, each a node of its own (how local clusters and tests fake many nodes).
  */
 public final class Slurmd {
@@ -49,11 +49,27 @@ public final class Slurmd {
     return conf;
   }
 
+  /** slurmd -C: the host's node line, with the GPUs AutoDetect finds when a gres.conf asks for it. */
+  private static void printHardware(String name, Path conf) {
+    try {
+      String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
+      String nodeName = name != null ? name : host;
+      Path slurmConf = conf != null ? conf : SlurmConfig.defaultPath(System.getenv());
+      String gres = org.corral.slurmd.gres.GresInventory.detectedSummary(slurmConf.resolveSibling("gres.conf"),
+          nodeName, org.corral.slurmd.gres.NvidiaSmi.system());
+      System.out.print(HardwareLine.read(Path.of("/")).render(nodeName, gres));
+    } catch (IOException | ConfigException e) {
+      System.err.println("slurmd: error: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
   public static void main(String[] args) {
     String name = null;
     Path conf = null;
     boolean verbose = false;
     boolean printGres = false;
+    boolean printHardware = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "-D" -> { }
@@ -61,6 +77,7 @@ public final class Slurmd {
         case "-f" -> conf = Path.of(args[++i]);
         case "-v", "-vv", "-vvv" -> verbose = true;
         case "-G" -> printGres = true;
+        case "-C" -> printHardware = true;
         case "-V" -> {
           System.out.println(Version.TEXT);
           return;
@@ -70,6 +87,10 @@ public final class Slurmd {
           System.exit(1);
         }
       }
+    }
+    if (printHardware) { // needs no slurm.conf, as Slurm's
+      printHardware(name, conf);
+      return;
     }
     try {
       SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));

@@ -30,6 +30,28 @@ public final class GresInventory {
     return new GresInventory(List.of());
   }
 
+  /** The GPUs gres.conf's AutoDetect (nvml, or nvidia: Slurm 24's name) finds for a node; none without it. */
+  private static List<GresSlot> autodetected(GresConf conf, String node, NvidiaSmi smi) {
+    boolean detect = conf != null && conf.autoDetect(node)
+        .map(a -> a.equals("nvml") || a.equals("nvidia")).orElse(false);
+    return detect ? smi.detect() : List.of();
+  }
+
+  /**
+   * What slurmd -C adds as its node line's Gres=: the autodetected GPUs by type
+   * ({@code gpu:nvidia_h100_80gb_hbm3:1}); "" when gres.conf asks for no detection or none is found.
+   */
+  public static String detectedSummary(Path gresConf, String node, NvidiaSmi smi) throws ConfigException, IOException {
+    GresConf conf = Files.isRegularFile(gresConf) ? GresConf.load(gresConf) : null;
+    java.util.Map<String, Long> byType = new java.util.LinkedHashMap<>();
+    for (GresSlot s : autodetected(conf, node, smi)) {
+      byType.merge(s.getName() + (s.getType().isEmpty() ? "" : ":" + s.getType()), s.getCount(), Long::sum);
+    }
+    List<String> out = new ArrayList<>();
+    byType.forEach((k, n) -> out.add(k + ":" + n));
+    return String.join(",", out);
+  }
+
   /**
    * @param gresConf gres.conf beside slurm.conf (may not exist)
    * @param nodeGres the node's Gres= in slurm.conf ("" when none)
@@ -39,9 +61,7 @@ public final class GresInventory {
       throws ConfigException, IOException {
     List<GresSlot> out = new ArrayList<>();
     GresConf conf = Files.isRegularFile(gresConf) ? GresConf.load(gresConf) : null;
-    boolean detect = conf != null && conf.autoDetect(node)
-        .map(a -> a.equals("nvml") || a.equals("nvidia")).orElse(false);
-    List<GresSlot> detected = detect ? configuredTypes(smi.detect(), nodeGres) : List.of();
+    List<GresSlot> detected = configuredTypes(autodetected(conf, node, smi), nodeGres);
     out.addAll(detected);
     if (conf != null) {
       for (GresEntry e : conf.forNode(node)) {
