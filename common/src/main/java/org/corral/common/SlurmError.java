@@ -15,6 +15,9 @@ import java.util.Optional;
 public enum SlurmError {
   UNEXPECTED(-1, "Unspecified error"),
   SUCCESS(0, "No error"),
+  // errno values slurmdbd answers with, their strerror texts
+  NO_SUCH_FILE(2, "No such file or directory"),
+  BAD_ADDRESS(14, "Bad address"),
   INVALID_MESSAGE(1000, "Unexpected message received"),
   CONNECTION_ERROR(1001, "Communication connection failure"),
   COMMUNICATIONS_SEND_ERROR(1002, "Message send failure"),

@@ -8,6 +8,8 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
 import org.corral.common.config.ConfigException;
 import org.corral.dbd.assoc.AssocService;
 import org.corral.dbd.assoc.AssocStore;
@@ -67,15 +69,17 @@ public final class Dbd implements AutoCloseable {
     rollups.registerFrom(cluster, cfg.path().toAbsolutePath().resolveSibling("slurm.conf"));
     Path socket = DbdAddress.unixSocket(cfg.pidFile(), cfg.port());
     Files.createDirectories(socket.getParent());
+    Purger purger = new Purger(jobs, new Purger.Plan(cfg.purgeAfter("PurgeJobAfter"), cfg.archives("ArchiveJobs"),
+        cfg.purgeAfter("PurgeStepAfter"), cfg.archives("ArchiveSteps"), Optional.of(cfg.archiveDirSetting()),
+        List.of()), clock);
+    AssocService assocService = new AssocService(assocs, slurmUid, UserDirectory.system());
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
             64 << 20, Duration.ofMinutes(5), 1024),
         new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock,
-            new AssocService(assocs, slurmUid, UserDirectory.system()),
+            assocService, new ArchiveService(purger, jobs, assocService, cfg.archiveDirSetting()),
             new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db),
             DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid)));
-    Purger purger = new Purger(jobs, cfg.purgeAfter("PurgeJobAfter"), cfg.purgeAfter("PurgeStepAfter"),
-        cfg.archiveDir(), clock).start();
-    return new Dbd(db, server, rollups.start(), purger);
+    return new Dbd(db, server, rollups.start(), purger.start());
   }
 
   private static Database openWithRetry(DbdConfig cfg) throws ConfigException, IOException {

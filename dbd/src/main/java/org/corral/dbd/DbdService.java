@@ -37,17 +37,19 @@ final class DbdService implements RequestHandler {
   private final int slurmUid;
   private final Clock clock;
   private final AssocService assoc;
+  private final ArchiveService archive;
   private final ReportService report;
   private final NodeEventStore nodeEvents;
   private final String cluster;
   private final org.corral.protocol.msg.ConfigReply settings;
 
-  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, AssocService assoc,
+  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, AssocService assoc, ArchiveService archive,
       ReportService report, NodeEventStore nodeEvents, org.corral.protocol.msg.ConfigReply settings) {
     this.settings = settings;
     this.nodeEvents = nodeEvents;
     this.cluster = cluster;
     this.assoc = assoc;
+    this.archive = archive;
     this.report = report;
     this.jobs = jobs;
     this.query = new JobQuery(jobs, cluster);
@@ -76,6 +78,8 @@ final class DbdService implements RequestHandler {
         case ASSOC_SNAPSHOT -> assoc.snapshot(peer, req.getAssocSnapshot());
         case ACCT_UPDATE -> assoc.update(peer, req.getAcctUpdate());
         case USAGE_REPORT -> Response.newBuilder().setUsageReport(report.report(req.getUsageReport())).build();
+        case ARCHIVE_DUMP -> archive.dump(peer, req.getArchiveDump());
+        case ARCHIVE_LOAD -> archive.load(peer, req.getArchiveLoad());
         case ON_BEHALF -> onBehalf(peer, req.getOnBehalf());
         case CONFIG -> Response.newBuilder().setConfig(settings).build(); // sacctmgr show configuration
         case PING -> Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.newBuilder()

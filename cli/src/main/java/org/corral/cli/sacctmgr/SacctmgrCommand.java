@@ -113,6 +113,9 @@ public final class SacctmgrCommand implements CliCommand {
       if (is(cmd, "delete", 3) || is(cmd, "remove", 3)) {
         return change("delete", rest, cli);
       }
+      if (is(cmd, "archive", 3)) {
+        return new Archive(cli, immediate, q -> confirm(cli, q)).run(rest);
+      }
       if (is(cmd, "help", 2)) {
         return help(cli);
       }
@@ -295,7 +298,7 @@ public final class SacctmgrCommand implements CliCommand {
       if (check.getErrorCode() != 0) {
         return problem(cli, p, check);
       }
-      if (!confirm(cli)) {
+      if (!confirm(cli, "Would you like to commit changes?")) {
         cli.out().println(" Changes Discarded");
         return 0;
       }
@@ -321,8 +324,8 @@ public final class SacctmgrCommand implements CliCommand {
    * Slurm's commit_check: "(N/y): " until y, n or an empty line; 30 seconds to answer. At end of
    * input Slurm asks forever; here that is a no.
    */
-  private boolean confirm(Cli cli) {
-    cli.out().print("Would you like to commit changes? (You have 30 seconds to decide)\n");
+  private boolean confirm(Cli cli, String question) {
+    cli.out().print(question + " (You have 30 seconds to decide)\n");
     BlockingQueue<Integer> chars = new ArrayBlockingQueue<>(4096);
     Thread reader = new Thread(() -> {
       try {

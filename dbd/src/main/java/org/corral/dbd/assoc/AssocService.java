@@ -54,4 +54,16 @@ public final class AssocService {
       return Responses.error(e.error(), e.getMessage());
     }
   }
+
+  /** Whether a local user may do what only administrators may: root, SlurmUser, AdminLevel=Administrator. */
+  public boolean isAdministrator(Peer peer) throws SQLException {
+    if (peer.isDaemon()) {
+      return false;
+    }
+    if (peer.uid() == 0 || peer.uid() == slurmUid) {
+      return true;
+    }
+    String name = peer.userName() != null ? peer.userName() : users.userName(peer.uid()).orElse(null);
+    return name != null && store.actor(name).level() >= AssocRules.ADMINISTRATOR;
+  }
 }

@@ -154,6 +154,30 @@ public final class DbdConfig {
 
   /** How long records are kept (Purge*After): {@code amount} hours, days or months. */
   public record PurgeAge(int amount, java.time.temporal.ChronoUnit unit) {
+    /**
+     * A Purge*After value: a number of months, or of hours or days with that suffix ("12hours",
+     * "30days", "6month"), as slurmdbd.conf(5) and sacctmgr's archive dump have it.
+     */
+    public static PurgeAge parse(String value) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})\\s*([a-z]*)")
+          .matcher(value.trim().toLowerCase(Locale.ROOT));
+      if (!m.matches()) {
+        throw new IllegalArgumentException("invalid value \"" + value + "\"");
+      }
+      int n = Integer.parseInt(m.group(1));
+      String unit = m.group(2);
+      if (unit.isEmpty() || "months".startsWith(unit)) {
+        return new PurgeAge(n, java.time.temporal.ChronoUnit.MONTHS);
+      }
+      if ("days".startsWith(unit)) {
+        return new PurgeAge(n, java.time.temporal.ChronoUnit.DAYS);
+      }
+      if ("hours".startsWith(unit)) {
+        return new PurgeAge(n, java.time.temporal.ChronoUnit.HOURS);
+      }
+      throw new IllegalArgumentException("invalid unit \"" + unit + "\" in \"" + value + "\"");
+    }
+
     /** Records that ended before this are purged. */
     public long cutoff(java.time.Instant now, java.time.ZoneId zone) {
       return now.atZone(zone).minus(amount, unit).toEpochSecond();
@@ -169,29 +193,26 @@ public final class DbdConfig {
     if (v.isEmpty() || v.get().isBlank()) {
       return Optional.empty();
     }
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\s*([a-z]*)")
-        .matcher(v.get().trim().toLowerCase(Locale.ROOT));
-    if (!m.matches()) {
-      throw new ConfigException(path, 0, key, key + ": invalid value \"" + v.get() + "\" (a number of months, or NNhours, NNdays)");
+    try {
+      return Optional.of(PurgeAge.parse(v.get()));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(path, 0, key, key + ": " + e.getMessage() + " (a number of months, or NNhours, NNdays)");
     }
-    int n = Integer.parseInt(m.group(1));
-    String unit = m.group(2);
-    if (unit.isEmpty() || "months".startsWith(unit)) {
-      return Optional.of(new PurgeAge(n, java.time.temporal.ChronoUnit.MONTHS));
-    }
-    if ("days".startsWith(unit)) {
-      return Optional.of(new PurgeAge(n, java.time.temporal.ChronoUnit.DAYS));
-    }
-    if ("hours".startsWith(unit)) {
-      return Optional.of(new PurgeAge(n, java.time.temporal.ChronoUnit.HOURS));
-    }
-    throw new ConfigException(path, 0, key, key + ": invalid unit \"" + unit + "\" in \"" + v.get() + "\"");
   }
 
   /** ArchiveJobs=yes with ArchiveDir: purged job records are written there first. */
   public Optional<Path> archiveDir() {
-    boolean jobs = get("ArchiveJobs").map(v -> v.trim().equalsIgnoreCase("yes")).orElse(false);
-    return jobs ? Optional.of(Path.of(get("ArchiveDir").orElse("/tmp"))) : Optional.empty();
+    return archives("ArchiveJobs") ? Optional.of(archiveDirSetting()) : Optional.empty();
+  }
+
+  /** Whether an Archive* flag (ArchiveJobs, ArchiveSteps, ...) is yes. */
+  public boolean archives(String key) {
+    return get(key).map(v -> v.trim().equalsIgnoreCase("yes")).orElse(false);
+  }
+
+  /** ArchiveDir as set (/tmp, slurmdbd.conf(5)'s default, when not). */
+  public Path archiveDirSetting() {
+    return Path.of(get("ArchiveDir").orElse("/tmp"));
   }
 
   public String storageUser() {

@@ -241,11 +241,11 @@ public final class JobStore {
   }
 
   /**
-   * Up to {@code limit} records of jobs (any cluster) that ended before {@code cutoff}, oldest
-   * key first: what PurgeJobAfter removes next.
+   * Up to {@code limit} records of jobs of these clusters (empty: any) that ended before
+   * {@code cutoff}, oldest key first: what PurgeJobAfter removes next.
    */
-  public List<AcctJob> endedBefore(long cutoff, int limit) throws SQLException {
-    return find(new JobSelection().where("end_time > 0 AND end_time < ?", cutoff), null, limit);
+  public List<AcctJob> endedBefore(long cutoff, List<String> clusters, int limit) throws SQLException {
+    return find(new JobSelection().where("end_time > 0 AND end_time < ?", cutoff).in("cluster", clusters), null, limit);
   }
 
   /** Removes these jobs' records (their key: cluster, job id, submit time). */
@@ -266,13 +266,24 @@ public final class JobStore {
     }
   }
 
-  /** Drops the steps of jobs that ended before {@code cutoff} (PurgeStepAfter); returns how many jobs. */
-  public synchronized int dropStepsBefore(long cutoff) throws SQLException {
+  /** Sees each page of records before their steps are dropped (to archive them). */
+  public interface PageSink {
+    void accept(List<AcctJob> page) throws java.io.IOException;
+  }
+
+  /**
+   * Drops the steps of jobs of these clusters (empty: any) that ended before {@code cutoff}
+   * (PurgeStepAfter), each page shown to {@code before} first; returns how many jobs lost steps.
+   */
+  public synchronized int dropStepsBefore(long cutoff, List<String> clusters, PageSink before)
+      throws SQLException, java.io.IOException {
     int changed = 0;
     List<AcctJob> page;
     Cursor after = null;
+    JobSelection sel = new JobSelection().where("end_time > 0 AND end_time < ?", cutoff).in("cluster", clusters);
     do {
-      page = find(new JobSelection().where("end_time > 0 AND end_time < ?", cutoff), after, 1000);
+      page = find(sel, after, 1000);
+      before.accept(page);
       try (Connection c = db.connection();
           PreparedStatement st = c.prepareStatement(
               "UPDATE corral_job SET record = ? WHERE cluster = ? AND job_id = ? AND submit_time = ?")) {
@@ -297,10 +308,89 @@ public final class JobStore {
     return changed;
   }
 
+  /**
+   * Puts archived records back (sacctmgr archive load), in one transaction: a job without a row
+   * is inserted as archived; one whose row lost its steps gets them back; any other is already
+   * here and left alone, so loading a file twice stores nothing twice. A restored row counts as
+   * holding every event its cluster had stored, so no older event of the controller's can
+   * overwrite it. Returns how many records were inserted or completed.
+   */
+  public synchronized int restore(List<AcctJob> records) throws SQLException {
+    int restored = 0;
+    try (Connection c = db.connection()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO corral_job (" + COLUMNS
+              + ", cluster, job_id, submit_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+          PreparedStatement steps = c.prepareStatement(
+              "UPDATE corral_job SET record = ? WHERE cluster = ? AND job_id = ? AND submit_time = ?");
+          PreparedStatement existing = c.prepareStatement(
+              "SELECT record FROM corral_job WHERE cluster = ? AND job_id = ? AND submit_time = ?")) {
+        Map<String, Long> through = new HashMap<>();
+        java.util.Set<Key> seen = new java.util.HashSet<>();
+        for (AcctJob j : records) {
+          Key k = new Key(Integer.toUnsignedLong(j.getJobId()), j.getSubmitTime());
+          if (!seen.add(k)) {
+            continue; // the file holds it twice (archived, loaded and archived again)
+          }
+          existing.setString(1, j.getCluster());
+          existing.setLong(2, k.jobId());
+          existing.setLong(3, k.submitTime());
+          AcctJob had = null;
+          try (ResultSet rs = existing.executeQuery()) {
+            if (rs.next()) {
+              had = AcctJob.parseFrom(rs.getBytes(1));
+            }
+          } catch (InvalidProtocolBufferException e) {
+            throw new SQLException("a stored job record cannot be read: " + e.getMessage(), e);
+          }
+          if (had == null) {
+            ensureCluster(c, j.getCluster());
+            Long last = through.get(j.getCluster());
+            if (last == null) {
+              last = storedThrough(c, j.getCluster());
+              through.put(j.getCluster(), last);
+            }
+            bind(insert, j.getCluster(), AcctEvent.newBuilder().setEventId(last).setJob(j).build());
+            insert.executeUpdate();
+            restored++;
+          } else if (had.getStepsCount() == 0 && j.getStepsCount() > 0) {
+            steps.setBytes(1, had.toBuilder().addAllSteps(j.getStepsList()).build().toByteArray());
+            steps.setString(2, j.getCluster());
+            steps.setLong(3, k.jobId());
+            steps.setLong(4, k.submitTime());
+            steps.executeUpdate();
+            restored++;
+          }
+        }
+        c.commit();
+        return restored;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    }
+  }
+
+  /** Whether job records of {@code cluster} were ever stored here. */
+  public boolean hasCluster(String cluster) throws SQLException {
+    try (Connection c = db.connection();
+        PreparedStatement st = c.prepareStatement("SELECT 1 FROM corral_cluster WHERE name = ?")) {
+      st.setString(1, cluster);
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
   /** The highest event id stored for {@code cluster}, 0 if none. */
   public long storedThrough(String cluster) throws SQLException {
-    try (Connection c = db.connection();
-        PreparedStatement st = c.prepareStatement("SELECT stored_through FROM corral_cluster WHERE name = ?")) {
+    try (Connection c = db.connection()) {
+      return storedThrough(c, cluster);
+    }
+  }
+
+  private static long storedThrough(Connection c, String cluster) throws SQLException {
+    try (PreparedStatement st = c.prepareStatement("SELECT stored_through FROM corral_cluster WHERE name = ?")) {
       st.setString(1, cluster);
       try (ResultSet rs = st.executeQuery()) {
         return rs.next() ? rs.getLong(1) : 0;

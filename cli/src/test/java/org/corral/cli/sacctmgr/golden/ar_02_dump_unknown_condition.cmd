@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i archive dump bogus=1

@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i archive dump Directory=/tmp/harch_nonexist
