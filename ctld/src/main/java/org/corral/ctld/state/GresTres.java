@@ -20,14 +20,20 @@ public final class GresTres {
    * accounting limits on gres/NAME count.
    */
   public static long count(JobInfo j, String name) {
+    return counts(j).getOrDefault("gres/" + name, 0L);
+  }
+
+  /** Every gres/NAME and gres/NAME:TYPE the job holds or asks for, with its count. */
+  public static Map<String, Long> counts(JobInfo j) {
+    Map<String, Long> out = new TreeMap<>();
     String tres = j.getAllocationCount() > 0 ? allocated(j) : requested(j);
-    String key = "gres/" + name + "=";
     for (String item : tres.split(",")) {
-      if (item.startsWith(key)) {
-        return Long.parseLong(item.substring(key.length()));
+      int eq = item.lastIndexOf('=');
+      if (eq > 0) {
+        out.put(item.substring(0, eq), Long.parseLong(item.substring(eq + 1)));
       }
     }
-    return 0;
+    return out;
   }
 
   /** What it held on all its nodes together. */

@@ -14,7 +14,8 @@ import org.corral.protocol.msg.JobState;
 
 /**
  * The limits on time (AccountingStorageEnforce=limits, stricter with safe): MaxTRESMins per job
- * (CPU and node minutes of its time limit), and GrpTRESMins (CPU minutes) and GrpWall over the
+ * (CPU and node minutes of its time limit), and GrpTRESMins (cpu, mem, node, billing, gres/NAME...
+ * minutes, {@link JobTres}) and GrpWall over the
  * decayed usage of an association's subtree or of a QOS. Without safe a job waits once that
  * usage has reached the limit (it may then run past it); with safe it waits unless the usage,
  * what running jobs may still use within their time limits and its own time limit all fit, so a
@@ -55,7 +56,7 @@ final class TimeLimitCheck {
     if (j.getState() != JobState.PENDING && j.getStartTime() > 0 && j.getStartTime() <= now) {
       secs = Math.max(0, j.getStartTime() + secs - now);
     }
-    return new TimeUsage.Used((double) secs * j.getNumCpus(), secs);
+    return TimeUsage.Used.of(JobTres.of(j), secs);
   }
 
   /** The QOS's time limit the job waits on, or null. */
@@ -66,9 +67,9 @@ final class TimeLimitCheck {
     }
     TimeUsage.Used used = qosUsed.getOrDefault(q.getName(), TimeUsage.Used.ZERO);
     TimeUsage.Used left = qosLeft.getOrDefault(q.getName(), TimeUsage.Used.ZERO);
-    Long cpuMins = AssocTree.tres(q.getGrpTresMins()).get("cpu");
-    if (cpuMins != null && over(used.cpuSecs(), left.cpuSecs(), left(j).cpuSecs(), cpuMins)) {
-      return "QOSGrpCPUMinutesLimit";
+    String tresMins = grpTresMins(q.getGrpTresMins(), used, left, left(j), "QOS");
+    if (tresMins != null) {
+      return tresMins;
     }
     if (q.hasGrpWallMinutes() && over(used.wallSecs(), left.wallSecs(), left(j).wallSecs(), q.getGrpWallMinutes())) {
       return "QOSGrpWallLimit";
@@ -96,15 +97,46 @@ final class TimeLimitCheck {
       TimeUsage.Used used = usedUnder.getOrDefault(c.getId(), TimeUsage.Used.ZERO);
       TimeUsage.Used left = leftUnder.getOrDefault(c.getId(), TimeUsage.Used.ZERO);
       AcctLimits l = c.getLimits();
-      Long cpuMins = AssocTree.tres(l.getGrpTresMins()).get("cpu");
-      if (cpuMins != null && over(used.cpuSecs(), left.cpuSecs(), mine.cpuSecs(), cpuMins)) {
-        return "AssocGrpCPUMinutesLimit";
+      String tresMins = grpTresMins(l.getGrpTresMins(), used, left, mine, "Assoc");
+      if (tresMins != null) {
+        return tresMins;
       }
       if (l.hasGrpWallMinutes() && over(used.wallSecs(), left.wallSecs(), mine.wallSecs(), l.getGrpWallMinutes())) {
         return "AssocGrpWallLimit";
       }
     }
     return null;
+  }
+
+  /** Slurm's order of the TRES it checks first (their ids); gres/, license/ and the like after, by name. */
+  private static final List<String> FIRST = List.of("cpu", "mem", "energy", "node", "billing");
+
+  /** The GrpTRESMins limit of these the usage breaks, as Slurm's reason (prefix Assoc or QOS), or null. */
+  private String grpTresMins(String limits, TimeUsage.Used used, TimeUsage.Used left, TimeUsage.Used mine,
+      String prefix) {
+    Map<String, Long> max = AssocTree.tres(limits);
+    List<String> names = new java.util.ArrayList<>(max.keySet());
+    names.sort(java.util.Comparator.comparingInt((String n) -> FIRST.contains(n) ? FIRST.indexOf(n) : FIRST.size())
+        .thenComparing(n -> n));
+    for (String n : names) {
+      if (over(used.secs(n), left.secs(n), mine.secs(n), max.get(n))) {
+        return prefix + minutesReason(n, prefix);
+      }
+    }
+    return null;
+  }
+
+  /** Slurm's reason for a GrpTRESMins TRES, without its Assoc/QOS prefix. */
+  private static String minutesReason(String tres, String prefix) {
+    return switch (tres) {
+      case "cpu" -> "GrpCPUMinutesLimit";
+      case "mem" -> prefix.equals("QOS") ? "GrpMemoryMinutes" : "GrpMemMinutes";
+      case "energy" -> "GrpEnergyMinutes";
+      case "node" -> "GrpNodeMinutes";
+      case "billing" -> "GrpBillingMinutes";
+      default -> tres.startsWith("gres/") ? "GrpGRESMinutes" : tres.startsWith("license/") ? "GrpLicenseMinutes"
+          : tres.startsWith("bb/") ? "GrpBBMinutes" : "GrpUnknownMinutes";
+    };
   }
 
   private String perJob(JobInfo j, String limits, String cpuReason, String nodeReason) {

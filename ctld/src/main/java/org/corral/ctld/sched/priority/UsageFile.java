@@ -21,8 +21,9 @@ import org.corral.ctld.sched.limits.TimeUsage;
 final class UsageFile {
   private static final System.Logger LOG = System.getLogger("slurmctld");
   // 2 added wall-seconds by association and usage by QOS; 3 CPU-seconds by association beside the
-  // billing-seconds fairshare charges (the same without TRESBillingWeights)
-  private static final int VERSION = 3;
+  // billing-seconds fairshare charges (the same without TRESBillingWeights); 4 the other TRES'
+  // seconds (mem, node, billing, gres/...) by association and by QOS, after what 3 wrote
+  private static final int VERSION = 4;
 
   /**
    * What was saved: usage by user and association (billing-seconds), by association (wall- and
@@ -30,7 +31,7 @@ final class UsageFile {
    */
   record Saved(long time, Map<String, Double> byUser, Map<UsageTracker.JobAssoc, Double> byAssoc,
       Map<UsageTracker.JobAssoc, Double> wallByAssoc, Map<String, TimeUsage.Used> byQos,
-      Map<UsageTracker.JobAssoc, Double> cpuByAssoc) {}
+      Map<UsageTracker.JobAssoc, TimeUsage.Used> tresByAssoc) {}
 
   private final Path file;
 
@@ -58,7 +59,19 @@ final class UsageFile {
           out.writeDouble(e.getValue().cpuSecs());
           out.writeDouble(e.getValue().wallSecs());
         }
-        writeAssocs(out, s.cpuByAssoc());
+        Map<UsageTracker.JobAssoc, Double> cpu = new HashMap<>();
+        s.tresByAssoc().forEach((a, u) -> cpu.put(a, u.cpuSecs()));
+        writeAssocs(out, cpu);
+        out.writeInt(s.tresByAssoc().size());
+        for (Map.Entry<UsageTracker.JobAssoc, TimeUsage.Used> e : s.tresByAssoc().entrySet()) {
+          writeAssoc(out, e.getKey());
+          writeOtherTres(out, e.getValue());
+        }
+        out.writeInt(s.byQos().size());
+        for (Map.Entry<String, TimeUsage.Used> e : s.byQos().entrySet()) {
+          out.writeUTF(e.getKey());
+          writeOtherTres(out, e.getValue());
+        }
       }
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
@@ -69,11 +82,35 @@ final class UsageFile {
   private static void writeAssocs(DataOutputStream out, Map<UsageTracker.JobAssoc, Double> m) throws IOException {
     out.writeInt(m.size());
     for (Map.Entry<UsageTracker.JobAssoc, Double> e : m.entrySet()) {
-      out.writeUTF(e.getKey().account());
-      out.writeUTF(e.getKey().user());
-      out.writeUTF(e.getKey().partition());
+      writeAssoc(out, e.getKey());
       out.writeDouble(e.getValue());
     }
+  }
+
+  private static void writeAssoc(DataOutputStream out, UsageTracker.JobAssoc a) throws IOException {
+    out.writeUTF(a.account());
+    out.writeUTF(a.user());
+    out.writeUTF(a.partition());
+  }
+
+  /** The TRES-seconds but CPU's (written before, as version 3 did). */
+  private static void writeOtherTres(DataOutputStream out, TimeUsage.Used u) throws IOException {
+    Map<String, Double> other = new HashMap<>(u.tresSecs());
+    other.remove("cpu");
+    out.writeInt(other.size());
+    for (Map.Entry<String, Double> e : other.entrySet()) {
+      out.writeUTF(e.getKey());
+      out.writeDouble(e.getValue());
+    }
+  }
+
+  private static Map<String, Double> readOtherTres(DataInputStream in, double cpuSecs) throws IOException {
+    Map<String, Double> m = new HashMap<>();
+    m.put("cpu", cpuSecs);
+    for (int i = in.readInt(); i > 0; i--) {
+      m.put(in.readUTF(), in.readDouble());
+    }
+    return m;
   }
 
   private static Map<UsageTracker.JobAssoc, Double> readAssocs(DataInputStream in) throws IOException {
@@ -81,6 +118,12 @@ final class UsageFile {
     for (int i = in.readInt(); i > 0; i--) {
       m.put(new UsageTracker.JobAssoc(in.readUTF(), in.readUTF(), in.readUTF()), in.readDouble());
     }
+    return m;
+  }
+
+  private static Map<UsageTracker.JobAssoc, TimeUsage.Used> cpuOnly(Map<UsageTracker.JobAssoc, Double> cpu) {
+    Map<UsageTracker.JobAssoc, TimeUsage.Used> m = new HashMap<>();
+    cpu.forEach((a, secs) -> m.put(a, new TimeUsage.Used(secs, 0)));
     return m;
   }
 
@@ -101,15 +144,27 @@ final class UsageFile {
       }
       Map<UsageTracker.JobAssoc, Double> byAssoc = readAssocs(in);
       if (version == 1) { // written before the time limits: they start from zero
-        return new Saved(time, byUser, byAssoc, Map.of(), Map.of(), byAssoc);
+        return new Saved(time, byUser, byAssoc, Map.of(), Map.of(), cpuOnly(byAssoc));
       }
       Map<UsageTracker.JobAssoc, Double> wallByAssoc = readAssocs(in);
       Map<String, TimeUsage.Used> byQos = new HashMap<>();
       for (int i = in.readInt(); i > 0; i--) {
         byQos.put(in.readUTF(), new TimeUsage.Used(in.readDouble(), in.readDouble()));
       }
-      // Before 3 usage was CPU-seconds: the CPU-seconds are the same.
-      return new Saved(time, byUser, byAssoc, wallByAssoc, byQos, version == 2 ? byAssoc : readAssocs(in));
+      // Before 3 usage was CPU-seconds: the CPU-seconds are the same. Before 4 only CPU's were kept.
+      Map<UsageTracker.JobAssoc, TimeUsage.Used> tres = cpuOnly(version == 2 ? byAssoc : readAssocs(in));
+      if (version >= 4) {
+        for (int i = in.readInt(); i > 0; i--) {
+          UsageTracker.JobAssoc a = new UsageTracker.JobAssoc(in.readUTF(), in.readUTF(), in.readUTF());
+          tres.put(a, new TimeUsage.Used(readOtherTres(in, tres.getOrDefault(a, TimeUsage.Used.ZERO).cpuSecs()), 0));
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+          String q = in.readUTF();
+          TimeUsage.Used had = byQos.getOrDefault(q, TimeUsage.Used.ZERO);
+          byQos.put(q, new TimeUsage.Used(readOtherTres(in, had.cpuSecs()), had.wallSecs()));
+        }
+      }
+      return new Saved(time, byUser, byAssoc, wallByAssoc, byQos, tres);
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.WARNING, "ignoring unreadable usage file " + file + " (usage starts from zero): " + e);
       return null;

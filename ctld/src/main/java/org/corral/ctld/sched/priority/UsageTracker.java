@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.ObjDoubleConsumer;
 import java.util.function.ToDoubleFunction;
+import org.corral.ctld.sched.limits.JobTres;
 import org.corral.ctld.sched.limits.TimeUsage;
 import org.corral.ctld.state.ClusterState;
 import org.corral.protocol.Billing;
@@ -17,7 +18,7 @@ import org.corral.protocol.msg.JobState;
  * (the association tree's usage, see {@link ShareTree}). At every recalculation the usage so far
  * decays by 2^(-elapsed/PriorityDecayHalfLife) and the billing-seconds jobs ran since the last one are added
  * (running jobs, and ended ones still in memory). CPU- and wall-seconds by association and by QOS
- * are kept the same way for the time limits (GrpWall, QOS GrpTRESMins). Kept by the scheduler
+ * are kept the same way for the time limits (GrpWall, GrpTRESMins: every TRES of JobTres). Kept by the scheduler
  * thread only. Each job's share counts times its QOS's UsageFactor.
  */
 public final class UsageTracker {
@@ -25,7 +26,7 @@ public final class UsageTracker {
   private final Map<String, Double> usage = new HashMap<>();
   private final Map<JobAssoc, Double> byAssoc = new HashMap<>();
   private final Map<JobAssoc, Double> wallByAssoc = new HashMap<>();
-  private final Map<JobAssoc, Double> cpuByAssoc = new HashMap<>();
+  private final Map<JobAssoc, TimeUsage.Used> tresByAssoc = new HashMap<>(); // TRES-seconds (wall: wallByAssoc)
   private final Map<String, TimeUsage.Used> byQos = new HashMap<>();
   private long last = -1;
 
@@ -39,14 +40,14 @@ public final class UsageTracker {
     byAssoc.putAll(saved.byAssoc());
     wallByAssoc.putAll(saved.wallByAssoc());
     byQos.putAll(saved.byQos());
-    cpuByAssoc.putAll(saved.cpuByAssoc());
+    tresByAssoc.putAll(saved.tresByAssoc());
     last = saved.time();
   }
 
   /** The usage now held, as of the last update. */
   UsageFile.Saved saved() {
     return new UsageFile.Saved(last, Map.copyOf(usage), Map.copyOf(byAssoc), Map.copyOf(wallByAssoc), Map.copyOf(byQos),
-        Map.copyOf(cpuByAssoc));
+        Map.copyOf(tresByAssoc));
   }
 
   /** Brings usage up to {@code now}, every QOS's UsageFactor 1. */
@@ -72,19 +73,19 @@ public final class UsageTracker {
       usage.replaceAll((u, v) -> v * decay);
       byAssoc.replaceAll((a, v) -> v * decay);
       wallByAssoc.replaceAll((a, v) -> v * decay);
-      cpuByAssoc.replaceAll((a, v) -> v * decay);
+      tresByAssoc.replaceAll((a, v) -> v.times(decay));
       byQos.replaceAll((q, v) -> v.times(decay));
     }
     ranSince(s, last, now, (j, ran) -> {
       double secs = ran * usageFactor.applyAsDouble(qosOf(j));
-      double cpuSecs = secs * j.getNumCpus();
       double billed = secs * Billing.charged(j); // fairshare charges billing (priority_multifactor)
       JobAssoc a = new JobAssoc(j.getAccount(), j.getUserName(), j.getPartition());
       usage.merge(j.getUserName(), billed, Double::sum);
       byAssoc.merge(a, billed, Double::sum);
-      cpuByAssoc.merge(a, cpuSecs, Double::sum);
+      TimeUsage.Used used = TimeUsage.Used.of(JobTres.of(j), secs);
+      tresByAssoc.merge(a, new TimeUsage.Used(used.tresSecs(), 0), TimeUsage.Used::plus);
       wallByAssoc.merge(a, secs, Double::sum);
-      byQos.merge(qosOf(j), new TimeUsage.Used(cpuSecs, secs), TimeUsage.Used::plus);
+      byQos.merge(qosOf(j), used, TimeUsage.Used::plus);
     });
     last = now;
   }
@@ -115,12 +116,13 @@ public final class UsageTracker {
   /** As {@link #timeUsage(ClusterState, long)}, the jobs since the last update times their QOS's UsageFactor. */
   public TimeUsage timeUsage(ClusterState s, long now, ToDoubleFunction<String> usageFactor) {
     Map<TimeUsage.Owner, TimeUsage.Used> assoc = new HashMap<>();
-    cpuByAssoc.forEach((a, cpu) -> assoc.put(owner(a), new TimeUsage.Used(cpu, wallByAssoc.getOrDefault(a, 0.0))));
+    tresByAssoc.forEach((a, tres) -> assoc.put(owner(a),
+        new TimeUsage.Used(tres.tresSecs(), wallByAssoc.getOrDefault(a, 0.0))));
     Map<String, TimeUsage.Used> qos = new HashMap<>(byQos);
     if (last >= 0) {
       ranSince(s, last, now, (j, ran) -> {
         double secs = ran * usageFactor.applyAsDouble(qosOf(j));
-        TimeUsage.Used u = new TimeUsage.Used(secs * j.getNumCpus(), secs);
+        TimeUsage.Used u = TimeUsage.Used.of(JobTres.of(j), secs);
         assoc.merge(new TimeUsage.Owner(j.getAccount(), j.getUserName(), j.getPartition()), u, TimeUsage.Used::plus);
         qos.merge(qosOf(j), u, TimeUsage.Used::plus);
       });

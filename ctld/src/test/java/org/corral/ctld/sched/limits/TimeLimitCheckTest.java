@@ -85,7 +85,8 @@ class TimeLimitCheckTest {
       "GrpTRESMins, cpu=0,    alice,   0,   0,   1, 1,  false, AssocGrpCPUMinutesLimit",
       "GrpTRESMins, cpu=100,  qos,     100, 100, 1, 1,  false, QOSGrpCPUMinutesLimit",
       "GrpTRESMins, cpu=100,  qos,     90,  90,  1, 11, true,  QOSGrpCPUMinutesLimit",
-      "GrpTRESMins, mem=100,  physics, 500, 500, 1, 60, true,  start",
+      "GrpTRESMins, mem=100,  physics, 500, 500, 1, 60, true,  AssocGrpMemMinutes",
+      "GrpTRESMins, mem=100G, physics, 500, 500, 1, 60, true,  start",
       "GrpWall,     30,       physics, 500, 29,  8, 60, false, start",
       "GrpWall,     30,       physics, 0,   30,  1, 1,  false, AssocGrpWallLimit",
       "GrpWall,     30,       alice,   0,   20,  8, 10, true,  start",
@@ -102,6 +103,31 @@ class TimeLimitCheckTest {
       int cpus, int minutes, boolean safe, String expected) {
     ClusterState s = TestStates.submit(TestStates.cluster(2, 8, 4000), 1, job(cpus, minutes), NOW - 100);
     assertThat(outcome(s, 1, tree(where, limit + ":" + value), used(usedCpu, usedWall), safe)).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "GrpTRESMins={0} on {1}, used {2} {3}-min: {4}")
+  @CsvSource({
+      // limit,          where,   used TRES,   used minutes, outcome
+      "mem=1000,         physics, mem,         999,  start",
+      "mem=1000,         physics, mem,         1000, AssocGrpMemMinutes",
+      "mem=1000,         qos,     mem,         1000, QOSGrpMemoryMinutes",
+      "node=10,          alice,   node,        10,   AssocGrpNodeMinutes",
+      "node=10,          qos,     node,        10,   QOSGrpNodeMinutes",
+      "billing=50,       physics, billing,     50,   AssocGrpBillingMinutes",
+      "billing=50,       qos,     billing,     50,   QOSGrpBillingMinutes",
+      "gres/gpu=30,      physics, gres/gpu,    30,   AssocGrpGRESMinutes",
+      "gres/gpu=30,      qos,     gres/gpu,    30,   QOSGrpGRESMinutes",
+      "gres/gpu:a100=30, alice,   gres/gpu:a100, 30, AssocGrpGRESMinutes",
+      "gres/gpu:a100=30, alice,   gres/gpu,    30,   start",
+      "cpu=100;node=10,  physics, node,        10,   AssocGrpNodeMinutes",
+      "license/x=5,      physics, license/x,   5,    AssocGrpLicenseMinutes",
+  })
+  void everyTresOfGrpTRESMinsHoldsJobsWithItsReason(String limit, String where, String tres, double usedMins,
+      String expected) {
+    TimeUsage.Used u = new TimeUsage.Used(Map.of(tres, usedMins * 60), 0);
+    TimeUsage used = new TimeUsage(Map.of(new TimeUsage.Owner("physics", "alice", "debug"), u), Map.of("normal", u));
+    ClusterState s = TestStates.submit(TestStates.cluster(2, 8, 4000), 1, job(1, 1), NOW - 100);
+    assertThat(outcome(s, 1, tree(where, "GrpTRESMins:" + limit.replace(';', ',')), used, false)).isEqualTo(expected);
   }
 
   @ParameterizedTest(name = "safe={0}: {1}")

@@ -69,6 +69,11 @@ class UsageFileTest {
     assertThat(kept.byAssoc().get(new TimeUsage.Owner("physics", "alice", "debug")).cpuSecs())
         .isCloseTo(4 * folded, within(4.0));
     assertThat(kept.byQos().get("high").wallSecs()).isCloseTo(folded, within(1.0));
+    // the other TRES GrpTRESMins counts are kept as well (node-seconds of its one node)
+    assertThat(kept.byAssoc().get(new TimeUsage.Owner("physics", "alice", "debug")).secs("node"))
+        .isCloseTo(folded, within(1.0));
+    assertThat(kept.byQos().get("high").secs("node")).isCloseTo(folded, within(1.0));
+    assertThat(kept.byQos().get("high").cpuSecs()).isCloseTo(4 * folded, within(4.0));
   }
 
   @Test
