@@ -14,6 +14,7 @@ import org.corral.common.config.SchedulingConfig;
 import org.corral.ctld.sched.limits.AssocTree;
 import org.corral.ctld.sched.limits.LimitCheck;
 import org.corral.ctld.sched.limits.TimeUsage;
+import org.corral.protocol.msg.JobState;
 import org.corral.ctld.sched.priority.PriorityPass;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
@@ -86,8 +87,9 @@ final class SchedulerLoop implements AutoCloseable {
         ClusterState planned = prio == null ? current : StateMachine.apply(current, prio);
         AssocTree tree = associations.current();
         TimeUsage used = tree.hasTimeLimits() ? priorities.timeUsage(planned, now) : TimeUsage.NONE;
-        Plan plan = Planner.plan(planned, now, cfg, LimitCheck.of(planned, tree, associations.limits(), used, now),
-            licenses, preempt, tree);
+        LimitCheck limits = LimitCheck.of(planned, tree, associations.limits(), used, now);
+        java.util.Map<Integer, String> exhausted = limits.exhausted(planned);
+        Plan plan = Planner.plan(planned, now, cfg, limits, licenses, preempt, tree);
         stats.pass((System.nanoTime() - t0) / 1000, plan.depth(), plan.starts().size() + plan.waiting().size(),
             plan.waiting().values().stream().anyMatch(w -> !w.schedNodes().isEmpty()), plan.backfilled(), now);
         writer.submit(s -> {
@@ -97,6 +99,12 @@ final class SchedulerLoop implements AutoCloseable {
           }
           cmds.addAll(PlanCheck.accept(s, plan, now));
           List<Runnable> launches = new ArrayList<>();
+          exhausted.forEach((id, why) -> s.job(id).filter(r -> r.getInfo().getState() == JobState.RUNNING)
+              .ifPresent(r -> { // its Grp*Mins are used up: Slurm times it out (acct_policy_job_time_out)
+                cmds.add(new Command.TimeoutJob(id, now));
+                launches.addAll(orders.signal(r.getInfo(), 0));
+                launches.add(() -> LOG.log(Level.INFO, "job " + id + " timed out: " + why));
+              }));
           for (Command c : cmds) {
             if (c instanceof Command.StartJob start) {
               launches.add(orders.launch(s, start.jobId()));

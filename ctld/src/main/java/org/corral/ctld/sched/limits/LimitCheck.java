@@ -11,6 +11,7 @@ import org.corral.ctld.state.JobStates;
 import org.corral.protocol.msg.AcctAssoc;
 import org.corral.protocol.msg.AcctQos;
 import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.JobRecord;
 
 /**
@@ -98,6 +99,29 @@ public final class LimitCheck {
         gpusUnder.merge(c.getId(), gpus, Long::sum);
       }
     });
+  }
+
+  /**
+   * Running jobs whose QOS or association used up a GrpTRESMins limit for a TRES they hold,
+   * with the limit's reason: without safe Slurm ends them (TIMEOUT); with safe none is returned,
+   * since a job starts there only when it can finish within the limits.
+   */
+  public Map<Integer, String> exhausted(ClusterState state) {
+    Map<Integer, String> out = new java.util.TreeMap<>();
+    if (time == null || enforce.safe() || !(enforce.limits() || enforce.qos())) {
+      return out;
+    }
+    for (JobRecord r : state.jobs().values()) {
+      JobInfo j = r.getInfo();
+      if (j.getState() == JobState.RUNNING) {
+        String why = time.exhausted(j, enforce.qos() ? tree.qos(qosOf(j)).orElse(null) : null,
+            enforce.limits() ? assocOf(j).orElse(null) : null);
+        if (why != null) {
+          out.put(j.getJobId(), why);
+        }
+      }
+    }
+    return out;
   }
 
   /** Slurm's reason the job may not start now, or null. */

@@ -115,11 +115,51 @@ final class TimeLimitCheck {
   private String grpTresMins(String limits, TimeUsage.Used used, TimeUsage.Used left, TimeUsage.Used mine,
       String prefix) {
     Map<String, Long> max = AssocTree.tres(limits);
-    List<String> names = new java.util.ArrayList<>(max.keySet());
+    for (String n : inSlurmsOrder(max)) {
+      if (over(used.secs(n), left.secs(n), mine.secs(n), max.get(n))) {
+        return prefix + minutesReason(n, prefix);
+      }
+    }
+    return null;
+  }
+
+  private static List<String> inSlurmsOrder(Map<String, Long> limits) {
+    List<String> names = new java.util.ArrayList<>(limits.keySet());
     names.sort(java.util.Comparator.comparingInt((String n) -> FIRST.contains(n) ? FIRST.indexOf(n) : FIRST.size())
         .thenComparing(n -> n));
-    for (String n : names) {
-      if (over(used.secs(n), left.secs(n), mine.secs(n), max.get(n))) {
+    return names;
+  }
+
+  /**
+   * The GrpTRESMins limit of a running job's QOS or association (or an ancestor's) whose usage
+   * has reached it for a TRES the job holds, as Slurm's reason; null when none has. Slurm kills
+   * such jobs (acct_policy_job_time_out) unless AccountingStorageEnforce has safe.
+   */
+  String exhausted(JobInfo j, AcctQos q, AcctAssoc a) {
+    Map<String, Long> holds = JobTres.of(j);
+    if (q != null) {
+      String r = reached(q.getGrpTresMins(), qosUsed.getOrDefault(q.getName(), TimeUsage.Used.ZERO), holds, "QOS");
+      if (r != null) {
+        return r;
+      }
+    }
+    for (AcctAssoc c : a == null ? List.<AcctAssoc>of() : tree.chain(a)) {
+      if (c.getUser().isEmpty() && c.getParentAccount().isEmpty()) {
+        continue; // the root association: its Grp limits are not enforced
+      }
+      String r = reached(c.getLimits().getGrpTresMins(), usedUnder.getOrDefault(c.getId(), TimeUsage.Used.ZERO),
+          holds, "Assoc");
+      if (r != null) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  private static String reached(String limits, TimeUsage.Used used, Map<String, Long> holds, String prefix) {
+    Map<String, Long> max = AssocTree.tres(limits);
+    for (String n : inSlurmsOrder(max)) {
+      if (holds.getOrDefault(n, 0L) > 0 && used.secs(n) >= max.get(n) * 60.0) {
         return prefix + minutesReason(n, prefix);
       }
     }

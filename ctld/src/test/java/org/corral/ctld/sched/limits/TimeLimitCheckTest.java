@@ -130,6 +130,26 @@ class TimeLimitCheckTest {
     assertThat(outcome(s, 1, tree(where, "GrpTRESMins:" + limit.replace(';', ',')), used, false)).isEqualTo(expected);
   }
 
+  @ParameterizedTest(name = "{0} on {1}, used {2} min, safe={3}: {4}")
+  @CsvSource({
+      "cpu=100,     physics, 100, false, AssocGrpCPUMinutesLimit",
+      "cpu=100,     physics, 99,  false, none",
+      "node=10,     qos,     10,  false, QOSGrpNodeMinutes",
+      "gres/gpu=10, physics, 10,  false, none",          // the job holds no GPU
+      "cpu=100,     physics, 100, true,  none",          // with safe Slurm kills nothing
+  })
+  void runningJobsWhoseGrpTRESMinsAreUsedUpAreTheOnesToEnd(String limit, String where, double usedMins, boolean safe,
+      String expected) {
+    ClusterState s = TestStates.submit(TestStates.cluster(2, 8, 4000), 1, job(1, 30), NOW - 700);
+    s = StateMachine.apply(s, Planner.plan(s, NOW - 600, SchedulingConfig.DEFAULTS).starts().get(0));
+    String tres = limit.substring(0, limit.indexOf('='));
+    TimeUsage.Used u = new TimeUsage.Used(Map.of(tres, usedMins * 60), 0);
+    TimeUsage used = new TimeUsage(Map.of(new TimeUsage.Owner("physics", "alice", "debug"), u), Map.of("normal", u));
+    Map<Integer, String> ended = LimitCheck.of(s, tree(where, "GrpTRESMins:" + limit),
+        new LimitCheck.Enforce(true, true, safe), used, NOW).exhausted(s);
+    assertThat(ended).isEqualTo(expected.equals("none") ? Map.of() : Map.of(1, expected));
+  }
+
   @ParameterizedTest(name = "safe={0}: {1}")
   @CsvSource({"false, start", "true, AssocGrpCPUMinutesLimit"})
   void safeCountsWhatRunningJobsMayStillUse(boolean safe, String expected) {
