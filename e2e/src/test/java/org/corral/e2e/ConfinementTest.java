@@ -85,6 +85,8 @@ class ConfinementTest {
     String script = "grep Cpus_allowed_list /proc/self/status; sleep 4";
     int a = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-c", "1", "-o", "cpus-%j.out", "--wrap", script));
     int b = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-c", "1", "-o", "cpus-%j.out", "--wrap", script));
+    assertThat(cluster.awaitState(a, "RUNNING", 30)).isEqualTo("RUNNING");
+    String shownA = cluster.as(alice, "scontrol", "-d", "show", "job", String.valueOf(a)).out();
     assertThat(cluster.awaitState(a, "COMPLETED", 60)).isEqualTo("COMPLETED");
     assertThat(cluster.awaitState(b, "COMPLETED", 60)).isEqualTo("COMPLETED");
     String first = Files.readString(work.resolve("cpus-" + a + ".out"));
@@ -92,6 +94,8 @@ class ConfinementTest {
     assertThat(first).matches("Cpus_allowed_list:\t\\d+\n");
     assertThat(second).matches("Cpus_allowed_list:\t\\d+\n");
     assertThat(first).isNotEqualTo(second);
+    // the CPU the controller chose is the one the job was pinned to (node CPUs are host CPUs here)
+    assertThat(shownA).contains("  Nodes=c1 CPU_IDs=" + first.substring(first.indexOf('\t') + 1).strip() + " Mem=");
   }
 
   @Test

@@ -18,6 +18,33 @@ import org.corral.protocol.msg.NodeAllocation;
 public final class Gres {
   private Gres() {}
 
+  /**
+   * The node CPUs gres.conf's Cores= puts close to the given units (empty where none is given or
+   * readable): where a job's CPUs are taken first, and only there with enforce-binding.
+   */
+  public static java.util.BitSet closeCpus(List<GresSlot> slots, List<GresAlloc> given) {
+    java.util.BitSet out = new java.util.BitSet();
+    java.util.Map<String, Integer> next = new java.util.HashMap<>();
+    for (GresSlot s : slots) {
+      int first = next.getOrDefault(s.getName(), 0);
+      next.put(s.getName(), first + (int) s.getCount());
+      if (s.getCores().isEmpty()) {
+        continue;
+      }
+      for (GresAlloc a : given) {
+        if (a.getName().equals(s.getName())
+            && a.getIndicesList().stream().anyMatch(i -> i >= first && i < first + s.getCount())) {
+          try {
+            out.or(CpuList.parse(s.getCores()));
+          } catch (IllegalArgumentException e) {
+            // a Cores= that cannot be read binds nothing
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** Slots for slurm.conf's Gres= of a node ({@code gpu:a100:2,nic:1}), without files. */
   public static List<GresSlot> slotsFromConfig(String gres) {
     List<GresSlot> out = new ArrayList<>();

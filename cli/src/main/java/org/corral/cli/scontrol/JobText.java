@@ -115,7 +115,11 @@ final class JobText {
    * The CPU ids slurmd chooses are not known to the controller: the node's first ones, as
    * Slurm's count would show them on an empty node.
    */
+  /** The CPUs the controller gave the job there; for records from before it chose them, the first ones. */
   private static String cpuIds(org.corral.protocol.msg.NodeAllocation a) {
+    if (!a.getCpuIds().isEmpty()) {
+      return a.getCpuIds();
+    }
     return a.getCpus() <= 1 ? "0" : "0-" + (a.getCpus() - 1);
   }
 

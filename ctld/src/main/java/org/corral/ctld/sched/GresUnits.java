@@ -176,6 +176,20 @@ final class GresUnits {
   }
 
   /**
+   * As {@link #pick}, among units whose close cores (gres.conf Cores=, "" for none) pass
+   * {@code coresOk}: a --gres-flags=enforce-binding job's GPUs where enough CPUs near them are free.
+   */
+  List<GresAlloc> pickWithin(long[] busy, List<GresCount> needs, java.util.function.Predicate<String> coresOk) {
+    long[] barred = busy.clone();
+    for (int p = 0; p < names.length; p++) {
+      if (!coresOk.test(cores[p])) {
+        barred[p >> 6] |= 1L << (p & 63);
+      }
+    }
+    return pick(barred, needs);
+  }
+
+  /**
    * The device files that units of another name hold, which units of {@code name} cannot use:
    * a GPU used whole blocks its shards, a shard in use blocks its GPU.
    */

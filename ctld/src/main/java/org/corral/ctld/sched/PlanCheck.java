@@ -45,10 +45,16 @@ public final class PlanCheck {
       }
       Tenancy who = nodes.tenancy(r.getInfo());
       if (start.allocation().stream().allMatch(a -> nodes.fits(a, who) && gresFree(s, a, gresUsed))) {
-        for (NodeAllocation a : start.allocation()) {
+        List<NodeAllocation> placed = nodes.withCpuIds(start.allocation(), r.getInfo(), node -> Gres.plus(
+            s.nodes().get(node).getGresUsedList(), gresUsed.getOrDefault(node, List.of()), 1));
+        if (placed == null) {
+          continue; // --gres-flags=enforce-binding: too few free CPUs near its GPUs yet
+        }
+        for (NodeAllocation a : placed) {
           gresUsed.merge(a.getNode(), a.getGresList(), (x, y) -> Gres.plus(x, y, 1));
           nodes.take(a, who);
         }
+        start = new Command.StartJob(start.jobId(), start.time(), placed, start.arrayTask(), start.reservation());
         if (left == null) {
           out.add(start);
           continue;
@@ -133,11 +139,13 @@ public final class PlanCheck {
     private final ClusterState s;
     private final long now;
     private final Map<String, NodeTimeline> timelines = new HashMap<>();
+    private final CpusHeld cpus;
     private Map<String, List<JobInfo>> holding; // node -> the jobs running on it, found on first use
 
     NodesNow(ClusterState s, long now) {
       this.s = s;
       this.now = now;
+      this.cpus = new CpusHeld(s, name -> holding().getOrDefault(name, List.of()));
     }
 
     Tenancy tenancy(JobInfo j) {
@@ -151,6 +159,13 @@ public final class PlanCheck {
 
     void take(NodeAllocation a, Tenancy who) {
       timeline(a.getNode()).reserve(now, Long.MAX_VALUE, a.getCpus(), a.getMemMb(), List.of(), who);
+      cpus.take(List.of(a));
+    }
+
+    /** The allocation with the CPUs each node gives the job; null when enforce-binding cannot be kept now. */
+    List<NodeAllocation> withCpuIds(List<NodeAllocation> allocation, JobInfo j,
+        java.util.function.Function<String, List<GresAlloc>> gresHeld) {
+      return cpus.place(allocation, j, gresHeld);
     }
 
     private NodeTimeline timeline(String name) {
@@ -175,16 +190,7 @@ public final class PlanCheck {
 
     private Map<String, List<JobInfo>> holding() {
       if (holding == null) {
-        holding = new HashMap<>();
-        for (JobRecord r : s.jobs().values()) {
-          JobInfo j = r.getInfo();
-          if (JobStates.holdsResources(j)
-              && (j.getState() != org.corral.protocol.msg.JobState.SUSPENDED || j.getGangSuspended())) {
-            for (NodeAllocation x : j.getAllocationList()) {
-              holding.computeIfAbsent(x.getNode(), k -> new ArrayList<>()).add(j);
-            }
-          }
-        }
+        holding = CpusHeld.holdersByNode(s);
       }
       return holding;
     }

@@ -60,6 +60,7 @@ public final class Planner {
   private final Set<String> blocked = new HashSet<>();
   private final Map<Integer, Integer> plannedPerUser = new HashMap<>();
   private final List<Command.StartJob> starts = new ArrayList<>();
+  private CpusHeld cpusHeld; // for --gres-flags=enforce-binding starts, made on first need
   private final Map<Integer, Waiting> waiting = new LinkedHashMap<>();
   private int planned;
   private int backfilled;
@@ -360,6 +361,31 @@ public final class Planner {
     return new Waiting(why, best, Hostlist.compress(alloc.stream().map(NodeAllocation::getNode).toList()));
   }
 
+  /**
+   * The allocation of an enforce-binding job with GPUs whose near CPUs are free now, its CPUs
+   * among them; null when a node has none. Jobs started earlier in this plan hold theirs.
+   */
+  private List<NodeAllocation> bound(JobInfo j, List<NodeAllocation> alloc) {
+    if (cpusHeld == null) {
+      cpusHeld = CpusHeld.of(state);
+    }
+    List<NodeAllocation> placed = cpusHeld.place(alloc, j, node -> {
+      List<org.corral.protocol.msg.GresAlloc> held = state.nodes().get(node).getGresUsedList();
+      for (Command.StartJob st : starts) {
+        for (NodeAllocation a : st.allocation()) {
+          if (a.getNode().equals(node)) {
+            held = org.corral.protocol.Gres.plus(held, a.getGresList(), 1);
+          }
+        }
+      }
+      return held;
+    });
+    if (placed != null) {
+      cpusHeld.take(placed);
+    }
+    return placed;
+  }
+
   /** Starts the job (or array task) now if it fits over its whole time limit. */
   private boolean startNow(JobInfo j, NodeSelector.Candidates nodes, long duration, Need need, int arrayTask) {
     if (failedNow.stream().anyMatch(need::atLeast)) {
@@ -369,6 +395,12 @@ public final class Planner {
     if (alloc == null) {
       remember(failedNow, need);
       return false;
+    }
+    if (j.getGresFlags().equals("enforce-binding")) {
+      alloc = bound(j, alloc);
+      if (alloc == null) {
+        return false; // no free GPUs with free CPUs near them: it waits (PlanCheck makes sure)
+      }
     }
     profile.take(alloc, now, now + duration, nodes.tenancy(j));
     starts.add(new Command.StartJob(j.getJobId(), now, alloc, arrayTask, j.getReservation()));

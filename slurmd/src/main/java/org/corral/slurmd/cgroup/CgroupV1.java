@@ -1,5 +1,6 @@
 package org.corral.slurmd.cgroup;
 
+import org.corral.protocol.CpuList;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package org.corral.slurmd.cgroup;
 
+import org.corral.protocol.CpuList;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

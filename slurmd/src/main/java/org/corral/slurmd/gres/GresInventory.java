@@ -261,26 +261,7 @@ public final class GresInventory {
 
   /** The cores gres.conf's Cores= gives for these units (empty where none is given or readable). */
   public java.util.BitSet closeCores(List<org.corral.protocol.msg.GresAlloc> given) {
-    java.util.BitSet out = new java.util.BitSet();
-    java.util.Map<String, Integer> next = new java.util.HashMap<>();
-    for (GresSlot s : slots) {
-      int first = next.getOrDefault(s.getName(), 0);
-      next.put(s.getName(), first + (int) s.getCount());
-      if (s.getCores().isEmpty()) {
-        continue;
-      }
-      for (org.corral.protocol.msg.GresAlloc a : given) {
-        if (a.getName().equals(s.getName())
-            && a.getIndicesList().stream().anyMatch(i -> i >= first && i < first + s.getCount())) {
-          try {
-            out.or(org.corral.slurmd.cgroup.CpuList.parse(s.getCores()));
-          } catch (IllegalArgumentException e) {
-            // a Cores= this daemon cannot read binds nothing
-          }
-        }
-      }
-    }
-    return out;
+    return org.corral.protocol.Gres.closeCpus(slots, given);
   }
 
   /** The node's units of a name, counted. */

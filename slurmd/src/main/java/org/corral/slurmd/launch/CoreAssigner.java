@@ -55,6 +55,19 @@ final class CoreAssigner {
     return (BitSet) mine.clone();
   }
 
+  /**
+   * The CPUs the controller chose for the job (a node allocation's cpu_ids), or where it chose
+   * none (an older record), as {@link #claim(int, int, BitSet)} picks them.
+   */
+  synchronized BitSet claim(int jobId, int count, BitSet preferred, BitSet given) {
+    BitSet valid = given.get(0, nodeCpus);
+    if (valid.isEmpty() || held.containsKey(jobId)) {
+      return claim(jobId, count, preferred);
+    }
+    held.put(jobId, valid);
+    return (BitSet) valid.clone();
+  }
+
   /** A job re-adopted after a restart keeps the CPUs it had. */
   synchronized void restore(int jobId, BitSet nodeCpuIds) {
     held.put(jobId, (BitSet) nodeCpuIds.clone());

@@ -22,7 +22,7 @@ import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.StepUsage;
 import org.corral.slurmd.cgroup.CgroupUsage;
-import org.corral.slurmd.cgroup.CpuList;
+import org.corral.protocol.CpuList;
 import org.corral.slurmd.cgroup.JobScope;
 import org.corral.slurmd.cgroup.NoConfinement;
 import org.corral.slurmd.cgroup.ResourceLimiter;
@@ -75,6 +75,16 @@ public final class JobConfinement {
   private BitSet closeCpus(JobInfo job) {
     var here = org.corral.protocol.Gres.on(job.getAllocationList(), nodeName);
     return here == null ? new BitSet() : gres.closeCores(here.getGresList());
+  }
+
+  /** The node CPUs the controller gave the job here; none for records from before it chose them. */
+  private BitSet givenCpus(JobInfo job) {
+    var here = org.corral.protocol.Gres.on(job.getAllocationList(), nodeName);
+    try {
+      return here == null ? new BitSet() : CpuList.parse(here.getCpuIds());
+    } catch (IllegalArgumentException e) {
+      return new BitSet();
+    }
   }
 
   /** ConstrainDevices=yes: jobs and steps may open only the GRES device files they were given. */
@@ -132,7 +142,7 @@ public final class JobConfinement {
     }
     awaitRemoval(jobId);
     int cpuCount = request.getCpusOnNode() > 0 ? request.getCpusOnNode() : Math.max(1, job.getNumCpus());
-    BitSet nodeCpus = cores.claim(jobId, cpuCount, closeCpus(job));
+    BitSet nodeCpus = cores.claim(jobId, cpuCount, closeCpus(job), givenCpus(job));
     dir.writeRootFile("cores", CpuList.format(nodeCpus) + "\n");
     JobScope scope = limiter.limitJob(jobId, job.getUserId(), cores.hostCpus(nodeCpus), memoryBytes(request));
     constrainDevices(scope, job);
@@ -147,9 +157,10 @@ public final class JobConfinement {
    * steps): CPUs chosen as for batch jobs (the same ones again for a job that has some), limits
    * from cgroup.conf. Idempotent; pair with {@link #endJob(int)}.
    */
-  public JobScope scopeFor(int jobId, int uid, int cpuCount, long memoryBytes) throws IOException {
+  public JobScope scopeFor(JobInfo job, int uid, int cpuCount, long memoryBytes) throws IOException {
+    int jobId = job.getJobId();
     awaitRemoval(jobId);
-    BitSet nodeCpus = cores.claim(jobId, cpuCount);
+    BitSet nodeCpus = cores.claim(jobId, cpuCount, closeCpus(job), givenCpus(job));
     return limiter.limitJob(jobId, uid, limiter.confines() ? cores.hostCpus(nodeCpus) : new BitSet(), memoryBytes);
   }
 

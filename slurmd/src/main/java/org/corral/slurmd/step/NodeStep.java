@@ -84,7 +84,7 @@ final class NodeStep {
     var here = request.getJob().getAllocationList().stream().filter(a -> a.getNode().equals(node)).findFirst();
     int cpus = here.map(a -> a.getCpus()).orElse(1);
     long memBytes = here.map(a -> a.getMemMb()).orElse(0L) * 1024 * 1024;
-    var job = confinement.scopeFor(key.jobId(), plan.uid(), cpus, memBytes);
+    var job = confinement.scopeFor(request.getJob(), plan.uid(), cpus, memBytes);
     confinement.constrainDevices(job, request.getJob());
     scope = job.openStep(StepIds.name(key.stepId()));
     confinement.constrainDevices(scope, request.getStep().getGresList());

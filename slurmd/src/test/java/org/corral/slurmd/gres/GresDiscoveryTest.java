@@ -125,9 +125,9 @@ class GresDiscoveryTest {
         GresSlot.newBuilder().setName("gpu").setCount(2).setCores("4-7").build(),
         GresSlot.newBuilder().setName("nic").setCount(1).setCores("8").build()));
     assertThat(inv.closeCores(List.of(GresAlloc.newBuilder().setName("gpu").addIndices(2).build())))
-        .isEqualTo(org.corral.slurmd.cgroup.CpuList.parse("4-7"));
+        .isEqualTo(org.corral.protocol.CpuList.parse("4-7"));
     assertThat(inv.closeCores(List.of(GresAlloc.newBuilder().setName("gpu").addIndices(1).addIndices(3).build())))
-        .isEqualTo(org.corral.slurmd.cgroup.CpuList.parse("0-7"));
+        .isEqualTo(org.corral.protocol.CpuList.parse("0-7"));
     assertThat(inv.closeCores(List.of()).isEmpty()).isTrue();
   }
 

@@ -3,7 +3,7 @@ package org.corral.slurmd.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.BitSet;
-import org.corral.slurmd.cgroup.CpuList;
+import org.corral.protocol.CpuList;
 import org.junit.jupiter.api.Test;
 
 class CoreAssignerTest {

@@ -1,4 +1,4 @@
-package org.corral.slurmd.cgroup;
+package org.corral.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,8 +1,8 @@
-package org.corral.slurmd.cgroup;
+package org.corral.protocol;
 
 import java.util.BitSet;
 
-/** CPU lists as the kernel writes them (cpuset.cpus, Cpus_allowed_list): "0-3,8,10-11". */
+/** CPU lists as the kernel writes them (cpuset.cpus, Cpus_allowed_list) and Slurm shows them (CPU_IDs=): "0-3,8,10-11". */
 public final class CpuList {
   private CpuList() {}
 
