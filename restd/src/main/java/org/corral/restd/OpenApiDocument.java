@@ -12,8 +12,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The OpenAPI document slurmrestd serves at /openapi/v3: Slurm's published v0.0.42 spec cut down
- * to the operations {@link Routes#all()} answers, with the schemas they reference, so clients
+ * The OpenAPI document slurmrestd serves at /openapi/v3: Slurm's published v0.0.42 (and v0.0.41)
+ * specs cut down to the operations {@link Routes#all()} answers, with the schemas they reference, so clients
  * generated from it call only what exists.
  */
 final class OpenApiDocument {
@@ -33,22 +33,30 @@ final class OpenApiDocument {
     }
   }
 
-  /** The published spec reduced to the implemented operations. */
+  /**
+   * The published specs reduced to the implemented operations: v0.0.42's document with the
+   * v0.0.42 and v0.0.41 operations served and the schemas they reference, each version's from
+   * its own published spec (their schema names carry the version, so they do not collide).
+   */
   static ObjectNode implemented() {
     ObjectNode full = published();
+    ObjectNode v41 = DataParserV41.published();
     ObjectNode out = full.deepCopy();
     ObjectNode paths = out.putObject("paths");
     for (Routes.Route r : Routes.all()) {
-      JsonNode op = full.path("paths").path(r.specPath()).get(r.method().toLowerCase(Locale.ROOT));
+      ObjectNode source = r.v41() ? v41 : full;
+      JsonNode op = source.path("paths").path(r.specPath()).get(r.method().toLowerCase(Locale.ROOT));
       if (op == null) {
         throw new IllegalStateException("the published spec has no " + r.method() + " " + r.specPath());
       }
       ObjectNode path = paths.has(r.specPath()) ? (ObjectNode) paths.get(r.specPath()) : paths.putObject(r.specPath());
       path.set(r.method().toLowerCase(Locale.ROOT), op);
     }
-    Set<String> used = referenced(paths, full.path("components").path("schemas"));
+    ObjectNode all = ((ObjectNode) full.path("components").path("schemas")).deepCopy();
+    all.setAll((ObjectNode) v41.path("components").path("schemas").deepCopy());
+    Set<String> used = referenced(paths, all);
     ObjectNode schemas = ((ObjectNode) out.get("components")).putObject("schemas");
-    full.path("components").path("schemas").properties().forEach(e -> {
+    all.properties().forEach(e -> {
       if (used.contains(e.getKey())) {
         schemas.set(e.getKey(), e.getValue());
       }

@@ -97,7 +97,7 @@ final class RestServer implements AutoCloseable {
         } catch (AuthFailure e) {
           LOG.log(Level.INFO, "authentication failure from {0}: {1}", x.getRemoteAddress(), e.getMessage());
           out.error(401, SlurmError.AUTH_CRED_INVALID.code(), "Authentication failure", e.getMessage(), "rest_auth");
-          send(x, out, null, plugin);
+          send(x, out, null, plugin, route);
           return;
         }
         Matcher m = route.pattern().matcher(path);
@@ -115,13 +115,13 @@ final class RestServer implements AutoCloseable {
           out.error(500, down.code(), down.message(), e.getMessage(), daemon(route));
         }
       }
-      send(x, out, user, plugin);
+      send(x, out, user, plugin, route != null ? route : routes.isEmpty() ? null : routes.get(0));
       return;
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "request failed: " + e, e);
       Answer out = new Answer().error(500, SlurmError.UNEXPECTED.code(), SlurmError.UNEXPECTED.message(),
           String.valueOf(e.getMessage()), "slurmrestd");
-      send(x, out, null, "openapi/slurmctld");
+      send(x, out, null, "openapi/slurmctld", null);
     } finally {
       x.close();
     }
@@ -131,13 +131,15 @@ final class RestServer implements AutoCloseable {
     return route.plugin().equals("openapi/slurmdbd") ? "slurmdbd" : "slurmctld";
   }
 
-  private void send(HttpExchange x, Answer out, String user, String plugin) throws IOException {
+  /** Slurm's envelope around {@code out}; a v0.0.41 route's document mapped onto its schemas. */
+  private void send(HttpExchange x, Answer out, String user, String plugin, Routes.Route route) throws IOException {
     JsonObject doc = new JsonObject();
     doc.set("meta", meta(x, user, plugin));
     doc.setAll(out.body);
     doc.set("errors", out.errors);
     doc.set("warnings", out.warnings);
-    send(x, out.status, JsonWriter.compact(doc).getBytes(StandardCharsets.UTF_8));
+    byte[] bytes = JsonWriter.compact(doc).getBytes(StandardCharsets.UTF_8);
+    send(x, out.status, route != null && route.v41() ? DataParserV41.adapt(bytes, route) : bytes);
   }
 
   private static void send(HttpExchange x, int status, byte[] bytes) throws IOException {

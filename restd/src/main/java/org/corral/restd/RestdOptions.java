@@ -70,8 +70,9 @@ record RestdOptions(Path conf, Set<String> authTypes, List<String> tcp, List<Pat
     if (!plugins.isBlank() && !plugins.contains("slurmctld") && !plugins.equalsIgnoreCase("list")) {
       throw new IllegalArgumentException("only openapi/slurmctld is available (asked for " + plugins + ")");
     }
-    if (!parsers.isBlank() && !parsers.contains("v0.0.42")) {
-      throw new IllegalArgumentException("only data_parser/v0.0.42 is available (asked for " + parsers + ")");
+    if (!parsers.isBlank() && !parsers.contains("v0.0.42") && !parsers.contains("v0.0.41")) {
+      throw new IllegalArgumentException(
+          "only data_parser/v0.0.42 and data_parser/v0.0.41 are available (asked for " + parsers + ")");
     }
     List<String> tcp = new ArrayList<>();
     List<Path> unix = new ArrayList<>();

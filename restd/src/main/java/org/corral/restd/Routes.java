@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
 
 /**
  * Every operation slurmrestd answers: the openapi/slurmctld ones ({@link SlurmApi}, over the
- * controller) and the openapi/slurmdbd ones ({@link SlurmdbApi}, over slurmdbd). {@link #all()} is
+ * controller) and the openapi/slurmdbd ones ({@link SlurmdbApi}, over slurmdbd), under v0.0.42 and
+ * under v0.0.41 ({@link DataParserV41}). {@link #all()} is
  * also what {@link OpenApiDocument} publishes, so the served spec lists exactly what is answered.
  */
 final class Routes {
@@ -28,9 +29,15 @@ final class Routes {
 
   /**
    * One operation: method, the spec's path, the pattern its request path matches (a trailing
-   * slash optional), the plugin named in meta, and how it is answered.
+   * slash optional), the plugin named in meta, how it is answered, and the data_parser version
+   * whose schemas its answer follows.
    */
-  record Route(String method, String specPath, Pattern pattern, String plugin, Handler<Apis> handler) {}
+  record Route(String method, String specPath, Pattern pattern, String plugin, Handler<Apis> handler,
+      String version) {
+    boolean v41() {
+      return version.equals(DataParserV41.VERSION);
+    }
+  }
 
   /** Every route (built on first use: the APIs' route tables are built through this class). */
   static List<Route> all() {
@@ -43,19 +50,20 @@ final class Routes {
     static {
       List<Route> all = new ArrayList<>(SlurmApi.ROUTES);
       all.addAll(SlurmdbApi.ROUTES);
+      all.addAll(DataParserV41.routes(List.copyOf(all)));
       ALL = List.copyOf(all);
     }
   }
 
   static Route slurm(String method, String specPath, String regex, Handler<SlurmApi> h) {
     return new Route(method, SlurmApi.PREFIX + specPath, Pattern.compile(Pattern.quote(SlurmApi.PREFIX) + regex + "/?"),
-        "openapi/slurmctld", (apis, c, m, out) -> h.answer(apis.slurm(), c, m, out));
+        "openapi/slurmctld", (apis, c, m, out) -> h.answer(apis.slurm(), c, m, out), SlurmApi.VERSION);
   }
 
   static Route slurmdb(String method, String specPath, String regex, Handler<SlurmdbApi> h) {
     return new Route(method, SlurmdbApi.PREFIX + specPath,
         Pattern.compile(Pattern.quote(SlurmdbApi.PREFIX) + regex + "/?"), "openapi/slurmdbd",
-        (apis, c, m, out) -> h.answer(apis.slurmdb(), c, m, out));
+        (apis, c, m, out) -> h.answer(apis.slurmdb(), c, m, out), SlurmApi.VERSION);
   }
 
   /** The routes whose pattern matches the whole request path, whatever their method (404 versus 405). */

@@ -257,4 +257,75 @@ class RestApiTest {
     assertThat(Files.getPosixFilePermissions(keyFile)).containsExactlyInAnyOrder(
         java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
   }
+
+  @Test
+  void everyV41SlurmctldOperationAnswersAsTheV41SpecSays() throws Exception {
+    V41Contract v41 = new V41Contract(base, rootToken);
+    JsonNode sub = v41.call("POST", "/slurm/v0.0.41/job/submit", submitBody("v41"));
+    int id = sub.path("job_id").asInt();
+    assertThat(id).as(sub.toString()).isPositive();
+    assertThat(sub.path("result").path("job_id").asInt()).isEqualTo(id);
+    JsonNode alloc = v41.call("POST", "/slurm/v0.0.41/job/allocate",
+        "{\"job\":{\"name\":\"v41alloc\",\"current_working_directory\":\"/tmp\",\"tasks\":1,"
+            + "\"time_limit\":{\"set\":true,\"number\":5}}}");
+    int allocId = alloc.path("job_id").asInt();
+
+    v41.call("GET", "/slurm/v0.0.41/ping/", null);
+    v41.call("GET", "/slurm/v0.0.41/diag/", null);
+    JsonNode jobs = v41.call("GET", "/slurm/v0.0.41/jobs/", null);
+    assertThat(jobs.path("jobs").valueStream().map(j -> j.path("job_id").asInt())).contains(id);
+    v41.call("GET", "/slurm/v0.0.41/jobs/state/?job_id=" + id, null);
+    JsonNode job41 = v41.call("GET", "/slurm/v0.0.41/job/" + id, null).path("jobs").get(0);
+    JsonNode job42 = Json.MAPPER.readTree(send("GET", "/slurm/v0.0.42/job/" + id, rootToken, null).body()).path("jobs").get(0);
+    assertThat(job41.path("name").asString()).isEqualTo("v41");
+    assertThat(job41.has("minimum_switches")).isEqualTo(job42.has("required_switches"));
+    assertThat(job41.has("required_switches")).isFalse();
+    assertThat(job41.path("time_limit")).isEqualTo(job42.path("time_limit"));
+    JsonNode updated = v41.call("POST", "/slurm/v0.0.41/job/" + id, "{\"comment\":\"from v41\"}");
+    assertThat(updated.path("job_id").asString()).isEqualTo(String.valueOf(id));
+    v41.call("GET", "/slurm/v0.0.41/nodes/", null);
+    v41.call("GET", "/slurm/v0.0.41/node/n1", null);
+    v41.call("POST", "/slurm/v0.0.41/node/n1", "{\"comment\":\"v41\"}");
+    v41.call("DELETE", "/slurm/v0.0.41/node/n2", null);
+    v41.call("GET", "/slurm/v0.0.41/partitions/", null);
+    v41.call("GET", "/slurm/v0.0.41/partition/debug", null);
+    v41.call("GET", "/slurm/v0.0.41/reservations/", null);
+    v41.call("GET", "/slurm/v0.0.41/reservation/none", null);
+    v41.call("GET", "/slurm/v0.0.41/licenses/", null);
+    JsonNode shares = v41.call("GET", "/slurm/v0.0.41/shares", null);
+    shares.path("shares").path("shares").forEach(s -> assertThat(s.path("effective_usage").isNumber()).isTrue());
+    v41.call("GET", "/slurm/v0.0.41/reconfigure/", null);
+    v41.call("DELETE", "/slurm/v0.0.41/job/" + id, null);
+    v41.call("DELETE", "/slurm/v0.0.41/job/" + allocId, null);
+
+    v41.assertEveryOperationCalled("openapi/slurmctld");
+  }
+
+  @Test
+  void otherVersionsAndPathsV41DoesNotDefineAre404() throws Exception {
+    for (String path : List.of("/slurm/v0.0.40/jobs", "/slurm/v0.0.43/jobs", "/slurmdb/v0.0.40/jobs",
+        "/slurmdb/v0.0.43/jobs", "/slurm/v0.0.40/ping", "/slurm/v0.0.43/ping", "/slurmdb/v0.0.41/ping")) {
+      HttpResponse<String> r = send("GET", path, rootToken, null);
+      assertThat(r.statusCode()).as(path).isEqualTo(404);
+      assertThat(r.headers().firstValue("content-type")).hasValue("application/json");
+      JsonNode err = Json.MAPPER.readTree(r.body()).path("errors").get(0);
+      assertThat(err.path("description").asString()).isEqualTo(RestServer.NOT_FOUND);
+    }
+    // v0.0.41 has no DELETE reservation (v0.0.42 added it): the path exists, the method does not
+    assertThat(send("DELETE", "/slurm/v0.0.41/reservation/none", rootToken, null).statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  void theServedDocumentDescribesBothVersions() throws Exception {
+    JsonNode doc = Json.MAPPER.readTree(send("GET", "/openapi/v3", null, null).body());
+    assertThat(doc.path("paths").has("/slurm/v0.0.41/jobs/")).isTrue();
+    assertThat(doc.path("paths").has("/slurm/v0.0.42/jobs/")).isTrue();
+    assertThat(doc.path("paths").has("/slurmdb/v0.0.41/ping")).isFalse();
+    assertThat(doc.path("paths").path("/slurm/v0.0.41/reservation/{reservation_name}").has("delete")).isFalse();
+    assertThat(doc.path("components").path("schemas").has("v0.0.41_job_info")).isTrue();
+    SpecValidator own = new SpecValidator(doc);
+    for (String schema : doc.path("components").path("schemas").propertyNames()) {
+      assertThat(own.validate(Json.MAPPER.createObjectNode(), schema)).noneMatch(p -> p.contains("unresolved"));
+    }
+  }
 }

@@ -187,6 +187,42 @@ class SlurmdbApiTest {
   }
 
   @Test
+  void everyV41SlurmdbdOperationAnswersAsTheV41SpecSays() throws Exception {
+    V41Contract v41 = new V41Contract(base, rootToken);
+    int id = Json.MAPPER.readTree(send("POST", "/slurm/v0.0.41/job/submit", rootToken,
+        RestApiTest.submitBody("acct41")).body()).path("job_id").asInt();
+    send("DELETE", "/slurm/v0.0.41/job/" + id, rootToken, null);
+    record(id, "CANCELLED");
+    JsonNode jobs = v41.call("GET", "/slurmdb/v0.0.41/jobs/?users=root", null);
+    assertThat(jobs.path("jobs").valueStream().map(j -> j.path("job_id").asInt())).contains(id);
+    assertThat(v41.call("GET", "/slurmdb/v0.0.41/job/" + id, null).path("jobs").get(0).has("restart_cnt"))
+        .isFalse();
+    v41.call("GET", "/slurmdb/v0.0.41/diag/", null);
+    v41.call("POST", "/slurmdb/v0.0.41/accounts/",
+        "{\"accounts\":[{\"name\":\"chem41\",\"description\":\"chemistry\",\"organization\":\"science\"}]}");
+    v41.call("GET", "/slurmdb/v0.0.41/accounts/", null);
+    v41.call("GET", "/slurmdb/v0.0.41/account/chem41", null);
+    v41.call("POST", "/slurmdb/v0.0.41/associations/",
+        "{\"associations\":[{\"account\":\"chem41\",\"user\":\"\",\"parent_account\":\"root\"}]}");
+    v41.call("GET", "/slurmdb/v0.0.41/associations/", null);
+    v41.call("POST", "/slurmdb/v0.0.41/users/",
+        "{\"users\":[{\"name\":\"u41\",\"default\":{\"account\":\"chem41\"}}]}");
+    v41.call("GET", "/slurmdb/v0.0.41/users/", null);
+    v41.call("GET", "/slurmdb/v0.0.41/user/root", null);
+    v41.call("DELETE", "/slurmdb/v0.0.41/user/u41", null);
+    v41.call("POST", "/slurmdb/v0.0.41/qos/", "{\"qos\":[{\"name\":\"q41\",\"description\":\"v41\"}]}");
+    JsonNode qos = v41.call("GET", "/slurmdb/v0.0.41/qos/", null);
+    assertThat(qos.path("qos").valueStream().map(x -> x.path("name").asString())).contains("q41");
+    v41.call("GET", "/slurmdb/v0.0.41/qos/q41", null);
+    v41.call("DELETE", "/slurmdb/v0.0.41/qos/q41", null);
+    v41.call("DELETE", "/slurmdb/v0.0.41/account/chem41", null);
+    v41.call("GET", "/slurmdb/v0.0.41/tres/", null);
+    v41.call("GET", "/slurmdb/v0.0.41/clusters/", null);
+    v41.call("GET", "/slurmdb/v0.0.41/config", null);
+    v41.assertEveryOperationCalled("openapi/slurmdbd");
+  }
+
+  @Test
   void accountsUsersAssociationsAndQosAreCreatedChangedAndDeleted() throws Exception {
     HttpResponse<String> r = send("POST", "/slurmdb/v0.0.42/accounts/", rootToken,
         "{\"accounts\":[{\"name\":\"physics\",\"description\":\"physics dept\",\"organization\":\"science\"}]}");
