@@ -23,8 +23,8 @@ public final class RestBench {
     String url = args[0];
     String token = args[1];
     int total = Integer.parseInt(args[2]);
-    int clients = args.length > 3 ? Integer.parseInt(args[3]) : 16;
-    int gets = args.length > 4 ? Integer.parseInt(args[4]) : 20;
+    int clients = intArg(args, 3, 16);
+    int gets = intArg(args, 4, 20);
     String body = """
         {"job":{"script":"#!/bin/sh\\ntrue\\n","name":"restbench","hold":true,"current_working_directory":"/tmp",
          "environment":["PATH=/bin:/usr/bin"],"time_limit":1}}""";
@@ -77,6 +77,11 @@ public final class RestBench {
     }
     System.out.printf("GET /jobs: %d bytes%n", size);
     report("get-jobs", g);
+  }
+
+  /** args[i] as a number, or {@code otherwise} when it is not given. */
+  static int intArg(String[] args, int i, int otherwise) {
+    return args.length > i ? Integer.parseInt(args[i]) : otherwise;
   }
 
   private static void report(String what, long[] nanos) {

@@ -42,6 +42,7 @@ final class RestServer implements AutoCloseable {
   private final byte[] openapi;
   private final UserDirectory users = UserDirectory.system();
   private final java.util.concurrent.ConcurrentHashMap<String, String> groups = new java.util.concurrent.ConcurrentHashMap<>();
+  private final BulkReads bulkReads = new BulkReads(Runtime.getRuntime().maxMemory());
 
   /**
    * @param localUid the kernel uid of the client behind a remote address (Unix-socket clients
@@ -104,8 +105,19 @@ final class RestServer implements AutoCloseable {
         m.matches();
         Routes.Call call = new Routes.Call(who, query(x.getRequestURI().getRawQuery()), body,
             x.getLocalAddress().getHostString());
+        boolean bulk = BulkReads.isBulk(route);
         try {
+          if (bulk) {
+            bulkReads.acquire();
+          }
           route.handler().answer(apis, call, m, out);
+          if (bulk) { // the document is written while the turn is held: it is most of the memory
+            send(x, out, user, plugin, route);
+            return;
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          out.error(500, SlurmError.UNEXPECTED.code(), SlurmError.UNEXPECTED.message(), "interrupted", "slurmrestd");
         } catch (RestError e) {
           out.error(e.status, e.errorNumber, e.error, e.getMessage(), route.method() + " " + route.specPath());
         } catch (TransportException e) {
@@ -113,6 +125,10 @@ final class RestServer implements AutoCloseable {
         } catch (IOException e) {
           SlurmError down = route.plugin().equals("openapi/slurmdbd") ? SlurmError.DB_CONNECTION : SlurmError.CONTROLLER_DOWN;
           out.error(500, down.code(), down.message(), e.getMessage(), daemon(route));
+        } finally {
+          if (bulk) {
+            bulkReads.release();
+          }
         }
       }
       send(x, out, user, plugin, route != null ? route : routes.isEmpty() ? null : routes.get(0));
