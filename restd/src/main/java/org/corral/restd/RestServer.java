@@ -106,9 +106,10 @@ final class RestServer implements AutoCloseable {
         Routes.Call call = new Routes.Call(who, query(x.getRequestURI().getRawQuery()), body,
             x.getLocalAddress().getHostString());
         boolean bulk = BulkReads.isBulk(route);
+        int turns = bulk ? bulkReads.weight(route) : 0;
         try {
           if (bulk) {
-            bulkReads.acquire();
+            bulkReads.acquire(turns);
           }
           route.handler().answer(apis, call, m, out);
           if (bulk) { // the document is written while the turn is held: it is most of the memory
@@ -127,7 +128,7 @@ final class RestServer implements AutoCloseable {
           out.error(500, down.code(), down.message(), e.getMessage(), daemon(route));
         } finally {
           if (bulk) {
-            bulkReads.release();
+            bulkReads.release(turns);
           }
         }
       }
@@ -154,8 +155,18 @@ final class RestServer implements AutoCloseable {
     doc.setAll(out.body);
     doc.set("errors", out.errors);
     doc.set("warnings", out.warnings);
-    byte[] bytes = JsonWriter.compact(doc).getBytes(StandardCharsets.UTF_8);
-    send(x, out.status, route != null && route.v41() ? DataParserV41.adapt(bytes, route) : bytes);
+    if (route != null && route.v41()) {
+      byte[] bytes = JsonWriter.compact(doc).getBytes(StandardCharsets.UTF_8);
+      send(x, out.status, DataParserV41.adapt(bytes, route));
+      return;
+    }
+    // written as it is made (chunked): a long list never sits whole in memory as text
+    x.getResponseHeaders().set("Content-Type", "application/json");
+    x.sendResponseHeaders(out.status, 0);
+    try (java.io.Writer w = new java.io.OutputStreamWriter(
+        new java.io.BufferedOutputStream(x.getResponseBody(), 64 * 1024), StandardCharsets.UTF_8)) {
+      new JsonWriter(w, false).value(doc).flush();
+    }
   }
 
   private static void send(HttpExchange x, int status, byte[] bytes) throws IOException {

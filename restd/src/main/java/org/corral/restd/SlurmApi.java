@@ -129,10 +129,9 @@ final class SlurmApi {
     Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.getDefaultInstance()).build(), out, "slurm_load_jobs");
     long since = updateTime(c);
     JobInfoReply reply = r.getJobInfo();
-    JsonArray jobs = out.body.putArray("jobs");
-    if (reply.getLastUpdate() > since) {
-      reply.getJobsList().forEach(j -> jobs.add(JobJson.of(j, cluster)));
-    }
+    // each job's JSON is made as it is sent: a big queue is never held whole as JSON
+    out.body.set("jobs", JsonArray.streamed(reply.getLastUpdate() > since ? reply.getJobsList() : List.of(),
+        j -> JobJson.of(j, cluster)));
     times(out, reply.getLastUpdate());
   }
 

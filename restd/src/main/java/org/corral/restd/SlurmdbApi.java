@@ -222,20 +222,19 @@ final class SlurmdbApi {
   /** Pages through slurmdbd's answer, so no single reply holds every record. */
   private void select(Routes.Call c, JobQueryRequest.Builder req, Predicate<AcctJob> keep, boolean steps, Answer out)
       throws IOException {
-    JsonArray jobs = out.body.putArray("jobs");
+    List<AcctJob> kept = new java.util.ArrayList<>();
     long now = clock.instant().getEpochSecond();
+    // each record's JSON is made as it is sent: a long history is never held whole as JSON
+    out.body.set("jobs", JsonArray.streamed(kept, j -> AcctJson.job(j, steps, this::userName, now)));
     req.setPageSize(PAGE);
     while (true) {
       Response r = call(c, Request.newBuilder().setJobQuery(req).build(), out, "slurmdb_jobs_get");
       if (r.getErrorCode() != 0) {
+        kept.clear();
         return;
       }
       JobQueryReply reply = r.getJobQuery();
-      for (AcctJob j : reply.getJobsList()) {
-        if (keep.test(j)) {
-          jobs.add(AcctJson.job(j, steps, this::userName, now));
-        }
-      }
+      reply.getJobsList().stream().filter(keep).forEach(kept::add);
       if (!reply.getMore()) {
         return;
       }

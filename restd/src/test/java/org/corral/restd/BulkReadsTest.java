@@ -22,23 +22,27 @@ class BulkReadsTest {
   }
 
   @Test
-  void oneReadPer512MegabytesOfHeapAtLeastOne() {
-    assertThat(BulkReads.permitsFor(64L << 20)).isEqualTo(1);
-    assertThat(BulkReads.permitsFor(512L << 20)).isEqualTo(1);
-    assertThat(BulkReads.permitsFor(2L << 30)).isEqualTo(4);
+  void oneTurnPer64MegabytesOfHeapAtLeastOneAndWholeDocumentsTakeEight() {
+    assertThat(BulkReads.permitsFor(32L << 20)).isEqualTo(1);
+    assertThat(BulkReads.permitsFor(512L << 20)).isEqualTo(8);
+    assertThat(BulkReads.permitsFor(2L << 30)).isEqualTo(32);
+    BulkReads reads = new BulkReads(512L << 20);
+    assertThat(reads.weight(route("GET", "/slurm/v0.0.42/jobs/"))).as("streamed").isEqualTo(1);
+    assertThat(reads.weight(route("GET", "/slurm/v0.0.41/jobs/"))).as("a whole document").isEqualTo(8);
+    assertThat(new BulkReads(128L << 20).weight(route("GET", "/slurm/v0.0.41/jobs/"))).isEqualTo(2);
   }
 
   @Test
   void aReadBeyondThePermitsWaitsForOneToFinish() throws Exception {
-    BulkReads reads = new BulkReads(512L << 20);
-    reads.acquire();
+    BulkReads reads = new BulkReads(64L << 20);
+    reads.acquire(1);
     AtomicBoolean second = new AtomicBoolean();
     CountDownLatch done = new CountDownLatch(1);
     Thread t = Thread.ofVirtual().start(() -> {
       try {
-        reads.acquire();
+        reads.acquire(1);
         second.set(true);
-        reads.release();
+        reads.release(1);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -48,7 +52,7 @@ class BulkReadsTest {
       Thread.onSpinWait();
     }
     assertThat(second).isFalse();
-    reads.release();
+    reads.release(1);
     done.await();
     assertThat(second).isTrue();
     assertThat(reads.available()).isEqualTo(1);

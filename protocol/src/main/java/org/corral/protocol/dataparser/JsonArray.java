@@ -4,10 +4,38 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** A JSON array being built (see {@link JsonObject}). */
 public final class JsonArray {
   private final List<Object> items = new ArrayList<>();
+  private Runnable stream; // a streamed array's source: hands each item to `sink` in turn
+  private Consumer<Object> sink;
+
+  /**
+   * An array whose items are made from {@code source} as it is written, one at a time, so a
+   * long list (GET /jobs of a big queue) is never held whole as JSON.
+   */
+  public static <T> JsonArray streamed(List<T> source, Function<? super T, ?> item) {
+    JsonArray a = new JsonArray();
+    a.stream = () -> source.forEach(t -> a.sink.accept(item.apply(t)));
+    return a;
+  }
+
+  /** Each item in order; a streamed array makes them now, one after the other. */
+  public void forEachItem(Consumer<Object> each) {
+    if (stream == null) {
+      items.forEach(each);
+      return;
+    }
+    sink = each;
+    try {
+      stream.run();
+    } finally {
+      sink = null;
+    }
+  }
 
   /** An array of strings. */
   public static JsonArray of(Collection<String> strings) {
@@ -43,16 +71,22 @@ public final class JsonArray {
     return o;
   }
 
+  /** The items (a streamed array's all made now). */
   public List<Object> items() {
-    return Collections.unmodifiableList(items);
+    if (stream == null) {
+      return Collections.unmodifiableList(items);
+    }
+    List<Object> all = new ArrayList<>();
+    forEachItem(all::add);
+    return all;
   }
 
   public int size() {
-    return items.size();
+    return items().size();
   }
 
   public boolean isEmpty() {
-    return items.isEmpty();
+    return size() == 0;
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.util.Map;
  * commands print it; compact output is what slurmrestd sends.
  */
 public final class JsonWriter {
+  private static final int FLUSH_AT = 64 * 1024;
   private final StringBuilder out = new StringBuilder();
   private final Appendable sink;
   private final boolean pretty;
@@ -85,9 +86,12 @@ public final class JsonWriter {
       endObject();
     } else if (v instanceof JsonArray a) {
       beginArray();
-      for (Object item : a.items()) {
+      a.forEachItem(item -> {
         value(item);
-      }
+        if (out.length() >= FLUSH_AT) {
+          flush(); // a long array goes out as it is written
+        }
+      });
       endArray();
     } else if (v instanceof Double || v instanceof Float) {
       scalar(number(((Number) v).doubleValue()));

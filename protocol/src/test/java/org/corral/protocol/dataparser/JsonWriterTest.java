@@ -56,4 +56,21 @@ class JsonWriterTest {
     w.value(new JsonObject().put("job_id", 2)).endArray().key("errors").value(new JsonArray()).endObject().flush();
     assertThat(sink).hasToString("{\"jobs\":[{\"job_id\":1},{\"job_id\":2}],\"errors\":[]}");
   }
+
+  @Test
+  void aStreamedArraysItemsAreMadeAsTheyAreWrittenAndGoOutOnTheWay() {
+    StringBuilder sink = new StringBuilder();
+    List<Integer> sentBeforeEachItem = new java.util.ArrayList<>();
+    String big = "x".repeat(40_000);
+    JsonArray jobs = JsonArray.streamed(List.of(1, 2, 3), id -> {
+      sentBeforeEachItem.add(sink.length());
+      return new JsonObject().put("job_id", id).put("script", big);
+    });
+    new JsonWriter(sink, false).value(new JsonObject().set("jobs", jobs)).flush();
+    assertThat(sentBeforeEachItem.get(0)).isZero();
+    assertThat(sentBeforeEachItem.get(2)).as("the first two were sent before the third was made").isGreaterThan(80_000);
+    assertThat(sink.toString()).startsWith("{\"jobs\":[{\"job_id\":1,").endsWith(",{\"job_id\":3,\"script\":\"" + big + "\"}]}");
+    assertThat(jobs.items()).hasSize(3); // read again as a tree, it is made again
+    assertThat(JsonWriter.compact(new JsonObject().set("jobs", JsonArray.streamed(List.of(), id -> id)))).isEqualTo("{\"jobs\":[]}");
+  }
 }
