@@ -128,5 +128,40 @@ check "sacct AllocTRES has gres/gpu" grep -q 'gres/gpu=1' "$report/sacct.txt"
 "$home/corral" down --dir "$home/cluster" >/dev/null 2>&1
 grep -h -i 'confinement\|cgroup' "$home/cluster/log/"*.log "$home/cluster/log/"*.out 2>/dev/null | head -20
 tar -C "$home/cluster" -czf "$report/logs.tar.gz" log
+
+# MPS: the GPU shared by jobs holding parts of it, through NVIDIA's MPS daemon (started here as a
+# site's prolog would), never beside a job using it whole.
+# (--mem: with no DefMemPerCPU a job would get the whole node's memory, as in Slurm)
+if command -v nvidia-cuda-mps-control >/dev/null; then
+  cat >"$conf/slurm.conf" <<EOF
+ClusterName=gpumps
+GresTypes=gpu,mps
+NodeName=g1 CPUs=$cpus RealMemory=16000 Gres=gpu:1,mps:100
+PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+  printf 'AutoDetect=nvidia\nName=mps Count=100 File=/dev/nvidia0\n' >"$conf/gres.conf"
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/nvidia-mps CUDA_MPS_LOG_DIRECTORY=/tmp/nvidia-mps-log
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  nvidia-cuda-mps-control -d
+  "$home/corral" up --dir "$home/cluster-mps" --port-base 16917 --config "$conf/slurm.conf" >"$report/up-mps.txt" 2>&1
+  . "$home/cluster-mps/env"
+  for _ in $(seq 1 60); do sinfo -h -o %t | grep -q idle && break; sleep 0.5; done
+  mps_job='echo MPS=$CUDA_MPS_ACTIVE_THREAD_PERCENTAGE CUDA=$CUDA_VISIBLE_DEVICES;
+    python3 -c "import torch,time; x=torch.ones(2048,2048,device=\"cuda\"); time.sleep(6); print(\"sum\", float((x@x).sum()))"'
+  m1=$(as_user sbatch --parsable --gres=mps:50 --mem=1G -o mps-%j.out --wrap "$mps_job")
+  m2=$(as_user sbatch --parsable --gres=mps:50 --mem=1G -o mps-%j.out --wrap "$mps_job")
+  whole=$(as_user sbatch --parsable --gres=gpu:1 --mem=1G -o whole-%j.out --wrap 'nvidia-smi -L')
+  sleep 3
+  squeue -o '%i %t %b %R' >"$report/squeue-mps.txt"
+  check "two mps:50 jobs run at once on the one GPU" test "$(grep -c ' R ' "$report/squeue-mps.txt")" = 2
+  check "a whole-GPU job waits beside them" grep -q "^$whole PD .*(Resources)" "$report/squeue-mps.txt"
+  wait_done "$m1"; wait_done "$m2"; wait_done "$whole"
+  cat "$work/mps-$m1.out" "$work/mps-$m2.out" >"$report/mps.txt" 2>&1
+  check "mps jobs: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50 and a matmul each" \
+    test "$(grep -c '^MPS=50 CUDA=0' "$report/mps.txt")" = 2 -a "$(grep -c '^sum 8589934592.0' "$report/mps.txt")" = 2
+  echo get_server_list | nvidia-cuda-mps-control >"$report/mps-servers.txt" 2>&1
+  "$home/corral" down --dir "$home/cluster-mps" >/dev/null 2>&1
+  echo quit | nvidia-cuda-mps-control
+fi
 echo "failures: $fails"
 exit "$fails"
