@@ -3,6 +3,7 @@ package org.corral.ctld.sched;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -11,6 +12,7 @@ import org.corral.ctld.sched.limits.AssocTree;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobState;
 
 /** Whatever runs, a pending job preempts only jobs of partitions below its own tier, and only what makes it fit. */
 class PreemptionPropertiesTest {
@@ -26,6 +28,11 @@ class PreemptionPropertiesTest {
       s = PreemptionPlanningTest.apply(s, PreemptionPlanningTest.plan(s, 1100, PreemptionPlanningTest.PARTITION_PRIO,
           AssocTree.NONE), 1100);
     }
+    // Only the preemptor may be waiting: a job pending before it may preempt on its own behalf
+    // (seed -2601006749075774974: job 6 of the preemptor's own tier did, and the preemptor then
+    // rightly waited on Priority behind it).
+    ClusterState before = s;
+    Assume.that(before.jobs().values().stream().noneMatch(r -> r.getInfo().getState() == JobState.PENDING));
     int preemptor = 100;
     s = PreemptionPlanningTest.submit(s, preemptor, "p" + preemptorTier, wanted, 1200);
     Plan p = PreemptionPlanningTest.plan(s, 1300, PreemptionPlanningTest.PARTITION_PRIO, AssocTree.NONE);
