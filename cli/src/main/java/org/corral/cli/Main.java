@@ -3,7 +3,6 @@ package org.corral.cli;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
@@ -33,7 +32,7 @@ public final class Main {
         StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
         StandardCharsets.UTF_8);
-    Cli cli = new Cli(name, out, err, System.getenv(), Clock.systemDefaultZone(), controller(err, name),
+    Cli cli = new Cli(name, out, err, System.getenv(), new LocalClock(), controller(err, name),
         accounting(err, name));
     int rc;
     try {
@@ -42,7 +41,11 @@ public final class Main {
       rc = 1;
     }
     out.flush();
-    System.exit(rc);
+    System.out.flush();
+    System.err.flush();
+    // halt, not exit: the commands register no shutdown hooks, and exit would start the JDK's
+    // logging (Runtime.exit logs) and its provider lookup over the class path on every command
+    Runtime.getRuntime().halt(rc);
   }
 
   static CliCommand command(String name) {

@@ -27,11 +27,17 @@ public final class Hostlist {
   private static final int MAX_DIGITS = 18;
 
   /** Slurm's order for {@code hostlistsorted}: prefix, then digit count, then number. */
-  private static final Comparator<HostName> SLURM_ORDER =
-      Comparator.comparing(HostName::prefix)
-          .thenComparing(HostName::isNumbered)
-          .thenComparingInt(h -> h.digits().length())
-          .thenComparingLong(HostName::number);
+  private static final Comparator<HostName> SLURM_ORDER = (a, b) -> {
+    // written out: Comparator.comparing's lambdas are made at run time in every command
+    int c = a.prefix().compareTo(b.prefix());
+    if (c == 0) {
+      c = Boolean.compare(a.isNumbered(), b.isNumbered());
+    }
+    if (c == 0) {
+      c = Integer.compare(a.digits().length(), b.digits().length());
+    }
+    return c != 0 ? c : Long.compare(a.number(), b.number());
+  };
 
   private Hostlist() {}
 
@@ -123,7 +129,15 @@ public final class Hostlist {
   }
 
   private static boolean isNumber(String s) {
-    return !s.isEmpty() && s.length() <= MAX_DIGITS && s.chars().allMatch(c -> c >= '0' && c <= '9');
+    if (s.isEmpty() || s.length() > MAX_DIGITS) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isPadded(String digits) {

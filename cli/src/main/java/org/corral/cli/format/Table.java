@@ -32,16 +32,16 @@ public final class Table<T> {
     }
     List<Bound<T>> parts = new ArrayList<>();
     for (PercentFormat.Item item : PercentFormat.parse(format)) {
-      switch (item) {
-        case PercentFormat.Literal l -> parts.add(new Bound<>(null, null, l.text()));
-        case PercentFormat.Field f -> {
-          Column<T> c = byLetter.get(f.letter());
-          if (c == null) {
-            badLetter.accept(f.letter());
-            parts.add(new Bound<>(null, null, "%" + f.letter() + f.suffix()));
-          } else {
-            parts.add(new Bound<>(c, f, null));
-          }
+      // instanceof, not a pattern switch: its bootstrap spins a class on every command's start
+      if (item instanceof PercentFormat.Literal l) {
+        parts.add(new Bound<>(null, null, l.text()));
+      } else if (item instanceof PercentFormat.Field f) {
+        Column<T> c = byLetter.get(f.letter());
+        if (c == null) {
+          badLetter.accept(f.letter());
+          parts.add(new Bound<>(null, null, "%" + f.letter() + f.suffix()));
+        } else {
+          parts.add(new Bound<>(c, f, null));
         }
       }
     }

@@ -1,6 +1,7 @@
 package org.corral.cli.squeue;
 
 import java.util.Comparator;
+import java.util.function.ToLongFunction;
 import java.util.Map;
 import java.util.function.Function;
 import org.corral.cli.format.JobStates;
@@ -17,33 +18,44 @@ final class JobOrder {
   /** Slurm's default for jobs: partition, state, then decreasing priority. */
   static final String DEFAULT = "P,t,-p";
 
-  private static final Comparator<JobRow> BY_ID =
-      Comparator.comparingLong(r -> Integer.toUnsignedLong(r.job().getJobId()));
+  // Comparators are built here rather than with Comparator.comparing/thenComparing: the JDK's
+  // lambdas behind those are made at run time, not kept in the command's class cache (some ms
+  // of every squeue's start).
+  private static Comparator<JobRow> byLong(ToLongFunction<JobRow> f) {
+    return (a, b) -> Long.compare(f.applyAsLong(a), f.applyAsLong(b));
+  }
+
+  private static Comparator<JobRow> then(Comparator<JobRow> first, Comparator<JobRow> next) {
+    return (a, b) -> {
+      int c = first.compare(a, b);
+      return c != 0 ? c : next.compare(a, b);
+    };
+  }
+
+  private static final Comparator<JobRow> BY_ID = byLong(r -> Integer.toUnsignedLong(r.job().getJobId()));
 
   /**
    * squeue -S i: by job id, an array's tasks under the array's id in task order, its record of
    * pending tasks after them (Slurm's _sort_job_by_id).
    */
-  private static final Comparator<JobRow> BY_ARRAY_ID = Comparator
-      .comparingLong((JobRow r) -> Integer.toUnsignedLong(
-          r.job().getArrayJobId() != 0 ? r.job().getArrayJobId() : r.job().getJobId()))
-      .thenComparingLong(r -> r.job().getArrayJobId() == 0 ? 0
+  private static final Comparator<JobRow> BY_ARRAY_ID = then(
+      byLong(r -> Integer.toUnsignedLong(
+          r.job().getArrayJobId() != 0 ? r.job().getArrayJobId() : r.job().getJobId())),
+      byLong(r -> r.job().getArrayJobId() == 0 ? 0
           : !r.job().getArrayTasks().isEmpty() ? Long.MAX_VALUE
-          : Integer.toUnsignedLong(r.job().getArrayTaskId()));
+          : Integer.toUnsignedLong(r.job().getArrayTaskId())));
 
   private static Comparator<JobRow> num(Function<JobInfo, Integer> f) {
-    return Comparator.comparingLong(r -> Integer.toUnsignedLong(f.apply(r.job())));
+    return byLong(r -> Integer.toUnsignedLong(f.apply(r.job())));
   }
 
   private static Comparator<JobRow> str(Function<JobInfo, String> f) {
-    return Comparator.comparing(r -> f.apply(r.job()));
+    return (a, b) -> f.apply(a.job()).compareTo(f.apply(b.job()));
   }
 
   // A start time of 0 (not known) sorts last; equal starts go by increasing id, as Slurm does.
-  private static final Comparator<JobRow> BY_START = Comparator
-      .comparingLong((JobRow r) -> r.job().getStartTime() <= 0 ? Long.MAX_VALUE
-          : r.job().getStartTime())
-      .thenComparing(BY_ID);
+  private static final Comparator<JobRow> BY_START = then(
+      byLong(r -> r.job().getStartTime() <= 0 ? Long.MAX_VALUE : r.job().getStartTime()), BY_ID);
 
   /**
    * What Slurm 22.05 does with jobs equal on every sort key, as observed: jobs that started come
@@ -81,14 +93,14 @@ final class JobOrder {
       Map.entry('p', num(JobInfo::getPriority)), Map.entry('Q', num(JobInfo::getPriority)),
       Map.entry('D', num(JobInfo::getNumNodes)),
       Map.entry('C', num(JobInfo::getNumCpus)),
-      Map.entry('M', Comparator.comparingLong(JobRow::elapsed)),
+      Map.entry('M', byLong(JobRow::elapsed)),
       Map.entry('l', num(JobInfo::getTimeLimitMin)),
       Map.entry('N', str(JobInfo::getNodes)),
       Map.entry('R', str(JobColumns::reasonList)),
       Map.entry('r', str(JobInfo::getStateReason)),
       Map.entry('S', BY_START),
-      Map.entry('V', Comparator.comparingLong(r -> r.job().getSubmitTime())),
-      Map.entry('e', Comparator.comparingLong(r -> r.job().getEndTime())),
+      Map.entry('V', byLong(r -> r.job().getSubmitTime())),
+      Map.entry('e', byLong(r -> r.job().getEndTime())),
       Map.entry('Z', str(JobInfo::getWorkDir)),
       Map.entry('B', str(JobInfo::getBatchHost)));
 
@@ -120,10 +132,11 @@ final class JobOrder {
         throw new IllegalArgumentException(k);
       }
       if (descending) {
-        c = c.reversed();
+        Comparator<JobRow> ascending = c;
+        c = (a, b) -> ascending.compare(b, a);
       }
-      result = result == null ? c : result.thenComparing(c);
+      result = result == null ? c : then(result, c);
     }
-    return result == null ? ties : result.thenComparing(ties);
+    return result == null ? ties : then(result, ties);
   }
 }

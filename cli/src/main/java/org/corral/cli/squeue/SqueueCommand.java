@@ -114,7 +114,7 @@ public final class SqueueCommand implements CliCommand {
     List<JobRow> rows = new ArrayList<>();
     for (JobInfo j : opts.expandArrays() || !opts.arrayTasks().isEmpty() ? expandArrays(jobs) : jobs) {
       if (filter.accepts(j)) {
-        rows.add(new JobRow(j, now, cli.clock().getZone()));
+        rows.add(new JobRow(j, now, cli.clock()));
       }
     }
     rows.sort(order);
