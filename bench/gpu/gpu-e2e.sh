@@ -14,14 +14,7 @@ check() { # check NAME COMMAND...: PASS when the command succeeds
   if "$@" >>"$report/checks.log" 2>&1; then echo "PASS $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
 }
 
-[ -d "$src/build/device" ] || tar -C "$src/build" -xJf "$src/build/device.tar.xz"
-# An installation readable by the job's user, as `corral up` expects it.
-home=$(mktemp -d /tmp/corral-gpu-XXXXXX)
-chmod 755 "$home"
-cp -r "$src/bin" "$src/libexec" "$src/corral" "$home/"
-mkdir -p "$home/build" && cp -r "$src/build/device/lib" "$home/build/lib" && cp -r "$src/build/device/jre" "$home/jre"
-chmod -R a+rX "$home"
-export JAVA_HOME=$home/jre CORRAL_SKIP_BUILD=1
+. "$src/bench/gpu/install.sh"
 
 user=corralgpu
 id "$user" >/dev/null 2>&1 || useradd -m "$user"
