@@ -8,9 +8,9 @@ import org.corral.common.gres.GresCount;
  * srun's --gpu-bind: the GPUs (node indices) one task of a step sees, among the step's GPUs on
  * the node. {@code map_gpu:0,1*2} gives task i the (i mod n)-th listed GPU, {@code mask_gpu:0x3}
  * the GPUs of the (i mod n)-th mask, {@code single:N} one GPU for each N tasks, {@code
- * per_task:N} N GPUs of its own (what --gpus-per-task implies, as in Slurm); {@code none} and
- * {@code closest} leave every task all of the step's GPUs (Corral binds tasks to cores only
- * with --cpu-bind, so no task is closer to one GPU than another).
+ * per_task:N} N GPUs of its own (what --gpus-per-task implies, as in Slurm), {@code closest} the
+ * step's GPUs near the task's CPUs (gres.conf Cores=; all of them where none is near); {@code
+ * none} leaves every task all of the step's GPUs.
  */
 public final class GpuBinding {
   private GpuBinding() {}
@@ -29,11 +29,20 @@ public final class GpuBinding {
     }
   }
 
-  /** The GPUs task {@code localId} sees; all of {@code stepGpus} where the binding says nothing narrower. */
-  public static List<Integer> forTask(String bind, List<Integer> stepGpus, int localId) {
+  /**
+   * The GPUs task {@code localId} sees; all of {@code stepGpus} where the binding says nothing
+   * narrower.
+   *
+   * @param near the node's GPUs near the task's CPUs (for closest)
+   */
+  public static List<Integer> forTask(String bind, List<Integer> stepGpus, int localId, List<Integer> near) {
     String type = bind.replace("verbose,", "").replace(",verbose", "");
     if (stepGpus.isEmpty()) {
       return stepGpus;
+    }
+    if (type.equals("closest")) {
+      List<Integer> mine = stepGpus.stream().filter(near::contains).toList();
+      return mine.isEmpty() ? stepGpus : mine;
     }
     try {
       if (type.startsWith("map_gpu:")) {

@@ -264,6 +264,28 @@ public final class GresInventory {
     return org.corral.protocol.Gres.closeCpus(slots, given);
   }
 
+  /** The GPU indices whose gres.conf Cores= include any of these node CPUs (--gpu-bind=closest). */
+  public List<Integer> gpusNear(java.util.BitSet cpus) {
+    List<Integer> out = new ArrayList<>();
+    int first = 0;
+    for (GresSlot s : slots) {
+      if (!s.getName().equals("gpu")) {
+        continue;
+      }
+      try {
+        if (!s.getCores().isEmpty() && org.corral.protocol.CpuList.parse(s.getCores()).intersects(cpus)) {
+          for (int i = 0; i < s.getCount(); i++) {
+            out.add(first + i);
+          }
+        }
+      } catch (IllegalArgumentException e) {
+        // a Cores= that cannot be read puts the GPU near nothing
+      }
+      first += (int) s.getCount();
+    }
+    return out;
+  }
+
   /** The node's units of a name, counted. */
   public long count(String name) {
     return slots.stream().filter(s -> s.getName().equals(name)).mapToLong(GresSlot::getCount).sum();

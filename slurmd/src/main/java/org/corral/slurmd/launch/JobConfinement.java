@@ -71,6 +71,11 @@ public final class JobConfinement {
     this.gres = inventory;
   }
 
+  /** The node's generic resources as last reported. */
+  public org.corral.slurmd.gres.GresInventory gres() {
+    return gres;
+  }
+
   /** The node CPUs gres.conf's Cores= puts close to the job's generic resources here. */
   private BitSet closeCpus(JobInfo job) {
     var here = org.corral.protocol.Gres.on(job.getAllocationList(), nodeName);

@@ -147,7 +147,7 @@ final class NodeStep {
     StepPlan plan;
     try {
       plan = StepPlan.of(request, context.nodeName(), context.hostName(), context.confPath(),
-          context.jobCpus().apply(request), context.taskHooks());
+          context.jobCpus().apply(request), context.taskHooks(), context.confinement().gres());
       if (context.users().userName(plan.uid()).isEmpty()) {
         throw new IllegalArgumentException("user id " + Integer.toUnsignedString(plan.uid()) + " is unknown on "
             + context.nodeName());

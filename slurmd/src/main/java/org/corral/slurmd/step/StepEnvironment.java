@@ -102,12 +102,17 @@ final class StepEnvironment {
 
   /** "NAME=value" entries of one task: {@code globalId} is SLURM_PROCID, {@code localId} its index here. */
   List<String> forTask(int globalId, int localId) {
+    return forTask(globalId, localId, List.of());
+  }
+
+  /** As above; {@code nearGpus}: the node's GPUs near the task's CPUs, for --gpu-bind=closest. */
+  List<String> forTask(int globalId, int localId, List<Integer> nearGpus) {
     Map<String, String> env = new LinkedHashMap<>(node);
     env.put("SLURM_LOCALID", Integer.toString(localId));
     env.put("SLURM_PROCID", Integer.toUnsignedString(globalId));
     if (!gpuBind.isEmpty() && !stepGpus.isEmpty()) { // the task's own GPUs, as Slurm's task plugin sets them
       env.putAll(org.corral.slurmd.gres.GresEnvironment.visible(
-          org.corral.slurmd.gres.GpuBinding.forTask(gpuBind, stepGpus, localId), nodeName));
+          org.corral.slurmd.gres.GpuBinding.forTask(gpuBind, stepGpus, localId, nearGpus), nodeName));
     }
     if (pmi2) {
       env.put("PMI_RANK", Integer.toUnsignedString(globalId));

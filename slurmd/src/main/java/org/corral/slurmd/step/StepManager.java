@@ -188,15 +188,24 @@ public final class StepManager implements AutoCloseable {
   }
 
   /**
-   * Until jobs get cpusets of their own: the job's CPU count on this node, taken in order from the
-   * CPUs this daemon may use.
+   * The host CPUs of the job here: those the controller chose (cpu_ids, node CPUs mapped onto the
+   * CPUs this daemon may use, as its cgroup cpuset does), or for an older record its CPU count
+   * taken in order from them.
    */
   private static List<Integer> jobCpusFromDaemon(LaunchTasksRequest request) {
     List<Integer> all = CpuBinding.daemonCpus();
     String node = request.getStep().getNodeNamesCount() > request.getNodeIndex()
         ? request.getStep().getNodeNames(request.getNodeIndex()) : "";
-    int count = request.getJob().getAllocationList().stream().filter(a -> a.getNode().equals(node))
-        .mapToInt(NodeAllocation::getCpus).findFirst().orElse(all.size());
+    NodeAllocation here = org.corral.protocol.Gres.on(request.getJob().getAllocationList(), node);
+    if (here != null && !here.getCpuIds().isEmpty() && !all.isEmpty()) {
+      try {
+        return org.corral.protocol.CpuList.parse(here.getCpuIds()).stream()
+            .mapToObj(i -> all.get(i % all.size())).distinct().sorted().toList();
+      } catch (IllegalArgumentException e) {
+        // unreadable: as for an older record
+      }
+    }
+    int count = here != null ? here.getCpus() : all.size();
     return all.subList(0, Math.max(1, Math.min(all.size(), count)));
   }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import org.corral.protocol.CpuList;
 import java.util.Set;
 import org.corral.common.OutputPathPattern;
 import org.corral.protocol.StepIds;
@@ -49,6 +50,12 @@ record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, Lis
   private static final String SCRIPT = "/usr/bin/script";
   private static final String TASKSET = "/usr/bin/taskset";
 
+  private static java.util.BitSet bits(List<Integer> cpus) {
+    java.util.BitSet out = new java.util.BitSet();
+    cpus.forEach(out::set);
+    return out;
+  }
+
   /**
    * Resolves a request or throws IllegalArgumentException with the reason (sent to srun).
    *
@@ -63,6 +70,12 @@ record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, Lis
   /** @param taskHooks the words that run TaskProlog/TaskEpilog around each task's command (none: empty) */
   static StepPlan of(LaunchTasksRequest request, String nodeName, String hostName, String confPath,
       List<Integer> jobCpus, List<String> taskHooks) {
+    return of(request, nodeName, hostName, confPath, jobCpus, taskHooks, org.corral.slurmd.gres.GresInventory.none());
+  }
+
+  /** @param gres the node's generic resources: which GPUs are near a task's CPUs (--gpu-bind=closest) */
+  static StepPlan of(LaunchTasksRequest request, String nodeName, String hostName, String confPath,
+      List<Integer> jobCpus, List<String> taskHooks, org.corral.slurmd.gres.GresInventory gres) {
     JobInfo job = request.getJob();
     StepSpec spec = request.getSpec();
     StepKey key = new StepKey(job.getJobId(), request.getStep().getStepId());
@@ -139,7 +152,8 @@ record StepPlan(StepKey key, int uid, int gid, String workDir, String umask, Lis
         throw new IllegalArgumentException("invalid command for task " + task);
       }
       boolean pty = spec.getPty() && task == 0;
-      List<String> words = new ArrayList<>(environment.forTask(task, local));
+      List<String> words = new ArrayList<>(environment.forTask(task, local,
+          gres.gpusNear(binding.get(local).map(CpuList::parse).orElseGet(() -> bits(jobCpus)))));
       int environmentSize = words.size();
       words.addAll(taskHooks);
       words.addAll(command(argv, binding.get(local), pty));
