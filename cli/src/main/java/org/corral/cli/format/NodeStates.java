@@ -28,6 +28,7 @@ public final class NodeStates {
 
   private static final int DRAIN_FLAG = 0x200;
   private static final int NO_RESPOND_FLAG = 0x800;
+  private static final int FAIL_FLAG = 0x2000;
 
   public static Base base(NodeInfo n) {
     return switch (n.getBaseState()) {
@@ -60,6 +61,9 @@ public final class NodeStates {
     if (n.getDrain()) {
       sb.append("+DRAIN");
     }
+    if (n.getFail()) {
+      sb.append("+FAIL");
+    }
     if (n.getMaint()) {
       sb.append("+MAINTENANCE");
     }
@@ -69,17 +73,19 @@ public final class NodeStates {
     return sb.toString();
   }
 
-  /** sinfo's %T: {@code idle}, {@code drained}, {@code draining}, {@code down*}. */
+  /** sinfo's %T: {@code idle}, {@code drained}, {@code draining}, {@code fail}, {@code down*}. */
   public static String full(NodeInfo n) {
     Base b = base(n);
-    String s = n.getDrain() ? (busy(b) ? "draining" : "drained") : reserved(n, b, "maint", "reserved", b.lower);
+    String s = n.getDrain() ? (busy(b) ? "draining" : "drained")
+        : n.getFail() ? (busy(b) ? "failing" : "fail") : reserved(n, b, "maint", "reserved", b.lower);
     return n.getNotResponding() ? s + "*" : s;
   }
 
-  /** sinfo's %t: {@code idle}, {@code drain}, {@code drng}, {@code mix}, {@code unk*}. */
+  /** sinfo's %t: {@code idle}, {@code drain}, {@code drng}, {@code failg}, {@code mix}, {@code unk*}. */
   public static String compact(NodeInfo n) {
     Base b = base(n);
-    String s = n.getDrain() ? (busy(b) ? "drng" : "drain") : reserved(n, b, "maint", "resv", b.compact);
+    String s = n.getDrain() ? (busy(b) ? "drng" : "drain")
+        : n.getFail() ? (busy(b) ? "failg" : "fail") : reserved(n, b, "maint", "resv", b.compact);
     return n.getNotResponding() ? s + "*" : s;
   }
 
@@ -97,13 +103,13 @@ public final class NodeStates {
   /** Slurm's numeric state (base | flags): sinfo's -t sort order. */
   public static int sortKey(NodeInfo n) {
     return base(n).ordinal() | (n.getDrain() ? DRAIN_FLAG : 0)
-        | (n.getNotResponding() ? NO_RESPOND_FLAG : 0);
+        | (n.getNotResponding() ? NO_RESPOND_FLAG : 0) | (n.getFail() ? FAIL_FLAG : 0);
   }
 
   /** Whether the node's resources are unusable (sinfo's "other" in A/I/O/T). */
   public static boolean unavailable(NodeInfo n) {
     Base b = base(n);
-    return n.getDrain() || b == Base.DOWN || b == Base.UNKNOWN || b == Base.FUTURE
+    return n.getDrain() || n.getFail() || b == Base.DOWN || b == Base.UNKNOWN || b == Base.FUTURE
         || b == Base.ERROR || n.getNotResponding();
   }
 
@@ -119,6 +125,7 @@ public final class NodeStates {
       case "drained" -> n.getDrain() && !busy(b);
       case "draining" -> n.getDrain() && busy(b);
       case "no_respond" -> n.getNotResponding();
+      case "fail" -> n.getFail();
       case "futr" -> b == Base.FUTURE;
       default -> w.equals(b.lower) || w.equals(b.compact);
     };
@@ -127,7 +134,8 @@ public final class NodeStates {
   /** Whether {@link #matches} knows the word. */
   public static boolean isStateWord(String word) {
     String w = word.toLowerCase(Locale.ROOT);
-    if (w.equals("drain") || w.equals("drained") || w.equals("draining") || w.equals("no_respond")) {
+    if (w.equals("drain") || w.equals("drained") || w.equals("draining") || w.equals("no_respond")
+        || w.equals("fail")) {
       return true;
     }
     for (Base b : Base.values()) {

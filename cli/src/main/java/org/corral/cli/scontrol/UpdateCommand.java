@@ -18,7 +18,7 @@ import org.corral.protocol.msg.UpdateNodeRequest;
  */
 final class UpdateCommand {
   /** The State= values scontrol passes on (Slurm 22.05 also knows power and FAIL states). */
-  private static final Set<String> NODE_STATES = Set.of("DRAIN", "DOWN", "RESUME", "IDLE", "UNDRAIN");
+  private static final Set<String> NODE_STATES = Set.of("DRAIN", "DOWN", "FAIL", "RESUME", "IDLE", "UNDRAIN");
   /** The largest Weight= (Slurm's INFINITE less 15, which it keeps for itself). */
   private static final long NODE_WEIGHT_MAX = 4294967280L;
 
@@ -85,7 +85,7 @@ final class UpdateCommand {
       cli.err().println("Not all states are valid given a node's prior state");
       return 1;
     }
-    if ((upper.equals("DRAIN") || upper.equals("DOWN")) && (reason == null || reason.isEmpty())) {
+    if ((upper.equals("DRAIN") || upper.equals("DOWN") || upper.equals("FAIL")) && (reason == null || reason.isEmpty())) {
       cli.err().println("You must specify a reason when DOWNING or DRAINING a node. Request denied");
       return 1;
     }

@@ -95,6 +95,18 @@ class FormatHelpersTest {
     assertThat(NodeStates.compact(idleDrain)).isEqualTo("drain");
     assertThat(NodeStates.full(idleDrain)).isEqualTo("drained");
     assertThat(NodeStates.compact(node(8).build())).isEqualTo("alloc");
+    // scontrol update State=FAIL, as the reference shows it: IDLE+FAIL, fail; failing with jobs
+    NodeInfo idleFail = node(0).setFail(true).build();
+    assertThat(NodeStates.scontrol(idleFail)).isEqualTo("IDLE+FAIL");
+    assertThat(NodeStates.full(idleFail)).isEqualTo("fail");
+    assertThat(NodeStates.compact(idleFail)).isEqualTo("fail");
+    assertThat(NodeStates.unavailable(idleFail)).isTrue();
+    assertThat(NodeStates.matches(idleFail, "FAIL")).isTrue();
+    assertThat(NodeStates.matches(node(0).build(), "fail")).isFalse();
+    NodeInfo mixedFail = node(2).setFail(true).build();
+    assertThat(NodeStates.scontrol(mixedFail)).isEqualTo("MIXED+FAIL");
+    assertThat(NodeStates.full(mixedFail)).isEqualTo("failing");
+    assertThat(NodeStates.compact(mixedFail)).isEqualTo("failg");
     NodeInfo downNoResp = node(0).setBaseState(NodeBaseState.NODE_DOWN).setNotResponding(true).build();
     assertThat(NodeStates.scontrol(downNoResp)).isEqualTo("DOWN*");
     assertThat(NodeStates.compact(downNoResp)).isEqualTo("down*");

@@ -100,6 +100,17 @@ class UpdateAndRequeueTest {
   }
 
   @Test
+  void failWithoutReasonIsRefusedAsTheReferenceRefusesItAndWithOneIsSent() {
+    assertThat(run("update", "nodename=n1", "state=fail")).isEqualTo(1);
+    assertThat(sent).isEmpty();
+    assertThat(err()).isEqualTo("You must specify a reason when DOWNING or DRAINING a node. Request denied\n");
+    assertThat(run("update", "nodename=n1", "state=fail", "reason=fan noise")).isZero();
+    assertThat(sent).hasSize(1);
+    assertThat(sent.get(0).getUpdateNode().getState()).isEqualTo("fail");
+    assertThat(sent.get(0).getUpdateNode().getReason()).isEqualTo("fan noise");
+  }
+
+  @Test
   void unknownStateAndParameterAndMissingEntityUseSlurmsWords() {
     assertThat(run("update", "NodeName=n1", "State=BOGUS")).isEqualTo(1);
     assertThat(err()).isEqualTo("""

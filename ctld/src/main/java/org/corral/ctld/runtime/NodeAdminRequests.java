@@ -21,7 +21,7 @@ import org.corral.protocol.msg.UpdateNodeRequest;
 
 /**
  * {@code scontrol update NodeName=... State=... Reason=... Features=... Weight=...}: administrators
- * drain, down, resume and undrain nodes and change their features and weight. Everyone else is refused as Slurm refuses them (Invalid user id).
+ * drain, down, fail, resume and undrain nodes and change their features and weight. Everyone else is refused as Slurm refuses them (Invalid user id).
  */
 final class NodeAdminRequests {
   private final Authorizer auth;
@@ -38,7 +38,7 @@ final class NodeAdminRequests {
   Decision<Void> update(Peer peer, UpdateNodeRequest req, ClusterState s) {
     List<String> names = adminNamed(peer, req.getNodeNames());
     NodeAction action = action(req.getState());
-    if ((action == NodeAction.DRAIN || action == NodeAction.DOWN)
+    if ((action == NodeAction.DRAIN || action == NodeAction.DOWN || action == NodeAction.FAIL)
         && (!req.getHasReason() || req.getReason().isEmpty())) {
       throw new SlurmException(SlurmError.INVALID_NODE_STATE,
           "You must specify a reason when DOWNING or DRAINING a node. Request denied");
@@ -49,7 +49,7 @@ final class NodeAdminRequests {
     List<Runnable> effects = new ArrayList<>();
     for (String name : names) {
       NodeInfo n = s.node(name).orElseThrow(() -> new SlurmException(SlurmError.INVALID_NODE_NAME));
-      if (req.getState().equalsIgnoreCase("RESUME") && !n.getDrain()
+      if (req.getState().equalsIgnoreCase("RESUME") && !n.getDrain() && !n.getFail()
           && n.getBaseState() != NodeBaseState.NODE_DOWN) {
         throw new SlurmException(SlurmError.INVALID_NODE_STATE);
       }
@@ -123,6 +123,7 @@ final class NodeAdminRequests {
       case "DOWN" -> NodeAction.DOWN;
       case "RESUME" -> NodeAction.RESUME;
       case "UNDRAIN" -> NodeAction.UNDRAIN;
+      case "FAIL" -> NodeAction.FAIL;
       case "IDLE" -> NodeAction.RESUME; // without RESUME's complaint about a node in service
       default -> throw new SlurmException(SlurmError.INVALID_NODE_STATE);
     };

@@ -374,7 +374,7 @@ final class ReservationRequests {
     List<String> out = new ArrayList<>();
     for (String name : p.getNodeNamesList()) {
       NodeInfo n = s.node(name).orElse(null);
-      if (n == null || busy.contains(name) || n.getDrain()
+      if (n == null || busy.contains(name) || n.getDrain() || n.getFail()
           || n.getBaseState() == org.corral.protocol.msg.NodeBaseState.NODE_DOWN) {
         continue;
       }

@@ -582,7 +582,7 @@ public final class Planner {
   }
 
   static boolean usable(NodeInfo n) {
-    return n.getBaseState() == NodeBaseState.NODE_IDLE && !n.getDrain() && !n.getNotResponding();
+    return n.getBaseState() == NodeBaseState.NODE_IDLE && !n.getDrain() && !n.getFail() && !n.getNotResponding();
   }
 
   /**

@@ -91,9 +91,9 @@ public final class AccountingRecords {
     return outbox;
   }
 
-  /** Down or drained: what accounting records as a node event. */
+  /** Down, drained or failed: what accounting records as a node event. */
   private static boolean out(NodeInfo n) {
-    return n.getBaseState() == NodeBaseState.NODE_DOWN || n.getDrain();
+    return n.getBaseState() == NodeBaseState.NODE_DOWN || n.getDrain() || n.getFail();
   }
 
   /** The node's state in Slurm's bits, as an event records it. */
@@ -105,7 +105,8 @@ public final class AccountingRecords {
       default -> n.getAllocCpus() == 0 ? NodeEvents.IDLE
           : n.getAllocCpus() >= n.getCpus() ? NodeEvents.ALLOCATED : NodeEvents.MIXED;
     };
-    return base | (n.getDrain() ? NodeEvents.FLAG_DRAIN : 0) | (n.getNotResponding() ? NodeEvents.FLAG_NO_RESPOND : 0);
+    return base | (n.getDrain() ? NodeEvents.FLAG_DRAIN : 0) | (n.getNotResponding() ? NodeEvents.FLAG_NO_RESPOND : 0)
+        | (n.getFail() ? NodeEvents.FLAG_FAIL : 0);
   }
 
   /** The jobs a command may change. */

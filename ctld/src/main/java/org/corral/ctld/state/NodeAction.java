@@ -11,7 +11,9 @@ public enum NodeAction {
   /** The drain flag clears; a DOWN node stays DOWN. */
   UNDRAIN,
   /** Only the reason changes. */
-  REASON_ONLY;
+  REASON_ONLY,
+  /** Expected to fail soon: no new jobs, running ones go on (FAILING, then FAIL) until RESUME. */
+  FAIL;
 
   /** The journal's number for it (stable: never reorder). */
   public int code() {

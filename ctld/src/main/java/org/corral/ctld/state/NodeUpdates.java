@@ -4,7 +4,7 @@ import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
 
 /**
- * How {@link Command.UpdateNode} changes a node: drain, down, resume, undrain, or only its
+ * How {@link Command.UpdateNode} changes a node: drain, down, fail, resume, undrain, or only its
  * reason. Part of {@link StateMachine#apply}: pure.
  */
 final class NodeUpdates {
@@ -31,8 +31,9 @@ final class NodeUpdates {
     NodeInfo.Builder b = n.toBuilder();
     switch (c.action()) {
       case DRAIN -> b.setDrain(true);
+      case FAIL -> b.setFail(true);
       case RESUME -> {
-        b.setDrain(false);
+        b.setDrain(false).setFail(false);
         if (n.getBaseState() == NodeBaseState.NODE_DOWN) {
           b.setBaseState(NodeBaseState.NODE_IDLE).setNotResponding(false);
         }
@@ -40,7 +41,7 @@ final class NodeUpdates {
       case UNDRAIN -> b.setDrain(false);
       case DOWN, REASON_ONLY -> { }
     }
-    boolean keepsReason = b.getDrain() || b.getBaseState() == NodeBaseState.NODE_DOWN;
+    boolean keepsReason = b.getDrain() || b.getFail() || b.getBaseState() == NodeBaseState.NODE_DOWN;
     if (c.setReason() && keepsReason) { // Slurm keeps no reason on a node in service
       b.setReason(c.reason()).setReasonTime(c.time()).setReasonUid(c.byUid());
     } else if (!keepsReason) {

@@ -356,8 +356,8 @@ public final class StateMachine {
     NodeInfo up = n.toBuilder()
         .setBaseState(NodeBaseState.NODE_IDLE)
         .setNotResponding(false)
-        .setReason(n.getDrain() ? n.getReason() : "")
-        .setReasonTime(n.getDrain() ? n.getReasonTime() : 0)
+        .setReason(n.getDrain() || n.getFail() ? n.getReason() : "")
+        .setReasonTime(n.getDrain() || n.getFail() ? n.getReasonTime() : 0)
         .setBootTime(c.bootTime())
         .setSlurmdStartTime(c.slurmdStartTime())
         .setVersion(c.version())
@@ -525,7 +525,7 @@ public final class StateMachine {
       NodeInfo old = s.nodes().get(configured.getName());
       NodeInfo.Builder b = configured.toBuilder();
       if (old != null) { // keep what the node's life so far established
-        b.setBaseState(old.getBaseState()).setDrain(old.getDrain() || configured.getDrain())
+        b.setBaseState(old.getBaseState()).setDrain(old.getDrain() || configured.getDrain()).setFail(old.getFail())
             .setNotResponding(old.getNotResponding()).setReason(old.getReason())
             .setReasonTime(old.getReasonTime()).setReasonUid(old.getReasonUid())
             .setBootTime(old.getBootTime()).setSlurmdStartTime(old.getSlurmdStartTime())

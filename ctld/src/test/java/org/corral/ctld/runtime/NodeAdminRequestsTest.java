@@ -69,6 +69,19 @@ class NodeAdminRequestsTest {
   }
 
   @Test
+  void failNeedsAReasonAndIsResumed() {
+    // scontrol refuses State=FAIL without Reason= with the same words as for DOWN and DRAIN
+    assertThatThrownBy(() -> admin.update(ROOT, req("n1", "FAIL", null), s))
+        .hasMessageContaining("You must specify a reason when DOWNING or DRAINING a node");
+    assertThat(admin.update(ROOT, req("n1", "fail", "fan noise"), s).commands())
+        .containsExactly(new Command.UpdateNode("n1", 5000, NodeAction.FAIL, "fan noise", 0, true));
+    ClusterState failed = applied(s, req("n1", "FAIL", "fan noise"));
+    assertThat(failed.nodes().get("n1").getFail()).isTrue();
+    ClusterState resumed = applied(failed, req("n1", "RESUME", null));
+    assertThat(resumed.nodes().get("n1").getFail()).isFalse();
+  }
+
+  @Test
   void resumeOfANodeInServiceAndUnknownNamesAreErrors() {
     assertThat(errorOf(() -> admin.update(ROOT, req("n1", "RESUME", null), s)))
         .isEqualTo(SlurmError.INVALID_NODE_STATE);

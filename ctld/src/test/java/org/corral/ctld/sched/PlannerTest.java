@@ -50,6 +50,21 @@ class PlannerTest {
   }
 
   @Test
+  void aFailedNodeTakesNoNewJobsUntilResumed() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = StateMachine.apply(s, new Command.UpdateNode("n1", 1500, org.corral.ctld.state.NodeAction.FAIL, "fan noise",
+        0, true));
+    s = TestStates.submit(s, 1, TestStates.spec().build(), 1000);
+    s = applyAll(s, Planner.plan(s, 2000));
+    assertThat(s.job(1).orElseThrow().getInfo().getNodes()).isEqualTo("n2");
+    s = StateMachine.apply(s, new Command.UpdateNode("n1", 2001, org.corral.ctld.state.NodeAction.RESUME, "", 0,
+        false));
+    s = TestStates.submit(s, 2, TestStates.spec().setExclusive(true).build(), 2002);
+    s = applyAll(s, Planner.plan(s, 2003));
+    assertThat(s.job(2).orElseThrow().getInfo().getNodes()).isEqualTo("n1");
+  }
+
+  @Test
   void exclusiveJobTakesAWholeIdleNode() {
     ClusterState s = TestStates.cluster(2, 8, 4000);
     s = TestStates.submit(s, 1, TestStates.spec().build(), 1000);

@@ -11,6 +11,7 @@ import org.corral.protocol.msg.AcctJob;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.StepUsage;
+import org.corral.protocol.msg.NodeInfo;
 import org.junit.jupiter.api.Test;
 
 /** The accounting outbox: which changes become events, their order, replay and acknowledgement. */
@@ -199,5 +200,23 @@ class AccountingRecordsTest {
     assertThat(e.get(3).getTimeEnd()).isEqualTo(2020);
     // replaying the journal's commands gives the same events with the same ids
     assertThat(s.outbox().events().keySet()).containsExactly(1L, 2L, 3L, 4L);
+  }
+
+  /** scontrol update State=FAIL Reason=..., then RESUME: the reference's event (IDLE|FAIL, 8194). */
+  @Test
+  void aNodeFailedThenResumedRecordsAFailEvent() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    s = StateMachine.apply(s, new Command.UpdateNode("n1", 3000, NodeAction.FAIL, "fan noise", 0, true));
+    NodeInfo n = s.nodes().get("n1");
+    assertThat(n.getFail()).isTrue();
+    assertThat(n.getReason()).isEqualTo("fan noise");
+    s = StateMachine.apply(s, new Command.UpdateNode("n1", 3011, NodeAction.RESUME, "", 0, false));
+    assertThat(s.nodes().get("n1").getFail()).isFalse();
+    assertThat(s.nodes().get("n1").getReason()).isEmpty();
+    var e = nodeEvents(s);
+    assertThat(e).containsExactly(
+        org.corral.protocol.msg.NodeEvent.newBuilder().setNode("n1").setTimeStart(3000).setState(8194)
+            .setReason("fan noise").setReasonUid(0).setTres("billing=8,cpu=8,mem=4000M").build(),
+        org.corral.protocol.msg.NodeEvent.newBuilder().setNode("n1").setTimeEnd(3011).build());
   }
 }

@@ -94,6 +94,9 @@ public final class NodeJson {
     if (n.getNotResponding() && n.getBaseState() != NodeBaseState.NODE_UNKNOWN) {
       s.add("NOT_RESPONDING");
     }
+    if (n.getFail()) {
+      s.add("FAIL");
+    }
     return JsonArray.of(s);
   }
 
