@@ -21,6 +21,7 @@ public final class NodeEvents {
   public static final int FLAG_DRAIN = 0x200;
   public static final int FLAG_COMPLETING = 0x400;
   public static final int FLAG_NO_RESPOND = 0x800;
+  public static final int FLAG_POWERED_DOWN = 0x1000;
   public static final int FLAG_FAIL = 0x2000;
   public static final int FLAG_MAINT = 0x8000;
 

@@ -43,6 +43,7 @@ public final class AccountingRecords {
       }
     }
     outbox = nodeEvents(before, after, c, outbox);
+    outbox = ReservationRecords.periods(before, after, c, outbox);
     return outbox == after.outbox() ? after : after.withOutbox(outbox);
   }
 

@@ -33,6 +33,10 @@ public record AcctOutbox(TreePMap<Long, AcctEvent> events, long nextEventId) {
     return add(AcctEvent.newBuilder().setNodeEvent(node));
   }
 
+  AcctOutbox add(org.corral.protocol.msg.ResvPeriod period) {
+    return add(AcctEvent.newBuilder().setReservation(period));
+  }
+
   private AcctOutbox add(AcctEvent.Builder b) {
     AcctEvent e = b.setEventId(nextEventId).build();
     return new AcctOutbox(events.plus(nextEventId, e), nextEventId + 1);

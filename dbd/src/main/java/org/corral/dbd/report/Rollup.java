@@ -12,15 +12,17 @@ import org.corral.dbd.report.UsageStore.Span;
 import org.corral.dbd.storage.JobSelection;
 import org.corral.dbd.storage.JobStore;
 import org.corral.dbd.storage.NodeEventStore;
+import org.corral.dbd.storage.ReservationStore;
 import org.corral.protocol.NodeEvents;
 import org.corral.protocol.msg.AcctJob;
 import org.corral.protocol.msg.NodeEvent;
+import org.corral.protocol.msg.ResvPeriod;
 
 /**
  * The usage rollup, as Slurm's slurmdbd does it: every hour that has ended is summed from the
  * job records (allocated CPU time per association and for the cluster, the time eligible jobs
- * waited as planned, the CPU time of nodes down or drained from the node events, the rest of the
- * cluster's CPUs idle), every day that has ended from its
+ * waited as planned, the CPU time of nodes down, drained or failed from the node events, the CPU
+ * time of MAINT reservations as planned down, the rest of the cluster's CPUs idle), every day that has ended from its
  * hours, every month from its days. Job records stored since the last rollup (a late record,
  * a job that ended) make the hours from their submission on be summed again; a period summed
  * again replaces its rows, so rolling up twice gives the same rows.
@@ -31,12 +33,15 @@ public final class Rollup {
   private final UsageStore store;
   private final JobStore jobs;
   private final NodeEventStore nodeEvents;
+  private final ReservationStore reservations;
   private final UsageCalendar calendar;
 
-  Rollup(UsageStore store, JobStore jobs, NodeEventStore nodeEvents, UsageCalendar calendar) {
+  Rollup(UsageStore store, JobStore jobs, NodeEventStore nodeEvents, ReservationStore reservations,
+      UsageCalendar calendar) {
     this.store = store;
     this.jobs = jobs;
     this.nodeEvents = nodeEvents;
+    this.reservations = reservations;
     this.calendar = calendar;
   }
 
@@ -142,23 +147,67 @@ public final class Rollup {
       AcctJob last = page.get(page.size() - 1);
       after = JobStore.Cursor.after(last);
     }
+    List<ResvPeriod> maint = reservations.overlapping(cluster, from, to).stream()
+        .filter(r -> r.getFlagsList().contains("MAINT")).toList();
+    for (ResvPeriod r : maint) { // Slurm: a maintenance reservation's CPU time is planned down
+      add(out, r.getTimeStart(), r.getTimeEnd(), Integer.toUnsignedLong(r.getCpus()), from, to, true);
+    }
     for (NodeEvent e : nodeEvents.overlapping(cluster, from, to)) {
-      addDown(out, e, from, to);
+      addDown(out, e, maint, from, to);
     }
     out.values().forEach(Usage::settle);
     return out;
   }
 
-  /** A node event's CPU time down in each hour of [from, to) (Slurm: down or drained nodes). */
-  private void addDown(Map<Long, Usage> hours, NodeEvent e, long from, long to) {
-    long end = e.getTimeEnd() > 0 ? e.getTimeEnd() : Long.MAX_VALUE;
+  /**
+   * A node event's CPU time in each hour of [from, to), as Slurm's rollup counts it: down (down,
+   * drained or failed nodes), or planned down for a node FUTURE or powered down; an event with
+   * the MAINT flag is left out, and so is its time inside a MAINT reservation holding the node
+   * (the reservation's planned down time has it already).
+   */
+  private void addDown(Map<Long, Usage> hours, NodeEvent e, List<ResvPeriod> maint, long from, long to) {
+    if ((e.getState() & NodeEvents.FLAG_MAINT) != 0) {
+      return;
+    }
+    boolean planned = (e.getState() & NodeEvents.BASE) == NodeEvents.FUTURE
+        || (e.getState() & NodeEvents.FLAG_POWERED_DOWN) != 0;
     long cpus = NodeEvents.cpus(e.getTres());
+    List<long[]> pieces = new java.util.ArrayList<>();
+    pieces.add(new long[] {e.getTimeStart(), e.getTimeEnd() > 0 ? e.getTimeEnd() : Long.MAX_VALUE});
+    for (ResvPeriod r : maint) {
+      if (!org.corral.common.Hostlist.expand(r.getNodes()).contains(e.getNode())) {
+        continue;
+      }
+      List<long[]> left = new java.util.ArrayList<>();
+      for (long[] p : pieces) { // p less [r.start, r.end)
+        if (r.getTimeStart() > p[0]) {
+          left.add(new long[] {p[0], Math.min(p[1], r.getTimeStart())});
+        }
+        if (r.getTimeEnd() < p[1]) {
+          left.add(new long[] {Math.max(p[0], r.getTimeEnd()), p[1]});
+        }
+      }
+      pieces = left;
+    }
+    for (long[] p : pieces) {
+      if (p[0] < p[1]) {
+        add(hours, p[0], p[1], cpus, from, to, planned);
+      }
+    }
+  }
+
+  /** {@code cpus} over [start, end) into each hour of [from, to): down, or planned down. */
+  private void add(Map<Long, Usage> hours, long start, long end, long cpus, long from, long to, boolean planned) {
     long b = Math.min(end, to);
-    for (long h = calendar.hourOf(Math.max(e.getTimeStart(), from)); h < b; h = calendar.nextHour(h)) {
-      long secs = UsageCalendar.overlap(e.getTimeStart(), end, h, calendar.nextHour(h));
+    for (long h = calendar.hourOf(Math.max(start, from)); h < b; h = calendar.nextHour(h)) {
+      long secs = UsageCalendar.overlap(start, end, h, calendar.nextHour(h));
       Usage u = hours.get(h);
       if (u != null && secs > 0) {
-        u.down += secs * cpus;
+        if (planned) {
+          u.plannedDown += secs * cpus;
+        } else {
+          u.down += secs * cpus;
+        }
       }
     }
   }

@@ -16,6 +16,7 @@ import org.corral.common.config.SlurmConfig;
 import org.corral.dbd.storage.Database;
 import org.corral.dbd.storage.JobStore;
 import org.corral.dbd.storage.NodeEventStore;
+import org.corral.dbd.storage.ReservationStore;
 
 /**
  * slurmdbd's rollup task: once a minute it rolls up every known cluster through the last hour
@@ -36,7 +37,7 @@ public final class Rollups implements AutoCloseable {
   public Rollups(Database db, JobStore jobs, Clock clock, ZoneId zone) {
     this.store = new UsageStore(db);
     this.calendar = new UsageCalendar(zone);
-    this.rollup = new Rollup(store, jobs, new NodeEventStore(db), calendar);
+    this.rollup = new Rollup(store, jobs, new NodeEventStore(db), new ReservationStore(db), calendar);
     this.clock = clock;
   }
 

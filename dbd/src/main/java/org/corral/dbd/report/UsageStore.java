@@ -144,9 +144,17 @@ final class UsageStore {
         + " WHERE cluster = ? AND last_event > ?", cluster, after);
     Changes nodes = changedSince(c, "SELECT MIN(time_start), MAX(last_event), COUNT(*) FROM corral_node_event"
         + " WHERE cluster = ? AND last_event > ?", cluster, after);
-    long earliest = jobs.earliestSubmit() < 0 ? nodes.earliestSubmit()
-        : nodes.earliestSubmit() < 0 ? jobs.earliestSubmit() : Math.min(jobs.earliestSubmit(), nodes.earliestSubmit());
-    return new Changes(earliest, Math.max(jobs.eventsThrough(), nodes.eventsThrough()));
+    Changes resvs = changedSince(c, "SELECT MIN(time_start), MAX(last_event), COUNT(*) FROM corral_resv"
+        + " WHERE cluster = ? AND last_event > ?", cluster, after);
+    long earliest = -1;
+    long through = after;
+    for (Changes ch : List.of(jobs, nodes, resvs)) {
+      if (ch.earliestSubmit() >= 0) {
+        earliest = earliest < 0 ? ch.earliestSubmit() : Math.min(earliest, ch.earliestSubmit());
+      }
+      through = Math.max(through, ch.eventsThrough());
+    }
+    return new Changes(earliest, through);
   }
 
   private static Changes changedSince(Connection c, String sql, String cluster, long after) throws SQLException {

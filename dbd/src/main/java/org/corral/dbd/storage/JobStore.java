@@ -39,11 +39,16 @@ public final class JobStore {
   public synchronized long store(String cluster, List<AcctEvent> events) throws SQLException {
     Map<Key, AcctEvent> newest = new LinkedHashMap<>();
     List<AcctEvent> nodeEvents = new ArrayList<>();
+    List<AcctEvent> reservations = new ArrayList<>();
     long through = 0;
     for (AcctEvent e : events) {
       through = Math.max(through, e.getEventId());
       if (e.hasNodeEvent()) {
         nodeEvents.add(e); // applied in order: a node's events depend on the ones before
+        continue;
+      }
+      if (e.hasReservation()) {
+        reservations.add(e);
         continue;
       }
       Key k = new Key(Integer.toUnsignedLong(e.getJob().getJobId()), e.getJob().getSubmitTime());
@@ -86,6 +91,7 @@ public final class JobStore {
           }
         }
         NodeEventStore.store(c, cluster, nodeEvents);
+        ReservationStore.store(c, cluster, reservations);
         try (PreparedStatement st = c.prepareStatement(
             "UPDATE corral_cluster SET stored_through = ? WHERE name = ? AND stored_through < ?")) {
           st.setLong(1, through);

@@ -49,15 +49,7 @@ public final class NodeEventStore {
           close.executeUpdate();
           continue;
         }
-        last.setString(1, cluster);
-        last.setString(2, n.getNode());
-        last.setLong(3, n.getTimeStart());
-        Long had = null;
-        try (ResultSet rs = last.executeQuery()) {
-          if (rs.next()) {
-            had = rs.getLong(1);
-          }
-        }
+        Long had = lastEvent(last, cluster, n.getNode(), n.getTimeStart());
         if (had != null && had >= e.getEventId()) {
           continue; // stored already, or something newer is
         }
@@ -74,6 +66,16 @@ public final class NodeEventStore {
         st.setLong(10, n.getTimeStart());
         st.executeUpdate();
       }
+    }
+  }
+
+  /** The last event applied to the row {@code last} selects by (cluster, name, start); null: none. */
+  static Long lastEvent(PreparedStatement last, String cluster, String name, long start) throws SQLException {
+    last.setString(1, cluster);
+    last.setString(2, name);
+    last.setLong(3, start);
+    try (ResultSet rs = last.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : null;
     }
   }
 

@@ -338,4 +338,53 @@ class RollupTest {
           .containsExactlyInAnyOrder("theory bob 2923", "physics alice 1552", "theory alice 728", "root root 241");
     }
   }
+
+  private AcctEvent nodeEvent(String node, long start, long end, int state) {
+    return AcctEvent.newBuilder().setEventId(events.incrementAndGet()).setNodeEvent(org.corral.protocol.msg.NodeEvent
+        .newBuilder().setNode(node).setTimeStart(start).setTimeEnd(end).setState(state).setReason("r")
+        .setTres("billing=8,cpu=8,mem=4000M")).build();
+  }
+
+  private AcctEvent resv(String name, long start, long end, String nodes, int cpus, boolean deleted,
+      String... flags) {
+    return AcctEvent.newBuilder().setEventId(events.incrementAndGet()).setReservation(org.corral.protocol.msg
+        .ResvPeriod.newBuilder().setName(name).setTimeStart(start).setTimeEnd(end).setNodes(nodes).setCpus(cpus)
+        .addAllFlags(List.of(flags)).setDeleted(deleted)).build();
+  }
+
+  /**
+   * PLND Down as Slurm 22.05's rollup counts it: a MAINT reservation's CPU time; a node event's
+   * time inside a MAINT reservation on its node goes with the reservation's, not to Down; a FAIL
+   * event is Down; an event with the MAINT flag is left out; a FUTURE node is planned down. A
+   * reservation that is not MAINT, and one deleted before it began, add nothing; one deleted
+   * while it lasted counts until then.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("storages")
+  void maintenanceReservationsAndFutureNodesArePlannedDown(Storage storage) throws Exception {
+    long h = DAY + 8 * 3600;
+    try (TestDatabases.Fresh fresh = TestDatabases.create(storage); Database db = fresh.open()) {
+      JobStore jobs = new JobStore(db);
+      rollups(db, jobs, h - 3600).registerCpus("c", 32);
+      jobs.store("c", List.of(
+          resv("maint", h + 600, h + 780, "n4", 8, false, "MAINT", "SPEC_NODES"),
+          resv("other", h + 600, h + 900, "n1", 8, false, "SPEC_NODES"),
+          resv("gone", h + 1000, h + 2000, "n2", 8, true, "MAINT"),
+          nodeEvent("n3", h + 660, h + 780, 8194), // FAIL: 960 down
+          nodeEvent("n4", h + 700, h + 840, 1), // DOWN, 80 s of it inside "maint": 60 s x 8 down
+          nodeEvent("n4", h + 900, h + 960, 32801), // DOWN$ (MAINT flag): left out
+          nodeEvent("n2", h + 1200, h + 1300, 6), // FUTURE: 800 planned down
+          resv("cut", h + 2000, h + 3000, "n1", 8, false, "MAINT"),
+          AcctEvent.newBuilder().setEventId(events.incrementAndGet()).setReservation(org.corral.protocol.msg
+              .ResvPeriod.newBuilder().setName("cut").setAt(h + 2100).setTimeEnd(h + 2100)).build())); // 100 s x 8
+      rollups(db, jobs, h + 3600 + 60).runOnce();
+      ReportService report = new ReportService(rollups(db, jobs, h + 3660), jobs, "c", Clock.systemUTC());
+      ClusterUsage c = report.report(UsageReportRequest.newBuilder().setStart(h).setEnd(h + 3600).build())
+          .getClusters(0);
+      assertThat(c.getDownSecs()).isEqualTo(960 + 480);
+      assertThat(c.getPlannedDownSecs()).isEqualTo(180 * 8 + 800 + 800);
+      assertThat(c.getIdleSecs()).isEqualTo(32 * 3600 - 1440 - 3040);
+      assertThat(c.getTotalSecs()).isEqualTo(32 * 3600);
+    }
+  }
 }
