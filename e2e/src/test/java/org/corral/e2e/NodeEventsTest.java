@@ -36,6 +36,34 @@ class NodeEventsTest {
     }
   }
 
+  /**
+   * scontrol update State=FAIL, as on the reference Slurm 22.05: the node shows fail (sinfo) and
+   * IDLE+FAIL with its reason (scontrol), takes no new job, and once resumed sacctmgr shows the
+   * closed event as the reference records it (StateRaw 8194: IDLE with the FAIL flag).
+   */
+  @Test
+  void aFailedNodeTakesNoJobsAndItsEventShowsAsTheReferenceShowsIt() throws Exception {
+    assumeTrue(TestUsers.canCreate(), "needs root to run the cluster's daemons and commands as users");
+    TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
+    try (LocalCluster c = LocalCluster.up(2, 2, 1000)) {
+      assertThat(c.as(null, "scontrol", "update", "nodename=n2", "state=fail").err())
+          .isEqualTo("You must specify a reason when DOWNING or DRAINING a node. Request denied\n");
+      assertThat(c.as(null, "scontrol", "update", "nodename=n2", "state=fail", "reason=fan noise").exitCode())
+          .isZero();
+      assertThat(c.as(alice, "sinfo", "-h", "-N", "-o", "%N %t %T %E").out())
+          .isEqualTo("n1 idle idle none\nn2 fail fail fan noise\n");
+      assertThat(c.as(alice, "scontrol", "show", "node", "n2").out()).contains("State=IDLE+FAIL ")
+          .contains("Reason=fan noise [root@");
+      String job = c.as(alice, "sbatch", "--parsable", "-N2", "-o", "/dev/null", "--wrap", "true").out().strip();
+      Thread.sleep(1500); // scheduling passes go by: the job must not start on the failed node
+      assertThat(c.as(alice, "squeue", "-h", "-j", job, "-o", "%T").out()).isEqualTo("PENDING\n");
+      assertThat(c.as(null, "scontrol", "update", "nodename=n2", "state=resume").exitCode()).isZero();
+      String[] show = {"sacctmgr", "-n", "-P", "show", "event", "nodes=n2",
+          "format=nodename,stateraw,state,reason,user"};
+      assertThat(await(c, alice, show, 1)).isEqualTo("n2|8194|FAIL|fan noise|root(0)\n");
+    }
+  }
+
   /** sacctmgr's listing once it has {@code lines} lines (or the last one seen after 30 seconds). */
   private static String await(LocalCluster c, TestUsers.User user, String[] cmd, int lines) throws Exception {
     String out = "";
