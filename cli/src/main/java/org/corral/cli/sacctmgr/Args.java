@@ -95,6 +95,7 @@ final class Args {
       {"fairshare", "fairshare", "shares"},
       {"grpjobs", "grpjobs"},
       {"grpsubmitjobs", "grpsubmitjobs", "grpsubmit"},
+      {"grptresrunmins", "grptresrunmins"},
       {"grptresmins", "grptresmins"},
       {"grptres", "grptres"},
       {"grpwall", "grpwall"},

@@ -90,7 +90,7 @@ final class Columns {
     c.add(col("GrpWall", 11, "grpwall", r -> wall(own(r).hasGrpWallMinutes(), own(r).getGrpWallMinutes())));
     c.add(col("GrpCPUMins", 11, "grpcpumins", r -> ""));
     c.add(col("GrpTRESMins", 13, "grptresmins", r -> own(r).getGrpTresMins()));
-    c.add(col("GrpTRESRunMins", 13, "grptresrunmins", r -> ""));
+    c.add(col("GrpTRESRunMins", 13, "grptresrunmins", r -> own(r).getGrpTresRunMins()));
     c.add(col("MaxJobs", 7, "maxjobs", r -> num(max(r).hasMaxJobs(), max(r).getMaxJobs())));
     c.add(col("MaxNodes", 8, "maxnodes,maxnodesperjob", r -> tres(max(r).getMaxTresPerJob(), "node")));
     c.add(col("MaxCPUs", 8, "maxcpus,maxcpusperjob", r -> tres(max(r).getMaxTresPerJob(), "cpu")));
@@ -143,7 +143,7 @@ final class Columns {
         r.qos().getUsageFactor() == 0 ? 1.0 : r.qos().getUsageFactor())));
     c.add(col("GrpTRES", 13, "grptres", r -> r.qos().getGrpTres()));
     c.add(col("GrpTRESMins", 13, "grptresmins", r -> r.qos().getGrpTresMins()));
-    c.add(col("GrpTRESRunMins", 13, "grptresrunmins", r -> ""));
+    c.add(col("GrpTRESRunMins", 13, "grptresrunmins", r -> r.qos().getGrpTresRunMins()));
     c.add(col("GrpJobs", 7, "grpjobs", r -> num(r.qos().hasGrpJobs(), r.qos().getGrpJobs())));
     c.add(col("GrpSubmit", 9, "grpsubmitjobs,grpsubmit", r -> num(r.qos().hasGrpSubmitJobs(), r.qos().getGrpSubmitJobs())));
     c.add(col("GrpWall", 11, "grpwall", r -> wall(r.qos().hasGrpWallMinutes(), r.qos().getGrpWallMinutes())));

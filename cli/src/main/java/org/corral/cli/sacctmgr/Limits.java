@@ -68,7 +68,8 @@ final class Limits {
   }
 
   static boolean isAssocKey(String k) {
-    return List.of("fairshare", "grpjobs", "grpsubmitjobs", "grptres", "grptresmins", "grpwall", "maxjobs",
+    return List.of("fairshare", "grpjobs", "grpsubmitjobs", "grptres", "grptresmins", "grptresrunmins", "grpwall",
+        "maxjobs",
         "maxsubmitjobs", "maxtresperjob", "maxtresmins", "maxwall", "priority", "qos", "defaultqos").contains(k);
   }
 
@@ -148,6 +149,7 @@ final class Limits {
         case "grpwall" -> set(minutes(o), l::setGrpWallMinutes, l::clearGrpWallMinutes);
         case "grptres" -> l.setGrpTres(TresList.merge(l.getGrpTres(), o, "GrpTRES"));
         case "grptresmins" -> l.setGrpTresMins(TresList.merge(l.getGrpTresMins(), o, "GrpTRESMins"));
+        case "grptresrunmins" -> l.setGrpTresRunMins(TresList.merge(l.getGrpTresRunMins(), o, "GrpTRESRunMins"));
         case "maxtresperjob" -> l.setMaxTresPerJob(TresList.merge(l.getMaxTresPerJob(), o, "MaxTRES"));
         case "maxtresmins" -> l.setMaxTresMinsPerJob(TresList.merge(l.getMaxTresMinsPerJob(), o, "MaxTRESMins"));
         case "qos" -> {
@@ -181,7 +183,8 @@ final class Limits {
   static List<String> assocLines(List<Args.Opt> opts, String parent) throws BadValue {
     List<String> out = new ArrayList<>();
     String[][] order = {{"fairshare", "Fairshare"}, {"grpjobs", "GrpJobs"}, {"grpsubmitjobs", "GrpSubmitJobs"},
-        {"grptres", "GrpTRES"}, {"grptresmins", "GrpTRESMins"}, {"grpwall", "GrpWall"}, {"maxjobs", "MaxJobs"},
+        {"grptres", "GrpTRES"}, {"grptresmins", "GrpTRESMins"}, {"grptresrunmins", "GrpTRESRunMins"},
+        {"grpwall", "GrpWall"}, {"maxjobs", "MaxJobs"},
         {"maxsubmitjobs", "MaxSubmitJobs"}, {"maxtresperjob", "MaxTRESPerJob"}, {"maxtresmins", "MaxTRESMins"},
         {"maxwall", "MaxWall"}};
     for (String[] k : order) {
@@ -218,9 +221,18 @@ final class Limits {
         Integer m = minutes(o);
         yield m == null ? "NONE" : Columns.wall(true, m);
       }
-      case "grptres", "maxtresperjob", "grptresmins", "maxtresmins" -> o.value().equals("-1") ? "NONE" : o.value();
+      case "grptres", "maxtresperjob", "grptresmins", "grptresrunmins", "maxtresmins" -> tresShown(o.value());
       default -> count(o) == null ? "NONE" : Integer.toString(count(o));
     };
+  }
+
+  /** A TRES list as sacctmgr prints a setting: a TRES set to -1 (cleared) as NONE ("cpu=NONE"). */
+  static String tresShown(String value) {
+    if (value.equals("-1")) {
+      return "NONE";
+    }
+    return java.util.Arrays.stream(value.split(",", -1)).map(t -> t.endsWith("=-1") ? t.substring(0, t.length() - 2)
+        + "NONE" : t).collect(java.util.stream.Collectors.joining(","));
   }
 
   /**
@@ -232,7 +244,7 @@ final class Limits {
 
   private static final java.util.Map<String, String> QOS_TRES_LABELS = java.util.Map.of("maxtresperjob",
       "MaxTRESPerJob", "maxtresperuser", "MaxTRESPerUser", "grptres", "GrpTRES", "grptresmins", "GrpTRESMins",
-      "maxtresmins", "MaxTRESMins");
+      "grptresrunmins", "GrpTRESRunMins", "maxtresmins", "MaxTRESMins");
 
   /** A QOS TRES limit changed by {@code o} (only the TRES it names). */
   private static void setQosTres(AcctQos.Builder q, Args.Opt o, String label) throws BadValue {
@@ -241,6 +253,7 @@ final class Limits {
       case "maxtresperuser" -> q.setMaxTresPerUser(TresList.merge(q.getMaxTresPerUser(), o, label));
       case "grptres" -> q.setGrpTres(TresList.merge(q.getGrpTres(), o, label));
       case "grptresmins" -> q.setGrpTresMins(TresList.merge(q.getGrpTresMins(), o, label));
+      case "grptresrunmins" -> q.setGrpTresRunMins(TresList.merge(q.getGrpTresRunMins(), o, label));
       default -> q.setMaxTresMinsPerJob(TresList.merge(q.getMaxTresMinsPerJob(), o, label));
     }
   }
@@ -292,9 +305,9 @@ final class Limits {
           label = "GrpSubmitJobs";
           shown = v == null ? "NONE" : v.toString();
         }
-        case "maxtresperjob", "maxtresperuser", "grptres", "grptresmins", "maxtresmins" -> {
+        case "maxtresperjob", "maxtresperuser", "grptres", "grptresmins", "grptresrunmins", "maxtresmins" -> {
           label = QOS_TRES_LABELS.get(o.key());
-          shown = o.value();
+          shown = tresShown(o.value());
           setQosTres(q, o, label);
         }
         case "grpwall" -> {

@@ -182,6 +182,8 @@ class SacctmgrGoldenTest {
       "tl_05_show_assoc_time_limits_P, tla_modified, ok", "tl_06_modify_unknown_tres, tla, ok",
       "tl_07_modify_qos_time_limits, tlq, ok", "tl_08_show_qos_time_limits, tlq_modified, ok",
       "tl_09_show_qos_p, tlq_modified, ok",
+      "rm_01_add_qos_run_mins_no, empty, ok", "rm_02_add_account_run_mins_no, empty, ok",
+      "rm_03_add_account_run_mins_clear_no, empty, ok",
       "wk_01_show_empty, empty, ok", "wk_02_add_user_wckeys, empty, ok", "wk_03_show, wk, ok",
       "wk_04_show_P_id, wk, ok", "wk_05_show_where_name, wk, ok", "wk_06_show_user_n, wk, ok",
       "wk_07_add_wckey_to_user, wk, ok", "wk_08_add_nothing_new, wk, ok", "wk_09_show_user_defwckey, wk, ok",

@@ -32,9 +32,11 @@ public final class AssocTree {
   public AssocTree(AssocSnapshot snapshot, String cluster) {
     this.snapshot = snapshot;
     this.timeLimits = snapshot.getAssocsList().stream().map(AcctAssoc::getLimits)
-        .anyMatch(l -> !l.getGrpTresMins().isEmpty() || l.hasGrpWallMinutes() || !l.getMaxTresMinsPerJob().isEmpty())
+        .anyMatch(l -> !l.getGrpTresMins().isEmpty() || l.hasGrpWallMinutes() || !l.getMaxTresMinsPerJob().isEmpty()
+            || !l.getGrpTresRunMins().isEmpty())
         || snapshot.getQosList().stream()
-        .anyMatch(q -> !q.getGrpTresMins().isEmpty() || q.hasGrpWallMinutes() || !q.getMaxTresMinsPerJob().isEmpty());
+        .anyMatch(q -> !q.getGrpTresMins().isEmpty() || q.hasGrpWallMinutes() || !q.getMaxTresMinsPerJob().isEmpty()
+            || !q.getGrpTresRunMins().isEmpty());
     snapshot.getUsersList().forEach(u -> users.put(u.getName(), u));
     snapshot.getQosList().forEach(q -> qos.put(q.getName(), q));
     for (AcctAssoc a : snapshot.getAssocsList()) {

@@ -39,11 +39,8 @@ final class TimeLimitCheck {
         .ifPresent(a -> tree.chain(a).forEach(c -> usedUnder.merge(c.getId(), used, TimeUsage.Used::plus))));
   }
 
-  /** Counts what a running job (or one this pass starts) may still use. */
+  /** Counts what a running job (or one this pass starts) may still use (safe; GrpTRESRunMins). */
   void started(JobInfo j, String qos, AcctAssoc assoc) {
-    if (!safe) {
-      return;
-    }
     TimeUsage.Used left = left(j);
     qosLeft.merge(qos, left, TimeUsage.Used::plus);
     if (assoc != null) {
@@ -70,6 +67,10 @@ final class TimeLimitCheck {
     String tresMins = grpTresMins(q.getGrpTresMins(), used, left, left(j), "QOS");
     if (tresMins != null) {
       return tresMins;
+    }
+    String runMins = grpTresRunMins(q.getGrpTresRunMins(), left, left(j), "QOS");
+    if (runMins != null) {
+      return runMins;
     }
     if (q.hasGrpWallMinutes() && over(used.wallSecs(), left.wallSecs(), left(j).wallSecs(), q.getGrpWallMinutes())) {
       return "QOSGrpWallLimit";
@@ -100,6 +101,10 @@ final class TimeLimitCheck {
       String tresMins = grpTresMins(l.getGrpTresMins(), used, left, mine, "Assoc");
       if (tresMins != null) {
         return tresMins;
+      }
+      String runMins = grpTresRunMins(l.getGrpTresRunMins(), left, mine, "Assoc");
+      if (runMins != null) {
+        return runMins;
       }
       if (l.hasGrpWallMinutes() && over(used.wallSecs(), left.wallSecs(), mine.wallSecs(), l.getGrpWallMinutes())) {
         return "AssocGrpWallLimit";
@@ -132,25 +137,33 @@ final class TimeLimitCheck {
 
   /**
    * The GrpTRESMins limit of a running job's QOS or association (or an ancestor's) whose usage
-   * has reached it for a TRES the job holds, as Slurm's reason; null when none has. Slurm kills
-   * such jobs (acct_policy_job_time_out) unless AccountingStorageEnforce has safe.
+   * has reached it for a TRES the job holds, or the GrpWall limit whose usage has reached it, as
+   * Slurm's reason (the QOS first, each with TRES minutes before wall); null when none has. Slurm
+   * kills such jobs (acct_policy_job_time_out) unless AccountingStorageEnforce has safe.
    */
   String exhausted(JobInfo j, AcctQos q, AcctAssoc a) {
     Map<String, Long> holds = JobTres.of(j);
     if (q != null) {
-      String r = reached(q.getGrpTresMins(), qosUsed.getOrDefault(q.getName(), TimeUsage.Used.ZERO), holds, "QOS");
+      TimeUsage.Used used = qosUsed.getOrDefault(q.getName(), TimeUsage.Used.ZERO);
+      String r = reached(q.getGrpTresMins(), used, holds, "QOS");
       if (r != null) {
         return r;
+      }
+      if (q.hasGrpWallMinutes() && used.wallSecs() >= q.getGrpWallMinutes() * 60.0) {
+        return "QOSGrpWallLimit";
       }
     }
     for (AcctAssoc c : a == null ? List.<AcctAssoc>of() : tree.chain(a)) {
       if (c.getUser().isEmpty() && c.getParentAccount().isEmpty()) {
         continue; // the root association: its Grp limits are not enforced
       }
-      String r = reached(c.getLimits().getGrpTresMins(), usedUnder.getOrDefault(c.getId(), TimeUsage.Used.ZERO),
-          holds, "Assoc");
+      TimeUsage.Used used = usedUnder.getOrDefault(c.getId(), TimeUsage.Used.ZERO);
+      String r = reached(c.getLimits().getGrpTresMins(), used, holds, "Assoc");
       if (r != null) {
         return r;
+      }
+      if (c.getLimits().hasGrpWallMinutes() && used.wallSecs() >= c.getLimits().getGrpWallMinutes() * 60.0) {
+        return "AssocGrpWallLimit";
       }
     }
     return null;
@@ -166,16 +179,41 @@ final class TimeLimitCheck {
     return null;
   }
 
+  /**
+   * The GrpTRESRunMins limit of these that running jobs' TRES times their time left, with this
+   * job's TRES times its time limit, exceed, as Slurm's reason (prefix Assoc or QOS), or null.
+   * Counted with and without safe, as Slurm does.
+   */
+  private static String grpTresRunMins(String limits, TimeUsage.Used running, TimeUsage.Used mine, String prefix) {
+    Map<String, Long> max = AssocTree.tres(limits);
+    for (String n : inSlurmsOrder(max)) {
+      if (mine.secs(n) > 0 && running.secs(n) + mine.secs(n) > max.get(n) * 60.0) {
+        return prefix + runMinutesReason(n, prefix);
+      }
+    }
+    return null;
+  }
+
+  /** Slurm's reason for a GrpTRESRunMins TRES, without its Assoc/QOS prefix. */
+  private static String runMinutesReason(String tres, String prefix) {
+    return reason(tres, prefix, "RunMinutes");
+  }
+
   /** Slurm's reason for a GrpTRESMins TRES, without its Assoc/QOS prefix. */
   private static String minutesReason(String tres, String prefix) {
+    return reason(tres, prefix, "Minutes");
+  }
+
+  /** "GrpCPUMinutesLimit", "GrpMemoryRunMinutes" (QOS) or "GrpMemRunMinutes" (Assoc), "GrpGRESMinutes"... */
+  private static String reason(String tres, String prefix, String kind) {
     return switch (tres) {
-      case "cpu" -> "GrpCPUMinutesLimit";
-      case "mem" -> prefix.equals("QOS") ? "GrpMemoryMinutes" : "GrpMemMinutes";
-      case "energy" -> "GrpEnergyMinutes";
-      case "node" -> "GrpNodeMinutes";
-      case "billing" -> "GrpBillingMinutes";
-      default -> tres.startsWith("gres/") ? "GrpGRESMinutes" : tres.startsWith("license/") ? "GrpLicenseMinutes"
-          : tres.startsWith("bb/") ? "GrpBBMinutes" : "GrpUnknownMinutes";
+      case "cpu" -> "GrpCPU" + kind + "Limit";
+      case "mem" -> (prefix.equals("QOS") ? "GrpMemory" : "GrpMem") + kind;
+      case "energy" -> "GrpEnergy" + kind;
+      case "node" -> "GrpNode" + kind;
+      case "billing" -> "GrpBilling" + kind;
+      default -> (tres.startsWith("gres/") ? "GrpGRES" : tres.startsWith("license/") ? "GrpLicense"
+          : tres.startsWith("bb/") ? "GrpBB" : "GrpUnknown") + kind;
     };
   }
 

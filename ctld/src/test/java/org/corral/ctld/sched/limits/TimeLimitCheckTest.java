@@ -44,6 +44,10 @@ class TimeLimitCheckTest {
         l.setMaxTresMinsPerJob(kv[1]);
         q.setMaxTresMinsPerJob(kv[1]);
       }
+      case "GrpTRESRunMins" -> {
+        l.setGrpTresRunMins(kv[1]);
+        q.setGrpTresRunMins(kv[1]);
+      }
       default -> throw new IllegalArgumentException(limit);
     }
     AcctLimits none = AcctLimits.getDefaultInstance();
@@ -150,6 +154,25 @@ class TimeLimitCheckTest {
     assertThat(ended).isEqualTo(expected.equals("none") ? Map.of() : Map.of(1, expected));
   }
 
+  @ParameterizedTest(name = "GrpWall={0} on {1}, used {2} min, safe={3}: {4}")
+  @CsvSource({
+      "100, physics, 100, false, AssocGrpWallLimit",
+      "100, alice,   150, false, AssocGrpWallLimit",
+      "100, physics, 99,  false, none",
+      "10,  qos,     10,  false, QOSGrpWallLimit",
+      "100, physics, 100, true,  none",          // with safe Slurm kills nothing
+  })
+  void runningJobsWhoseGrpWallIsUsedUpAreTheOnesToEnd(int limit, String where, double usedMins, boolean safe,
+      String expected) {
+    ClusterState s = TestStates.submit(TestStates.cluster(2, 8, 4000), 1, job(1, 30), NOW - 700);
+    s = StateMachine.apply(s, Planner.plan(s, NOW - 600, SchedulingConfig.DEFAULTS).starts().get(0));
+    TimeUsage.Used u = new TimeUsage.Used(Map.of(), usedMins * 60);
+    TimeUsage used = new TimeUsage(Map.of(new TimeUsage.Owner("physics", "alice", "debug"), u), Map.of("normal", u));
+    Map<Integer, String> ended = LimitCheck.of(s, tree(where, "GrpWall:" + limit),
+        new LimitCheck.Enforce(true, true, safe), used, NOW).exhausted(s);
+    assertThat(ended).isEqualTo(expected.equals("none") ? Map.of() : Map.of(1, expected));
+  }
+
   @ParameterizedTest(name = "safe={0}: {1}")
   @CsvSource({"false, start", "true, AssocGrpCPUMinutesLimit"})
   void safeCountsWhatRunningJobsMayStillUse(boolean safe, String expected) {
@@ -161,6 +184,31 @@ class TimeLimitCheckTest {
     s = StateMachine.apply(s, first.starts().get(0));
     s = TestStates.submit(s, 2, job(1, 10), NOW - 10);
     assertThat(outcome(s, 2, t, used(40, 10), safe)).isEqualTo(expected);
+  }
+
+  /**
+   * GrpTRESRunMins: a 4-CPU job runs with 20 of its 30 minutes left (80 CPU-minutes); the next
+   * job's CPUs times its time limit must fit beside them, with safe or without, whatever the
+   * usage so far (none here).
+   */
+  @ParameterizedTest(name = "{0} on {1}, next job {2} CPUs x {3} min, safe={4}: {5}")
+  @CsvSource({
+      "cpu=100,  physics, 1, 20, false, start",                        // 80 + 20 = 100: fits
+      "cpu=100,  physics, 1, 21, false, AssocGrpCPURunMinutesLimit",  // 80 + 21
+      "cpu=100,  alice,   2, 11, true,  AssocGrpCPURunMinutesLimit",
+      "cpu=100,  qos,     1, 21, false, QOSGrpCPURunMinutesLimit",
+      "node=30,  physics, 1, 11, false, AssocGrpNodeRunMinutes",      // 20 node-minutes left + 11
+      "node=30,  qos,     1, 11, false, QOSGrpNodeRunMinutes",
+      "mem=10,   qos,     1, 10, false, QOSGrpMemoryRunMinutes",
+      "gres/gpu=1, physics, 1, 60, false, start",                     // the job asks for no GPU
+  })
+  void grpTresRunMinsCountRunningJobsTimeLeftAndTheJobsOwnLimit(String limit, String where, int cpus, int minutes,
+      boolean safe, String expected) {
+    AssocTree t = tree(where, "GrpTRESRunMins:" + limit);
+    ClusterState s = TestStates.submit(TestStates.cluster(2, 8, 4000), 1, job(4, 30), NOW - 700);
+    s = StateMachine.apply(s, Planner.plan(s, NOW - 600, SchedulingConfig.DEFAULTS).starts().get(0));
+    s = TestStates.submit(s, 2, job(cpus, minutes), NOW - 10);
+    assertThat(outcome(s, 2, t, TimeUsage.NONE, safe)).isEqualTo(expected);
   }
 
   @ParameterizedTest(name = "safe={0}: job 2 {1}")

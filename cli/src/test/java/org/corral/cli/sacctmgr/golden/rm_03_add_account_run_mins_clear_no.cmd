@@ -1,0 +1,1 @@
+echo n | /usr/bin/sacctmgr add account rma GrpTRESRunMins=cpu=-1 MaxTRESMins=cpu=9
