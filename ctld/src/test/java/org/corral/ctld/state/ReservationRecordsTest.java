@@ -59,4 +59,14 @@ class ReservationRecordsTest {
     s = StateMachine.apply(s, new Command.DeleteReservation("maint", 1200));
     assertThat(periods(s)).containsExactly(period(2000, 2180, "n4", 8, false), period(2000, 2180, "n4", 8, true));
   }
+
+  @Test
+  void aRecurringReservationRolledOnAtItsEndKeepsItsPastPeriodWhole() {
+    ClusterState s = TestStates.cluster(4, 8, 4000);
+    s = StateMachine.apply(s, new Command.CreateReservation(maint(2000, 2180, "n4"), 1000));
+    s = StateMachine.apply(s, new Command.UpdateReservation(maint(2000 + 86400, 2180 + 86400, "n4"), 2180));
+    s = StateMachine.apply(s, new Command.DeleteReservation("maint", 2180 + 86400)); // removed at its end
+    assertThat(periods(s)).containsExactly(period(2000, 2180, "n4", 8, false),
+        period(2000 + 86400, 2180 + 86400, "n4", 8, false));
+  }
 }
