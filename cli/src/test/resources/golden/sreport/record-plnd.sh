@@ -21,7 +21,7 @@ case "$1" in
     /usr/bin/scontrol update nodename=n3 state=resume ;;
   record)
     h=$2
-    e=$(date -d "$h:00:00 +1 hour" +%Y-%m-%dT%H:%M:%S)
+    e=$(date -d "@$(($(date -d "$h:00:00" +%s) + 3600))" +%Y-%m-%dT%H:%M:%S)
     n=0
     for a in "cluster utilization start=$h:00:00 end=$e" \
         "cluster utilization start=$h:00:00 end=$e -t seconds" \

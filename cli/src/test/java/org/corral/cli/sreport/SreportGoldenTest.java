@@ -202,6 +202,52 @@ class SreportGoldenTest {
         }));
   }
 
+  /**
+   * PLND Down (record-plnd.sh): the reference's hour 08 as its rollup stored it (its
+   * reference_usage_hour_table row for TRES cpu: 32 CPUs, alloc 926, down 960, pdown 1440, idle
+   * 75384, plan 36490), with a MAINT reservation's 1440 CPU-seconds planned down and a failed
+   * node's 960 down (RollupTest gets the same two from the events and the reservation).
+   */
+  static final long H08 = DAY + 8 * 3600;
+  static final long PLND_NOW = DAY + 9 * 3600 + 85; // recorded at 09:01:25, after the hourly rollup
+  static final long PLND_ALLOC = 926;
+  static final long PLND_IDLE = 75384;
+  static final long PLND_PLANNED = 36490;
+  static final long PLND_OVER = 0;
+
+  static UsageReportReply hour08(UsageReportRequest q) {
+    UsageReportReply.Builder r = UsageReportReply.newBuilder();
+    if (q.getStart() > H08 || q.getEnd() <= H08) {
+      return r.build();
+    }
+    return r.addClusters(ClusterUsage.newBuilder().setCluster("reference").setCpus(32).setAllocSecs(PLND_ALLOC)
+        .setDownSecs(960).setPlannedDownSecs(1440).setIdleSecs(PLND_IDLE).setPlannedSecs(PLND_PLANNED)
+        .setOverSecs(PLND_OVER).setTotalSecs(32 * 3600)).build();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> plannedDownMatchesTheReference() {
+    return Stream.iterate(1, i -> i + 1).limit(5).map(i -> String.format("plnd_%02d", i))
+        .map(c -> DynamicTest.dynamicTest(c, () -> {
+          String[] args = resource(c + ".args").trim().split(" ");
+          var out = new ByteArrayOutputStream();
+          var err = new ByteArrayOutputStream();
+          Cli cli = new Cli("sreport", new PrintStream(out, true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("SLURM_CONF", "/nonexistent/slurm.conf"),
+              Clock.fixed(Instant.ofEpochSecond(PLND_NOW), ZoneOffset.UTC),
+              () -> { throw new IllegalStateException(); }, () -> request -> switch (request.getBodyCase()) {
+                case USAGE_REPORT -> Response.newBuilder().setUsageReport(hour08(request.getUsageReport())).build();
+                case ASSOC_SNAPSHOT -> Response.newBuilder().setAssocSnapshot(AssocSnapshot.newBuilder()
+                    .addAllAssocs(TREE)).build();
+                default -> throw new IllegalStateException();
+              });
+          int rc = new SreportCommand(login -> "", () -> null).run(Arrays.asList(args), cli);
+          assertThat(out.toString(StandardCharsets.UTF_8)).as("stdout").isEqualTo(resource(c + ".out"));
+          assertThat(err.toString(StandardCharsets.UTF_8)).as("stderr").isEqualTo(resource(c + ".err"));
+          assertThat(rc).as("exit status").isEqualTo(Integer.parseInt(resource(c + ".rc").trim()));
+        }));
+  }
+
   @Test
   void theWindowSentIsTheRoundedOne() {
     ASKED.clear();

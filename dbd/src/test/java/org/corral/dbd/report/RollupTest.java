@@ -387,4 +387,26 @@ class RollupTest {
       assertThat(c.getTotalSecs()).isEqualTo(32 * 3600);
     }
   }
+
+  /**
+   * The reference's hour 08 of 2026-11-24 (cli golden/sreport/record-plnd.sh): 32 CPUs, a MAINT
+   * reservation on n4 (8 CPUs) 08:10-08:13 and n3 set FAIL 08:11-08:13, as its events and resv
+   * tables held them. Its hourly rollup stored pdown_secs 1440 and down_secs 960.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("storages")
+  void theReferenceHourWithAMaintenanceReservationAndAFailedNode(Storage storage) throws Exception {
+    long h = 1_795_507_200L; // 2026-11-24T08:00:00Z
+    try (TestDatabases.Fresh fresh = TestDatabases.create(storage); Database db = fresh.open()) {
+      JobStore jobs = new JobStore(db);
+      rollups(db, jobs, 1_795_504_174L).registerCpus("reference", 32);
+      jobs.store("reference", List.of(resv("corral_maint", 1_795_507_800L, 1_795_507_980L, "n4", 8, false, "MAINT",
+          "SPEC_NODES"), nodeEvent("n3", 1_795_507_860L, 1_795_507_980L, 8194)));
+      rollups(db, jobs, h + 3600 + 60).runOnce();
+      ClusterUsage c = new ReportService(rollups(db, jobs, h + 3660), jobs, "reference", Clock.systemUTC())
+          .report(UsageReportRequest.newBuilder().setStart(h).setEnd(h + 3600).build()).getClusters(0);
+      assertThat(c.getPlannedDownSecs()).isEqualTo(1440);
+      assertThat(c.getDownSecs()).isEqualTo(960);
+    }
+  }
 }
