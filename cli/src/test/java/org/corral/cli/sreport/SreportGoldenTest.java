@@ -181,16 +181,25 @@ class SreportGoldenTest {
 
   @TestFactory
   Stream<DynamicTest> jobSizesMatchTheReference() {
-    return Stream.iterate(1, i -> i + 1).limit(11).map(i -> String.format("sizes_%02d", i))
+    return cases("sizes", 11, DAY + 3600 + 41 * 60 + 40, SreportGoldenTest::replaySizes);
+  }
+
+  /**
+   * The cases PREFIX_01.. PREFIX_N run at {@code now} against a slurmdbd whose usage reports
+   * {@code usage} answers: stdout, stderr and exit status as the reference's.
+   */
+  static Stream<DynamicTest> cases(String prefix, int n, long now,
+      java.util.function.Function<UsageReportRequest, UsageReportReply> usage) {
+    return Stream.iterate(1, i -> i + 1).limit(n).map(i -> String.format("%s_%02d", prefix, i))
         .map(c -> DynamicTest.dynamicTest(c, () -> {
           String[] args = resource(c + ".args").trim().split(" ");
           var out = new ByteArrayOutputStream();
           var err = new ByteArrayOutputStream();
           Cli cli = new Cli("sreport", new PrintStream(out, true, StandardCharsets.UTF_8),
               new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("SLURM_CONF", "/nonexistent/slurm.conf"),
-              Clock.fixed(Instant.ofEpochSecond(DAY + 3600 + 41 * 60 + 40), ZoneOffset.UTC),
+              Clock.fixed(Instant.ofEpochSecond(now), ZoneOffset.UTC),
               () -> { throw new IllegalStateException(); }, () -> request -> switch (request.getBodyCase()) {
-                case USAGE_REPORT -> Response.newBuilder().setUsageReport(replaySizes(request.getUsageReport())).build();
+                case USAGE_REPORT -> Response.newBuilder().setUsageReport(usage.apply(request.getUsageReport())).build();
                 case ASSOC_SNAPSHOT -> Response.newBuilder().setAssocSnapshot(AssocSnapshot.newBuilder()
                     .addAllAssocs(TREE)).build();
                 default -> throw new IllegalStateException();
@@ -227,25 +236,7 @@ class SreportGoldenTest {
 
   @TestFactory
   Stream<DynamicTest> plannedDownMatchesTheReference() {
-    return Stream.iterate(1, i -> i + 1).limit(5).map(i -> String.format("plnd_%02d", i))
-        .map(c -> DynamicTest.dynamicTest(c, () -> {
-          String[] args = resource(c + ".args").trim().split(" ");
-          var out = new ByteArrayOutputStream();
-          var err = new ByteArrayOutputStream();
-          Cli cli = new Cli("sreport", new PrintStream(out, true, StandardCharsets.UTF_8),
-              new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("SLURM_CONF", "/nonexistent/slurm.conf"),
-              Clock.fixed(Instant.ofEpochSecond(PLND_NOW), ZoneOffset.UTC),
-              () -> { throw new IllegalStateException(); }, () -> request -> switch (request.getBodyCase()) {
-                case USAGE_REPORT -> Response.newBuilder().setUsageReport(hour08(request.getUsageReport())).build();
-                case ASSOC_SNAPSHOT -> Response.newBuilder().setAssocSnapshot(AssocSnapshot.newBuilder()
-                    .addAllAssocs(TREE)).build();
-                default -> throw new IllegalStateException();
-              });
-          int rc = new SreportCommand(login -> "", () -> null).run(Arrays.asList(args), cli);
-          assertThat(out.toString(StandardCharsets.UTF_8)).as("stdout").isEqualTo(resource(c + ".out"));
-          assertThat(err.toString(StandardCharsets.UTF_8)).as("stderr").isEqualTo(resource(c + ".err"));
-          assertThat(rc).as("exit status").isEqualTo(Integer.parseInt(resource(c + ".rc").trim()));
-        }));
+    return cases("plnd", 5, PLND_NOW, SreportGoldenTest::hour08);
   }
 
   @Test
