@@ -29,6 +29,12 @@ public final class ClusterKey {
   private static final int GROUP_OTHER_BITS = 0077;
 
   private final SecretKeySpec secret;
+  /**
+   * Initialised once and never updated: each use gets a clone. Mac.getInstance looks the
+   * algorithm up among the security providers and init derives the key pads, which together cost
+   * more than signing a message; a clone copies the initialised state.
+   */
+  private Mac prototype;
 
   private ClusterKey(byte[] bytes) {
     if (bytes.length < MIN_BYTES) {
@@ -108,6 +114,19 @@ public final class ClusterKey {
 
   /** A MAC initialised with this key; one per use, as Mac is not thread-safe. */
   Mac newMac() {
+    synchronized (this) {
+      if (prototype == null) {
+        prototype = initialisedMac();
+      }
+      try {
+        return (Mac) prototype.clone();
+      } catch (CloneNotSupportedException e) {
+        return initialisedMac(); // a provider whose HMAC cannot be cloned
+      }
+    }
+  }
+
+  private Mac initialisedMac() {
     try {
       Mac mac = Mac.getInstance(ALGORITHM);
       mac.init(secret);

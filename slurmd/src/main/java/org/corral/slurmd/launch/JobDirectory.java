@@ -2,6 +2,8 @@ package org.corral.slurmd.launch;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -10,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -46,7 +47,16 @@ public final class JobDirectory {
   }
 
   static JobDirectory in(Path spoolDir, int jobId) {
-    return new JobDirectory(jobId, spoolDir.resolve(String.format("%s%05d", PREFIX, jobId)));
+    return new JobDirectory(jobId, spoolDir.resolve(name(jobId)));
+  }
+
+  /** job00042: the id zero-padded to five digits (String.format costs more than the rest of a lookup). */
+  static String name(int jobId) {
+    if (jobId < 0) {
+      return String.format("%s%05d", PREFIX, jobId);
+    }
+    String digits = Integer.toString(jobId);
+    return digits.length() >= 5 ? PREFIX + digits : PREFIX + "00000".substring(digits.length()) + digits;
   }
 
   /** The job ids that have a directory in the spool. */
@@ -252,13 +262,22 @@ public final class JobDirectory {
 
   /** Removes the directory and everything in it. */
   public void delete() throws IOException {
-    if (!Files.exists(dir)) {
+    deleteTree(dir);
+  }
+
+  /** Deletes each entry (a directory, after its own entries), then the directory; gone already is fine. */
+  private static void deleteTree(Path directory) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
+      for (Path entry : entries) {
+        try {
+          Files.deleteIfExists(entry);
+        } catch (DirectoryNotEmptyException e) {
+          deleteTree(entry);
+        }
+      }
+    } catch (NoSuchFileException e) {
       return;
     }
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
+    Files.deleteIfExists(directory);
   }
 }

@@ -18,7 +18,17 @@ public final class ProcReader {
   private static final long PAGE_KB = 4;
   private static final long MILLIS_PER_TICK = 10;
 
+  /**
+   * How long a frequency reading is reused. Reading /proc/cpuinfo asks every CPU for its
+   * frequency (an interrupt to each, costly under a hypervisor), and jobs ending in bursts would
+   * do that per job for an average that moves far more slowly.
+   */
+  private static final long FREQUENCY_REUSE_NANOS = 1_000_000_000L;
+
   private final Path proc;
+  private long frequencyKhz;
+  private long frequencyReadAt;
+  private boolean frequencyRead;
 
   public ProcReader(Path proc) {
     this.proc = proc;
@@ -72,7 +82,17 @@ public final class ProcReader {
   }
 
   /** The average current frequency of the host's CPUs in kHz, 0 when unknown. */
-  public long cpuFrequencyKhz() {
+  public synchronized long cpuFrequencyKhz() {
+    long now = System.nanoTime();
+    if (!frequencyRead || now - frequencyReadAt >= FREQUENCY_REUSE_NANOS) {
+      frequencyKhz = readCpuFrequencyKhz();
+      frequencyReadAt = now;
+      frequencyRead = true;
+    }
+    return frequencyKhz;
+  }
+
+  private long readCpuFrequencyKhz() {
     String info = read(proc.resolve("cpuinfo")).orElse("");
     double sum = 0;
     int n = 0;
