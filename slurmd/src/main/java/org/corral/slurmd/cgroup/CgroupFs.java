@@ -71,19 +71,31 @@ class CgroupFs {
 
   /** The value of "KEY N" in a flat keyed file (memory.events, cpu.stat, cpuacct.stat), or -1. */
   long keyed(Path file, String key) {
-    return read(file).map(text -> {
+    return keyed(file, new String[] {key})[0];
+  }
+
+  /** The values of several keys of one flat keyed file, read once; -1 for each one missing. */
+  long[] keyed(Path file, String... keys) {
+    long[] values = new long[keys.length];
+    java.util.Arrays.fill(values, -1L);
+    read(file).ifPresent(text -> {
       for (String line : text.split("\n")) {
         String[] parts = line.trim().split("\\s+");
-        if (parts.length == 2 && parts[0].equals(key)) {
-          try {
-            return Long.parseLong(parts[1]);
-          } catch (NumberFormatException e) {
-            return -1L;
+        if (parts.length != 2) {
+          continue;
+        }
+        for (int i = 0; i < keys.length; i++) {
+          if (parts[0].equals(keys[i])) {
+            try {
+              values[i] = Long.parseLong(parts[1]);
+            } catch (NumberFormatException e) {
+              values[i] = -1L;
+            }
           }
         }
       }
-      return -1L;
-    }).orElse(-1L);
+    });
+    return values;
   }
 
   long number(Path file) {

@@ -127,9 +127,9 @@ final class CgroupV1 extends CgroupBackend {
     long user = -1;
     long system = -1;
     if (cpuacct >= 0) {
-      Path stat = dirs.get(cpuacct).resolve("cpuacct.stat");
-      user = ticks(fs.keyed(stat, "user"));
-      system = ticks(fs.keyed(stat, "system"));
+      long[] stat = fs.keyed(dirs.get(cpuacct).resolve("cpuacct.stat"), "user", "system");
+      user = ticks(stat[0]);
+      system = ticks(stat[1]);
     }
     long kills = Math.max(0, fs.keyed(memory.resolve("memory.oom_control"), "oom_kill"));
     return new CgroupUsage(user, system, fs.number(memory.resolve("memory.max_usage_in_bytes")), kills);

@@ -146,8 +146,9 @@ final class CgroupV2 extends CgroupBackend {
   CgroupUsage usage(List<Path> dirs) {
     Path step = dirs.get(0);
     Path stat = step.resolve("cpu.stat");
-    long user = fs.keyed(stat, "user_usec");
-    long system = fs.keyed(stat, "system_usec");
+    long[] usec = fs.keyed(stat, "user_usec", "system_usec");
+    long user = usec[0];
+    long system = usec[1];
     long peak = Files.exists(step.resolve("memory.peak")) ? fs.number(step.resolve("memory.peak")) : -1;
     return new CgroupUsage(user < 0 ? -1 : user / 1000, system < 0 ? -1 : system / 1000, peak,
         Math.max(0, fs.keyed(step.resolve("memory.events"), "oom_kill")));

@@ -46,6 +46,13 @@ public final class JobConfinement {
   private final ProcReader proc;
   private final String nodeName;
   private final Map<Integer, StepUsageTracker> batchUsage = new ConcurrentHashMap<>();
+  /**
+   * The scopes confine() made, until release(): a job's end reads and removes them without
+   * looking them up again in the cgroup tree (a directory listing or two per hierarchy each).
+   * Jobs re-adopted after a restart are looked up.
+   */
+  private final Map<Integer, JobScope> jobScopes = new ConcurrentHashMap<>();
+  private final Map<Integer, StepScope> batchSteps = new ConcurrentHashMap<>();
   /** Scopes are removed off the path that reports a job's end; a job id launched again waits for it. */
   private final ExecutorService remover = Executors.newSingleThreadExecutor(
       r -> Thread.ofPlatform().name("cgroup-remover").daemon().unstarted(r));
@@ -137,24 +144,31 @@ public final class JobConfinement {
     return limiter;
   }
 
-  /** Sets up the job's scope and writes, into the job's directory, the files its wrapper joins. */
-  void confine(JobDirectory dir, LaunchBatchRequest request) throws IOException {
+  /**
+   * What confining a batch job gave: the cgroup files its process joins (none unconfined) and
+   * the node CPUs it holds (CpuList form, "" unconfined), both for its launch file.
+   */
+  record Confined(List<Path> cgroupProcs, String cores) {
+    static final Confined NONE = new Confined(List.of(), "");
+  }
+
+  /** Sets up the job's scope: the cgroup files its wrapper joins and its CPUs, for the launch file. */
+  Confined confine(JobDirectory dir, LaunchBatchRequest request) throws IOException {
     JobInfo job = request.getJob();
     int jobId = job.getJobId();
     batchUsage.put(jobId, new StepUsageTracker(jobId, BATCH_STEP));
     if (!limiter.confines()) {
-      return;
+      return Confined.NONE;
     }
     awaitRemoval(jobId);
     int cpuCount = request.getCpusOnNode() > 0 ? request.getCpusOnNode() : Math.max(1, job.getNumCpus());
     BitSet nodeCpus = cores.claim(jobId, cpuCount, closeCpus(job), givenCpus(job));
-    dir.writeRootFile("cores", CpuList.format(nodeCpus) + "\n");
     JobScope scope = limiter.limitJob(jobId, job.getUserId(), cores.hostCpus(nodeCpus), memoryBytes(request));
     constrainDevices(scope, job);
     StepScope step = scope.openStep(BATCH_STEP);
-    StringBuilder list = new StringBuilder();
-    step.procsFiles().forEach(f -> list.append(f).append('\n'));
-    dir.writeRootFile("cgroup", list.toString());
+    jobScopes.put(jobId, scope);
+    batchSteps.put(jobId, step);
+    return new Confined(step.procsFiles(), CpuList.format(nodeCpus));
   }
 
   /**
@@ -227,7 +241,7 @@ public final class JobConfinement {
   /** A job found in the spool after a restart keeps its CPUs and gets a usage record again. */
   void readopt(JobDirectory dir) {
     batchUsage.putIfAbsent(dir.jobId(), new StepUsageTracker(dir.jobId(), BATCH_STEP));
-    dir.readRootFile("cores").ifPresent(text -> {
+    dir.cores().ifPresent(text -> {
       try {
         cores.restore(dir.jobId(), CpuList.parse(text));
       } catch (IllegalArgumentException e) {
@@ -241,7 +255,10 @@ public final class JobConfinement {
     int jobId = dir.jobId();
     batchUsage.remove(jobId);
     cores.release(jobId);
-    Optional<JobScope> scope = limiter.confines() ? limiter.findJob(jobId) : Optional.empty();
+    batchSteps.remove(jobId);
+    JobScope known = jobScopes.remove(jobId);
+    Optional<JobScope> scope = !limiter.confines() ? Optional.empty()
+        : known != null ? Optional.of(known) : limiter.findJob(jobId);
     if (scope.isEmpty()) {
       // Removed by an earlier slurmd that reported the end but never saw it acknowledged.
       return dir.readRootFile("oom").map(String::strip).filter(t -> !t.isEmpty() && !t.equals("0")).isPresent();
@@ -320,6 +337,10 @@ public final class JobConfinement {
   private Optional<StepScope> step(int jobId) {
     if (!limiter.confines()) {
       return Optional.empty();
+    }
+    StepScope known = batchSteps.get(jobId);
+    if (known != null) {
+      return Optional.of(known);
     }
     return limiter.findJob(jobId).flatMap(scope -> {
       try {

@@ -21,8 +21,9 @@ import java.util.stream.Stream;
  * One job's directory in the spool, {@code job00042/}: root-owned (mode 0711) so that the user
  * can reach their script but can neither list nor change what root writes here. Files:
  * slurm_script (the user's, 0500), launch (slurmd's orders to job-launcher.pl: who, where, which
- * files, the environment and the command), cores (the node CPUs the job holds) and cgroup (the
- * files the job's pid is written into, one a line), and what the job's supervisor writes:
+ * files, the cgroup files the job's pid is written into, the node CPUs the job holds, the
+ * environment and the command; older versions kept the cgroup files and the CPUs in files
+ * "cgroup" and "cores"), and what the job's supervisor writes:
  * record (lines "wrapper PID TICKS", "pid PID", "status STATUS") and, when the job could not
  * start, launch.err.
  */
@@ -113,18 +114,29 @@ public final class JobDirectory {
     }
   }
 
-  /**
-   * Writes the job's script (owned by the job's user) and the launch file job-launcher.pl reads
-   * (root's): NUL-terminated fields, never parsed by a shell.
-   */
-  void writeUserFiles(LaunchPlan plan, List<String> scriptPrefix, String nodeName) throws IOException {
+  /** Writes the job's script, owned by the job's user. */
+  void writeScript(LaunchPlan plan) throws IOException {
     writeUserFile(script(), plan.script(), "r-x------", plan);
+  }
+
+  /**
+   * Writes the launch file job-launcher.pl reads (root's): NUL-terminated fields, never parsed by
+   * a shell, with the cgroup files the job joins and the node CPUs it holds.
+   */
+  void writeLaunch(LaunchPlan plan, List<String> scriptPrefix, String nodeName, JobConfinement.Confined confined)
+      throws IOException {
     List<String> command = new ArrayList<>(scriptPrefix);
     command.add(script().toString());
     command.addAll(plan.argv());
     new UserLaunch(UserLaunch.Kind.BATCH, plan.uid(), plan.gid(), nodeName, Integer.toUnsignedString(jobId) + ".batch",
         plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), plan.append(), plan.umask(), plan.environment(),
-        command).writeTo(dir);
+        command, confined.cgroupProcs(), confined.cores()).writeTo(dir);
+  }
+
+  /** The node CPUs the job holds, as its launch file (or, written by an earlier version, its cores file) says. */
+  Optional<String> cores() {
+    Optional<String> cores = UserLaunch.cores(dir);
+    return cores.isPresent() ? cores : read("cores");
   }
 
   private static void writeUserFile(Path file, String text, String mode, LaunchPlan plan) throws IOException {

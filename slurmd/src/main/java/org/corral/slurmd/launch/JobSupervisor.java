@@ -167,7 +167,7 @@ public final class JobSupervisor implements AutoCloseable {
         jobs.remove(jobId, job); // launched by an earlier slurmd: recover() adopts it
         return;
       }
-      dir.writeUserFiles(plan, hooks.scriptPrefix(), nodeName);
+      dir.writeScript(plan);
     } catch (IOException | RuntimeException e) {
       finish(job, JobEnd.failed(0, now(), "cannot write the job's files to the spool: " + e.getMessage()));
       return;
@@ -195,11 +195,18 @@ public final class JobSupervisor implements AutoCloseable {
       finish(job, new JobEnd(ProcessGroupSignaller.SIGKILL, now(), false, ""));
       return;
     }
+    JobConfinement.Confined confined;
     try {
-      confinement.confine(dir, request);
+      confined = confinement.confine(dir, request);
     } catch (IOException | RuntimeException e) {
       finish(job, JobEnd.failed(0, now(), "cannot confine the job (" + confinement.limiter().name() + "): "
           + e.getMessage()));
+      return;
+    }
+    try {
+      dir.writeLaunch(plan, hooks.scriptPrefix(), nodeName, confined);
+    } catch (IOException | RuntimeException e) {
+      finish(job, JobEnd.failed(0, now(), "cannot write the job's files to the spool: " + e.getMessage()));
       return;
     }
     try {

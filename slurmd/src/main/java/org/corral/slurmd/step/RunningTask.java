@@ -90,14 +90,10 @@ final class RunningTask {
       throws IOException {
     Files.createDirectories(dirPath);
     Files.setPosixFilePermissions(dirPath, PosixFilePermissions.fromString("rwx------"));
-    if (!cgroupProcs.isEmpty()) {
-      StringBuilder list = new StringBuilder();
-      cgroupProcs.forEach(f -> list.append(f).append('\n'));
-      dir.writeRootFile("cgroup", list.toString());
-    }
     // Output files were created or truncated for the whole step: every task appends.
     new UserLaunch(UserLaunch.Kind.TASK, step.uid(), step.gid(), nodeName, step.key().toString(), step.workDir(),
-        plan.stdIn(), plan.stdOut(), plan.stdErr(), true, step.umask(), plan.environment(), plan.command())
+        plan.stdIn(), plan.stdOut(), plan.stdErr(), true, step.umask(), plan.environment(), plan.command(),
+        cgroupProcs, "")
         .writeTo(dirPath);
     launcher.makeFifos(dirPath);
     // Our ends first: opening a named pipe waits for the other end, which the task opens.

@@ -14,11 +14,13 @@
 # evaluated: paths, the environment and the command travel as NUL-separated data.
 #
 # Files in JOBDIR (root-owned):
-#   launch      (slurmd's, read here) NUL-terminated fields: version 1, kind (batch|task), uid,
+#   launch      (slurmd's, read here) NUL-terminated fields: version 2, kind (batch|task), uid,
 #               gid, node, step name (batch, 0, ...), work directory, stdin, stdout, stderr
 #               ("" = as stdout; "-" = the named pipe in DIR), open mode (append|truncate),
-#               umask, the number N of environment entries, N NAME=value entries, the command
-#   cgroup      (slurmd's, optional) the cgroup.procs (or tasks) files the job joins, one a line
+#               umask, the cgroup.procs (or tasks) files the job joins (one a line, "" for
+#               none), the node CPUs a batch job holds (slurmd's, not read here), the number N
+#               of environment entries, N NAME=value entries, the command. Version 1 had no
+#               cgroup and CPU fields: the files joined were listed in DIR/cgroup.
 #   record      lines "KEY VALUE", each appended in one write (a reader takes whole lines only):
 #                 wrapper PID TICKS  the supervisor: its pid and start time (clock ticks after
 #                                    boot, /proc/PID/stat), to tell it from a later holder of the pid
@@ -119,7 +121,7 @@ sub supervise {
   POSIX::setsid();
   open(my $record, '>>', "$dir/record") or fail_early($dir, undef, "cannot create $dir/record: $!");
   syswrite($record, "wrapper $$ " . start_ticks($$) . "\n");
-  my @launch = read_fields("$dir/launch");
+  my @launch = as_version2($dir, read_fields("$dir/launch"));
   $0 = "slurmstepd: [$launch[5]]" if @launch > 5;    # what ps shows, as for Slurm's
   # Until the job's own files are open, its stderr is this pipe: what it says there (a file it
   # cannot open, a user that does not exist) is why it could not start.
@@ -173,13 +175,13 @@ sub finish {
 # to the supervisor (launch.err); a task's go to its stream to srun, as slurmstepd's do.
 sub run_job {
   my ($dir, $record, $groups, $says, $version, $kind, $uid, $gid, $node, $step, $work, $in, $out,
-      $err, $mode, $mask, $count, @words) = @_;
+      $err, $mode, $mask, $cgroups, $cores, $count, @words) = @_;
   POSIX::setsid();
   open(STDERR, '>&', $says) or POSIX::_exit(1);
   close $says;
   open(STDIN, '<', '/dev/null');
   open(STDOUT, '>', '/dev/null');
-  defined $count && $version eq '1' && $count =~ /^[0-9]+$/ && @words > $count
+  defined $count && $version eq '2' && $count =~ /^[0-9]+$/ && @words > $count
       or die_launch("malformed launch file");
   my $task = $kind eq 'task';
   my %stream;
@@ -195,7 +197,7 @@ sub run_job {
   defined $groups or die_launch("cannot launch as uid $uid: no such user");
   syswrite($record, "pid $$\n");
   close $record;
-  join_cgroups($dir);
+  join_cgroups($cgroups);
   $) = join(' ', $gid, $gid, grep { $_ ne $gid } split(/ /, $groups));
   POSIX::setgid($gid) or die_launch("cannot set group $gid: $!");
   POSIX::setuid($uid) or die_launch("cannot set user $uid: $!");
@@ -240,16 +242,13 @@ sub run_job {
 }
 
 sub join_cgroups {
-  my ($dir) = @_;
-  open(my $list, '<', "$dir/cgroup") or return;
-  while (my $procs = <$list>) {
-    chomp $procs;
+  my ($cgroups) = @_;
+  for my $procs (split(/\n/, $cgroups)) {
     next if $procs eq '';
     my $fh;
     open($fh, '>>', $procs) && syswrite($fh, "$$\n") && close($fh)
         or die_launch("cannot join the job cgroup: $procs");
   }
-  close $list;
 }
 
 # Opens PATH on HANDLE (OP is <, > or >>), or the task's STREAM for "-"; on failure says why as
@@ -272,11 +271,11 @@ sub current_dir {
 # After the job ended: OOM kills in its cgroups (v1 memory.oom_control, v2 memory.events) are
 # said on the job's stderr as slurmstepd does, written as the user (the file is the user's).
 sub report_oom_kills {
-  my ($dir, $groups, $version, $kind, $uid, $gid, $node, $step, $work, $in, $out, $err) = @_;
-  return unless defined $err && $kind eq 'batch' && defined $groups && open(my $list, '<', "$dir/cgroup");
+  my ($dir, $groups, $version, $kind, $uid, $gid, $node, $step, $work, $in, $out, $err, $mode, $mask, $cgroups) = @_;
+  return unless defined $cgroups && $kind eq 'batch' && defined $groups;
   my $kills = 0;
-  while (my $procs = <$list>) {
-    chomp $procs;
+  for my $procs (split(/\n/, $cgroups)) {
+    next if $procs eq '';
     (my $cgroup = $procs) =~ s{/[^/]*$}{};
     for my $counter ("$cgroup/memory.oom_control", "$cgroup/memory.events") {
       open(my $fh, '<', $counter) or next;
@@ -286,7 +285,6 @@ sub report_oom_kills {
       close $fh;
     }
   }
-  close $list;
   return unless $kills > 0;
   my $file = $err ne '' ? $err : $out;
   my $pid = fork();
@@ -325,6 +323,22 @@ sub record_failure {
     close $record;
   }
   syswrite(STDOUT, "ended $dir\n");
+}
+
+# The launch fields in version 2's order: a version 1 file (an earlier slurmd's) gets its
+# cgroup list from DIR/cgroup and no CPUs.
+sub as_version2 {
+  my ($dir, @fields) = @_;
+  return @fields unless @fields > 12 && $fields[0] eq '1';
+  my $cgroups = '';
+  if (open(my $list, '<', "$dir/cgroup")) {
+    local $/;
+    $cgroups = <$list> // '';
+    close $list;
+  }
+  splice(@fields, 12, 0, $cgroups, '');
+  $fields[0] = '2';
+  return @fields;
 }
 
 sub read_fields {
