@@ -2,9 +2,11 @@
 # Launch rate: 1,000 jobs of `true` on 4 nodes x 8 CPUs, from the first submission until the
 # queue is empty, on Corral and on the reference Slurm in the same run.
 #   bench/launch-throughput.sh [JOBS]      (default 1000; needs root; SKIP_REFERENCE=1: Corral only;
-#                                          WARMUP=N: N untimed jobs first, as on a cluster already up)
-# Corral: JOBS single jobs submitted through the RPC API by 4 clients (SubmitLoad ... run), until
-# job arrays exist. Slurm: one `sbatch --array=1-JOBS` (its fastest way to queue that many).
+#                                          WARMUP=N: N untimed jobs first, as on a cluster already up;
+#                                          MODE=single: JOBS single jobs by 4 clients instead of an array)
+# Corral: one job array of JOBS tasks submitted through the RPC API (SubmitLoad ... array: what
+# `sbatch --array=1-JOBS` sends, without the command's JVM), timed until none of its tasks is
+# pending, running or completing. Slurm: one `sbatch --array=1-JOBS` (its fastest way to queue that many).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${1:-1000}
@@ -15,7 +17,9 @@ dir=$(mktemp -d /tmp/corral-bench-XXXX); chmod 755 "$dir"
 port=$((30000 + RANDOM % 2000))
 trap 'CORRAL_SKIP_BUILD=1 "$here/corral" down --dir "$dir/c" >/dev/null; rm -rf "$dir"' EXIT
 CORRAL_SKIP_BUILD=1 ./corral up --dir "$dir/c" --port-base "$port" --nodes 4 --cpus 8 >/dev/null
-echo "== Corral: $jobs jobs (API, 4 clients), 4 nodes x 8 CPUs"
+how=array; what="one array of $jobs tasks (API)"
+[ "${MODE:-}" = single ] && { how=run; what="$jobs jobs (API, 4 clients)"; }
+echo "== Corral: $what, 4 nodes x 8 CPUs"
 # CPU of each daemon (its own, and its reaped children's), and of the whole machine: the jobs'
 # supervisors are reaped by the kernel, so only the machine's total counts them (and the load
 # generator's JVM).
@@ -26,11 +30,11 @@ if [ "${WARMUP:-0}" -gt 0 ]; then
   # A cluster that has been running: the daemons' JIT compilers have seen the work already.
   echo "   (after an untimed warm-up of $WARMUP jobs)"
   "$CORRAL_JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "build/lib/*:bench/target/classes" \
-    org.corral.bench.SubmitLoad "$dir/c/slurmctld-$port.sock" 4 "$WARMUP" run >/dev/null
+    org.corral.bench.SubmitLoad "$dir/c/slurmctld-$port.sock" 4 "$WARMUP" "$how" >/dev/null
 fi
 cpu >"$dir/cpu.before"
 "$CORRAL_JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "build/lib/*:bench/target/classes" \
-  org.corral.bench.SubmitLoad "$dir/c/slurmctld-$port.sock" 4 "$jobs" run
+  org.corral.bench.SubmitLoad "$dir/c/slurmctld-$port.sock" 4 "$jobs" "$how"
 cpu >"$dir/cpu.after"
 tick=$(getconf CLK_TCK)
 paste "$dir/cpu.before" "$dir/cpu.after" | awk -v n="$jobs" -v t="$tick" '

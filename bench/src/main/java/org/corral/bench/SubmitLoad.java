@@ -24,6 +24,9 @@ import org.corral.protocol.msg.SubmitJobRequest;
  * Usage: SubmitLoad SOCKET CLIENTS TOTAL [run]. Prints rate and latency percentiles. With
  * {@code run} the jobs ({@code true}) are not held: it then also times how long the cluster
  * takes to run them all, the daemons' side of the end-to-end benchmark without CLI start-up.
+ * With {@code array} (CLIENTS is ignored) one job array of TOTAL tasks of {@code true} is
+ * submitted, as {@code sbatch --array=1-TOTAL}, and timed until none of its tasks is pending,
+ * running or completing.
  */
 public final class SubmitLoad {
   private SubmitLoad() {}
@@ -32,6 +35,10 @@ public final class SubmitLoad {
     Path socket = Path.of(args[0]);
     int clients = Integer.parseInt(args[1]);
     int total = Integer.parseInt(args[2]);
+    if (args.length > 3 && args[3].equals("array")) {
+      runArray(socket, total);
+      return;
+    }
     boolean runJobs = args.length > 3 && args[3].equals("run");
     JobSpec spec = JobSpec.newBuilder().setName("bench").setScript("#!/bin/sh\ntrue\n")
         .setWorkDir("/tmp").setStdOut("/dev/null").setHold(!runJobs)
@@ -54,6 +61,34 @@ public final class SubmitLoad {
       double all = (System.nanoTime() - t0) / 1e9;
       System.out.printf("all %d jobs ran and ended after %.2f s: %.1f jobs/s%n", total, all, total / all);
     }
+  }
+
+  private static void runArray(Path socket, int total) throws Exception {
+    JobSpec spec = JobSpec.newBuilder().setName("bench").setScript("#!/bin/sh\ntrue\n")
+        .setWorkDir("/tmp").setStdOut("/dev/null").setArray("1-" + total)
+        .addEnvironment("PATH=/usr/bin:/bin").addEnvironment("HOME=/root").build();
+    UnixSocketChannel ch = new UnixSocketChannel(socket);
+    long t0 = System.nanoTime();
+    Response r = ch.call(Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec)).build());
+    if (r.getErrorCode() != 0) {
+      throw new IllegalStateException("the array was refused: error " + r.getErrorCode());
+    }
+    int arrayId = r.getSubmitJob().getJobId();
+    Request all = Request.newBuilder().setJobInfo(JobInfoRequest.newBuilder()).build();
+    boolean busy = true;
+    while (busy) {
+      Thread.sleep(100);
+      busy = false;
+      for (JobInfo j : ch.call(all).getJobInfo().getJobsList()) {
+        if ((j.getJobId() == arrayId || j.getArrayJobId() == arrayId)
+            && (j.getState() == JobState.PENDING || j.getState() == JobState.RUNNING || j.getCompleting())) {
+          busy = true;
+          break;
+        }
+      }
+    }
+    double all2 = (System.nanoTime() - t0) / 1e9;
+    System.out.printf("all %d array tasks ran and ended after %.2f s: %.1f tasks/s%n", total, all2, total / all2);
   }
 
   /**
