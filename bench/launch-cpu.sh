@@ -32,17 +32,27 @@ cleanup() {
 }
 trap cleanup EXIT
 ( echo "$BASHPID" > "$cg/cluster/cgroup.procs"
-  CORRAL_SKIP_BUILD=1 exec ./corral up --dir "$dir/c" --port-base "$port" --nodes 4 --cpus 8 >/dev/null )
+  CORRAL_SKIP_BUILD=1 exec ./corral up --dir "$dir/c" --port-base "$port" --nodes 4 --cpus 8 >"$dir/up.out" 2>&1 ) \
+  || { cat "$dir/up.out" >&2; exit 1; }
 echo $$ > "$cg/driver/cgroup.procs"
 export SLURM_CONF=$dir/c/slurm.conf
 ns() { cat "$1/cpuacct.usage"; }
+# The daemons' own CPU in ns (utime + stime of each JVM); the rest of the cluster's is the node
+# launchers', the supervisors' and the jobs'.
+tck=$(getconf CLK_TCK)
+daemon() { awk -v t="$tck" '{ sub(/^.*\) /, ""); printf "%.0f\n", ($12 + $13) * 1e9 / t }' "/proc/$(cat "$dir/c/$1.pid")/stat"; }
+daemons() { echo "ctld $(daemon slurmctld) slurmd $(( $(daemon slurmd-n1) + $(daemon slurmd-n2) + $(daemon slurmd-n3) + $(daemon slurmd-n4) )) other $(( $(daemon slurmdbd) + $(daemon slurmrestd) ))"; }
 echo "== Corral: sbatch --array=1-$jobs --wrap true, 4 nodes x 8 CPUs, CPU per job (cpuacct)"
 for r in $(seq "$rounds"); do
-  c0=$(ns "$cg/cluster"); d0=$(ns "$cg/driver"); s=$(date +%s%N)
+  c0=$(ns "$cg/cluster"); d0=$(ns "$cg/driver"); p0=$(daemons); s=$(date +%s%N)
   ( cd "$dir" && "$here/bin/sbatch" -o /dev/null --array=1-"$jobs" --wrap true >/dev/null )
   while [ -n "$("$here/bin/squeue" -h -o %i -t PD,R,CG 2>/dev/null | head -1)" ]; do sleep 0.5; done
-  e=$(date +%s%N); c1=$(ns "$cg/cluster"); d1=$(ns "$cg/driver")
-  awk -v r="$r" -v n="$jobs" -v c=$((c1 - c0)) -v d=$((d1 - d0)) -v w=$((e - s)) 'BEGIN {
+  e=$(date +%s%N); c1=$(ns "$cg/cluster"); d1=$(ns "$cg/driver"); p1=$(daemons)
+  awk -v r="$r" -v n="$jobs" -v c=$((c1 - c0)) -v d=$((d1 - d0)) -v w=$((e - s)) -v p0="$p0" -v p1="$p1" 'BEGIN {
+    split(p0, a, " "); split(p1, b, " ")
+    ctld = b[2] - a[2]; slurmd = b[4] - a[4]; other = b[6] - a[6]
     printf "round %d: cluster %.2f ms CPU/job (%.1f s CPU), commands %.1f s CPU, wall %.1f s (%.1f jobs/s, machine shared)\n",
-      r, c / 1e6 / n, c / 1e9, d / 1e9, w / 1e9, n / (w / 1e9) }'
+      r, c / 1e6 / n, c / 1e9, d / 1e9, w / 1e9, n / (w / 1e9)
+    printf "         slurmctld %.2f, 4 x slurmd %.2f, slurmdbd + slurmrestd %.2f, launchers + supervisors + jobs %.2f ms/job\n",
+      ctld / 1e6 / n, slurmd / 1e6 / n, other / 1e6 / n, (c - ctld - slurmd - other) / 1e6 / n }'
 done
