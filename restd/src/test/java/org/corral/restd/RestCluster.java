@@ -86,5 +86,6 @@ final class RestCluster implements AutoCloseable {
     restd.close();
     ctld.close();
     node.close();
+    org.corral.testkit.TempDirs.deleteTree(dir);
   }
 }
