@@ -65,7 +65,7 @@ final class JobText {
         + u(j.getNumNodes()) + ",billing=" + Billing.shown(j));
     l.add("Socks/Node=* NtasksPerN:B:S:C=" + u(j.getNtasksPerNode()) + ":0:*:* CoreSpec=*");
     String jobGres = org.corral.cli.format.GresText.job(j);
-    if (details && j.getState() == JobState.RUNNING) {
+    if (details && j.getAllocationCount() > 0) { // kept after the job ends, as Slurm keeps its job_resources
       l.add("JOB_GRES=" + (jobGres.isEmpty() ? "(null)" : jobGres));
       for (org.corral.protocol.msg.NodeAllocation a : j.getAllocationList()) {
         l.add("  Nodes=" + a.getNode() + " CPU_IDs=" + cpuIds(a) + " Mem=" + a.getMemMb() + " GRES="
