@@ -168,6 +168,19 @@ public final class Gres {
     return b.toString();
   }
 
+  /**
+   * The node CPUs the controller chose for the job on one node (CPU_IDs); none when it has none
+   * there, for records from before it chose them, or when the list is unreadable.
+   */
+  public static java.util.BitSet cpusOn(List<NodeAllocation> allocation, String node) {
+    NodeAllocation here = on(allocation, node);
+    try {
+      return here == null ? new java.util.BitSet() : CpuList.parse(here.getCpuIds());
+    } catch (IllegalArgumentException e) {
+      return new java.util.BitSet();
+    }
+  }
+
   /** The job's allocation on one node, or null when it has none there. */
   public static NodeAllocation on(List<NodeAllocation> allocation, String node) {
     for (NodeAllocation a : allocation) {

@@ -24,4 +24,16 @@ class CpuListTest {
     assertThatThrownBy(() -> CpuList.parse("3-1")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> CpuList.parse("a")).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void aJobsCpusOnANodeAreItsAllocationsCpuIdsThereAndNoneOtherwise() {
+    var allocation = java.util.List.of(
+        org.corral.protocol.msg.NodeAllocation.newBuilder().setNode("n1").setCpuIds("2-3").build(),
+        org.corral.protocol.msg.NodeAllocation.newBuilder().setNode("n2").setCpuIds("x").build(),
+        org.corral.protocol.msg.NodeAllocation.newBuilder().setNode("n3").build());
+    assertThat(CpuList.format(Gres.cpusOn(allocation, "n1"))).isEqualTo("2-3");
+    assertThat(Gres.cpusOn(allocation, "n2").isEmpty()).as("unreadable").isTrue();
+    assertThat(Gres.cpusOn(allocation, "n3").isEmpty()).as("chosen before the controller chose CPUs").isTrue();
+    assertThat(Gres.cpusOn(allocation, "n4").isEmpty()).as("not the job's node").isTrue();
+  }
 }

@@ -91,12 +91,7 @@ public final class JobConfinement {
 
   /** The node CPUs the controller gave the job here; none for records from before it chose them. */
   private BitSet givenCpus(JobInfo job) {
-    var here = org.corral.protocol.Gres.on(job.getAllocationList(), nodeName);
-    try {
-      return here == null ? new BitSet() : CpuList.parse(here.getCpuIds());
-    } catch (IllegalArgumentException e) {
-      return new BitSet();
-    }
+    return org.corral.protocol.Gres.cpusOn(job.getAllocationList(), nodeName);
   }
 
   /** ConstrainDevices=yes: jobs and steps may open only the GRES device files they were given. */

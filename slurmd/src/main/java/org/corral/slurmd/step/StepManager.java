@@ -197,13 +197,9 @@ public final class StepManager implements AutoCloseable {
     String node = request.getStep().getNodeNamesCount() > request.getNodeIndex()
         ? request.getStep().getNodeNames(request.getNodeIndex()) : "";
     NodeAllocation here = org.corral.protocol.Gres.on(request.getJob().getAllocationList(), node);
-    if (here != null && !here.getCpuIds().isEmpty() && !all.isEmpty()) {
-      try {
-        return org.corral.protocol.CpuList.parse(here.getCpuIds()).stream()
-            .mapToObj(i -> all.get(i % all.size())).distinct().sorted().toList();
-      } catch (IllegalArgumentException e) {
-        // unreadable: as for an older record
-      }
+    java.util.BitSet given = org.corral.protocol.Gres.cpusOn(request.getJob().getAllocationList(), node);
+    if (!given.isEmpty() && !all.isEmpty()) {
+      return given.stream().mapToObj(i -> all.get(i % all.size())).distinct().sorted().toList();
     }
     int count = here != null ? here.getCpus() : all.size();
     return all.subList(0, Math.max(1, Math.min(all.size(), count)));
