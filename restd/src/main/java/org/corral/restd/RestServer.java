@@ -183,7 +183,7 @@ final class RestServer implements AutoCloseable {
     InetSocketAddress remote = x.getRemoteAddress();
     // command: empty for slurmrestd's operations, as in Slurm
     return Envelope.meta(pluginType, dbd ? "Slurm OpenAPI slurmdbd" : "Slurm OpenAPI slurmctld",
-        dbd ? "accounting_storage/slurmdbd" : "", "[" + remote.getHostString() + "]:" + remote.getPort(),
+        apis.slurmdb().storageType(), "[" + remote.getHostString() + "]:" + remote.getPort(),
         user == null ? "" : user, user == null ? "" : groupOf(user), List.of(), apis.slurm().cluster());
   }
 

@@ -89,6 +89,11 @@ final class SlurmdbApi {
     this.writes = new SlurmdbWrites(this);
   }
 
+  /** meta.plugin.accounting_storage of every answer, slurmctld's too (as Slurm's, the cluster's storage type). */
+  String storageType() {
+    return dbd == null ? "" : "accounting_storage/slurmdbd";
+  }
+
   /** One request to slurmdbd for the caller; its error (if any) goes into the envelope. */
   Response call(Routes.Call c, Request r, Answer out, String source) throws IOException {
     if (dbd == null) {

@@ -7,7 +7,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -69,11 +68,7 @@ class SlurmdbApiTest {
         NodeName=n1 NodeAddr=127.0.0.1 Port=%d CPUs=4 RealMemory=1000
         PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
         """.formatted(ctldPort, dir, dir, dbdPort, FreePorts.one()));
-    Path dbdConf = dir.resolve("slurmdbd.conf");
-    Files.writeString(dbdConf, "DbdAddr=127.0.0.1\nDbdPort=" + dbdPort + "\nSlurmUser=root\nPidFile="
-        + dir.resolve("slurmdbd.pid") + "\nStorageType=accounting_storage/sqlite\nStorageLoc="
-        + dir.resolve("acct.sqlite") + "\n");
-    Files.setPosixFilePermissions(dbdConf, PosixFilePermissions.fromString("rw-------"));
+    Path dbdConf = FixtureCluster.dbdConf(dir, dbdPort);
     ClusterKey.generate(dir.resolve("slurm.key"));
     cfg = SlurmConfig.load(dir.resolve("slurm.conf"));
     dbd = Dbd.start(DbdConfig.load(dbdConf), dbdPort, "dbtest", Clock.systemUTC());
