@@ -49,7 +49,7 @@ final class Authenticator {
       return new Identity(null, localUid);
     }
     throw new AuthFailure(token == null ? "no X-SLURM-USER-TOKEN or Authorization: Bearer token"
-        : "rest_auth/jwt is not enabled");
+        : "rest_auth/jwt is not enabled", false);
   }
 
   private static String first(Map<String, List<String>> headers, String name) {

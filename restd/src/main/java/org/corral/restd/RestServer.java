@@ -75,7 +75,7 @@ final class RestServer implements AutoCloseable {
       String method = x.getRequestMethod().toUpperCase(Locale.ROOT);
       byte[] body = readBody(x.getRequestBody());
       if (path.equals("/openapi/v3") || path.equals("/openapi.json") || path.equals("/openapi")) {
-        send(x, 200, openapi);
+        send(x, 200, "application/json", openapi);
         return;
       }
       Answer out = new Answer();
@@ -85,8 +85,8 @@ final class RestServer implements AutoCloseable {
       Routes.Route route = routes.stream().filter(r -> r.method().equals(method)).findFirst().orElse(null);
       String plugin = routes.isEmpty() ? "openapi/slurmctld" : routes.get(0).plugin();
       if (routes.isEmpty()) {
-        out.error(404, SlurmError.DATA_PATH_NOT_FOUND.code(), SlurmError.DATA_PATH_NOT_FOUND.message(), NOT_FOUND,
-            "slurmrestd");
+        sendText(x, 404, NOT_FOUND); // plain text, as Slurm's slurmrestd answers an unknown URL
+        return;
       } else if (route == null) {
         out.error(405, SlurmError.DATA_PATH_NOT_FOUND.code(), "Method Not Allowed",
             method + " is not supported on " + trimmed, "slurmrestd");
@@ -97,6 +97,10 @@ final class RestServer implements AutoCloseable {
           user = who.userName() != null ? who.userName() : users.userName(who.uid()).orElse(String.valueOf(who.uid()));
         } catch (AuthFailure e) {
           LOG.log(Level.INFO, "authentication failure from {0}: {1}", x.getRemoteAddress(), e.getMessage());
+          if (!e.credentialsGiven) {
+            sendText(x, 401, "Authentication failure");
+            return;
+          }
           out.error(401, SlurmError.AUTH_CRED_INVALID.code(), "Authentication failure", e.getMessage(), "rest_auth");
           send(x, out, null, plugin, route);
           return;
@@ -157,7 +161,7 @@ final class RestServer implements AutoCloseable {
     doc.set("warnings", out.warnings);
     if (route != null && route.v41()) {
       byte[] bytes = JsonWriter.compact(doc).getBytes(StandardCharsets.UTF_8);
-      send(x, out.status, DataParserV41.adapt(bytes, route));
+      send(x, out.status, "application/json", DataParserV41.adapt(bytes, route));
       return;
     }
     // written as it is made (chunked): a long list never sits whole in memory as text
@@ -169,8 +173,13 @@ final class RestServer implements AutoCloseable {
     }
   }
 
-  private static void send(HttpExchange x, int status, byte[] bytes) throws IOException {
-    x.getResponseHeaders().set("Content-Type", "application/json");
+  /** A plain-text answer (a line), as Slurm's slurmrestd gives before reaching any operation. */
+  private static void sendText(HttpExchange x, int status, String line) throws IOException {
+    send(x, status, "text/plain", (line + "\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void send(HttpExchange x, int status, String contentType, byte[] bytes) throws IOException {
+    x.getResponseHeaders().set("Content-Type", contentType);
     x.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
     try (OutputStream os = x.getResponseBody()) {
       os.write(bytes);

@@ -81,7 +81,11 @@ final class SlurmApi {
 
   /** Sends {@code r} for the caller; a refusal goes into the answer's errors (and status). */
   Response call(Routes.Call c, Request r, Answer out, String source) throws IOException {
-    Response resp = ctld.call(c.who(), r);
+    return checked(ctld.call(c.who(), r), out, source);
+  }
+
+  /** {@code resp}, its error (if any) put into the envelope. */
+  private static Response checked(Response resp, Answer out, String source) {
     if (resp.getErrorCode() != 0) {
       out.error(status(resp.getErrorCode()), resp.getErrorCode(), SlurmError.messageFor(resp.getErrorCode()),
           resp.getErrorMessage(), source);
@@ -137,8 +141,13 @@ final class SlurmApi {
 
   private void job(Routes.Call c, Matcher m, Answer out) throws IOException {
     int id = jobId(m.group(1));
-    Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.newBuilder().addJobIds(id)).build(), out,
-        "_handle_job_get");
+    Response r = ctld.call(c.who(), Request.newBuilder().setJobInfo(JobInfoRequest.newBuilder().addJobIds(id)).build());
+    if (r.getErrorCode() == SlurmError.INVALID_JOB_ID.code()) { // as Slurm's: 404, naming the job
+      out.error(404, r.getErrorCode(), SlurmError.INVALID_JOB_ID.message(), "Unable to query JobId=" + id,
+          "_handle_job_get");
+    } else {
+      checked(r, out, "_handle_job_get");
+    }
     JsonArray jobs = out.body.putArray("jobs");
     r.getJobInfo().getJobsList().forEach(j -> jobs.add(JobJson.of(j, cluster)));
     times(out, r.getJobInfo().getLastUpdate());

@@ -303,18 +303,34 @@ final class SlurmdbApi {
 
   private void accounts(Routes.Call c, Matcher m, Answer out) throws IOException {
     AssocSnapshot snap = snapshot(c, out, "slurmdb_accounts_get");
-    accountList(snap, a -> true, out);
+    accountList(snap, a -> true, c.query(), "WithAssociations", "WithCoordinators", out);
   }
 
   private void account(Routes.Call c, Matcher m, Answer out) throws IOException {
     String name = Json.pathPart(m.group(1));
     AssocSnapshot snap = snapshot(c, out, "slurmdb_account_get");
-    accountList(snap, a -> a.getName().equalsIgnoreCase(name), out);
+    accountList(snap, a -> a.getName().equalsIgnoreCase(name), c.query(), "with_assocs", "with_coords", out);
   }
 
-  private static void accountList(AssocSnapshot snap, Predicate<AcctAccount> keep, Answer out) {
+  private static void accountList(AssocSnapshot snap, Predicate<AcctAccount> keep, Map<String, String> q,
+      String assocFlag, String coordFlag, Answer out) {
     JsonArray list = out.body.putArray("accounts");
-    snap.getAccountsList().stream().filter(keep).forEach(a -> list.add(AcctJson.account(a, snap)));
+    snap.getAccountsList().stream().filter(keep)
+        .forEach(a -> list.add(withLists(AcctJson.account(a, snap), q, assocFlag, coordFlag)));
+  }
+
+  /**
+   * An account or user with its associations and coordinators only where the query asks for
+   * them (Slurm's with_assocs/with_coords flags; without them its slurmrestd lists both empty).
+   */
+  private static JsonObject withLists(JsonObject o, Map<String, String> q, String assocFlag, String coordFlag) {
+    if (!flag(q, assocFlag)) {
+      o.putArray("associations");
+    }
+    if (!flag(q, coordFlag)) {
+      o.putArray("coordinators");
+    }
+    return o;
   }
 
   private void users(Routes.Call c, Matcher m, Answer out) throws IOException {
@@ -322,18 +338,20 @@ final class SlurmdbApi {
     String admin = c.query().getOrDefault("admin_level", "");
     String defAccount = c.query().getOrDefault("default_account", "");
     userList(snap, u -> (admin.isEmpty() || AcctJson.adminLevel(u)
-        .equalsIgnoreCase(admin)) && (defAccount.isEmpty() || csv(defAccount).contains(u.getDefaultAccount())), out);
+        .equalsIgnoreCase(admin)) && (defAccount.isEmpty() || csv(defAccount).contains(u.getDefaultAccount())),
+        c.query(), out);
   }
 
   private void user(Routes.Call c, Matcher m, Answer out) throws IOException {
     String name = Json.pathPart(m.group(1));
     AssocSnapshot snap = snapshot(c, out, "slurmdb_user_get");
-    userList(snap, u -> u.getName().equals(name), out);
+    userList(snap, u -> u.getName().equals(name), c.query(), out);
   }
 
-  private static void userList(AssocSnapshot snap, Predicate<AcctUser> keep, Answer out) {
+  private static void userList(AssocSnapshot snap, Predicate<AcctUser> keep, Map<String, String> q, Answer out) {
     JsonArray list = out.body.putArray("users");
-    snap.getUsersList().stream().filter(keep).forEach(u -> list.add(AcctJson.user(u, snap)));
+    snap.getUsersList().stream().filter(keep)
+        .forEach(u -> list.add(withLists(AcctJson.user(u, snap), q, "with_assocs", "with_coords")));
   }
 
   /** ?account=, cluster=, user=, partition= (CSV each) select, as sacctmgr's where does. */

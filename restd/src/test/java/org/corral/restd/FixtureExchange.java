@@ -14,6 +14,13 @@ import tools.jackson.databind.node.ObjectNode;
 record FixtureExchange(String name, String version, String method, String path, JsonNode requestBody,
     String auth, int status, String contentType, String body) {
 
+  /** The operation a request reaches, if any (the path's version picks v0.0.42's or v0.0.41's). */
+  static java.util.Optional<Routes.Route> route(String method, String pathAndQuery) {
+    String path = pathAndQuery.replaceAll("\\?.*", "");
+    return Routes.all().stream().filter(r -> r.method().equals(method) && r.pattern().matcher(path).matches())
+        .findFirst();
+  }
+
   boolean json() {
     return contentType.startsWith("application/json");
   }

@@ -102,8 +102,10 @@ final class FixtureScenario {
     read("slurm-qos", SLURMDB + "qos/");
     read("slurm-accounts", SLURMDB + "accounts/");
     read("slurmdb-account-physics", SLURMDB + "account/physics");
+    read("slurmdb-account-physics-with-assocs", SLURMDB + "account/physics?with_assocs&with_coords");
     read("slurmdb-associations", SLURMDB + "associations/");
     read("slurmdb-users", SLURMDB + "users/");
+    read("slurmdb-users-with-assocs", SLURMDB + "users/?with_assocs");
     read("slurmdb-tres", SLURMDB + "tres/");
     read("slurmdb-clusters", SLURMDB + "clusters/");
     read("slurmdb-ping", SLURMDB + "ping/");
@@ -159,7 +161,7 @@ final class FixtureScenario {
   private void read(String name, String path) throws Exception {
     send(name, "GET", path, null);
     String v41 = path.replace("/v0.0.42/", "/" + DataParserV41.VERSION + "/");
-    if (Routes.all().stream().anyMatch(r -> r.v41() && r.method().equals("GET") && r.pattern().matcher(v41).matches())) {
+    if (FixtureExchange.route("GET", v41).isPresent()) {
       exchange(name, DataParserV41.VERSION, "GET", v41, null, "root");
     }
   }

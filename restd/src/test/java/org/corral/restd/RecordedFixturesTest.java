@@ -61,9 +61,11 @@ class RecordedFixturesTest {
     List<String> problems = new ArrayList<>();
     for (JsonNode pair : recorded) {
       JsonNode resp = pair.path("response");
+      if (!resp.path("content-type").asString().equals("application/json")) {
+        continue; // Slurm's plain-text refusals (unknown URL, no credentials): compared as text above
+      }
       String schema = schema(pair.path("request").path("method").asString(),
           pair.path("request").path("path").asString(), resp.path("status").asInt());
-      assertThat(resp.path("content-type").asString()).as(pair.toString()).isEqualTo("application/json");
       JsonNode body = Json.MAPPER.readTree(resource(resp.path("file").asString()));
       SERVED.validate(body, schema).forEach(p -> problems.add(resp.path("file").asString() + ": " + p));
     }
@@ -73,20 +75,18 @@ class RecordedFixturesTest {
 
   /**
    * The schema the served document gives the answer of this operation with this status; the bare
-   * envelope (v0.0.42_openapi_resp) where no operation was reached: an unknown URL or version, a
-   * request refused before it (authentication).
+   * envelope (v0.0.42_openapi_resp) where a token was refused before the operation.
    */
   private static String schema(String method, String path, int status) {
     JsonNode doc = Json.MAPPER.readTree(OpenApiDocument.implemented().toString());
-    return Routes.all().stream().filter(r -> status != 401 && r.method().equals(method)
-        && r.pattern().matcher(path).matches()).findFirst().map(r -> {
-          JsonNode responses = doc.path("paths").path(r.specPath()).path(method.toLowerCase(Locale.ROOT))
-              .path("responses");
-          JsonNode answer = responses.has(String.valueOf(status)) ? responses.get(String.valueOf(status))
-              : responses.path("default");
-          String ref = answer.path("content").path("application/json").path("schema").path("$ref").asString("");
-          return ref.substring(ref.lastIndexOf('/') + 1);
-        }).orElse("v0.0.42_openapi_resp");
+    return FixtureExchange.route(method, path).filter(r -> status != 401).map(r -> {
+      JsonNode responses = doc.path("paths").path(r.specPath()).path(method.toLowerCase(Locale.ROOT))
+          .path("responses");
+      JsonNode answer = responses.has(String.valueOf(status)) ? responses.get(String.valueOf(status))
+          : responses.path("default");
+      String ref = answer.path("content").path("application/json").path("schema").path("$ref").asString("");
+      return ref.substring(ref.lastIndexOf('/') + 1);
+    }).orElse("v0.0.42_openapi_resp");
   }
 
   /** Where {@code now} differs from {@code was}: fields gone or new, values or types changed. */

@@ -165,14 +165,15 @@ class RestApiTest {
         "/slurmdb/v0.0.42/nothing", "/")) {
       HttpResponse<String> r = send("GET", path, rootToken, null);
       assertThat(r.statusCode()).as(path).isEqualTo(404);
-      assertThat(json(r).path("errors").get(0).path("description").asString())
-          .isEqualTo("Unable find requested URL. Please view /openapi/v3 for API reference.");
+      assertThat(r.headers().firstValue("content-type")).hasValue("text/plain"); // as Slurm's, not JSON
+      assertThat(r.body()).isEqualTo("Unable find requested URL. Please view /openapi/v3 for API reference.\n");
     }
     HttpResponse<String> r = send("GET", "/slurm/v0.0.42/job/999999", rootToken, null);
     JsonNode err = json(r).path("errors").get(0);
     assertThat(err.path("error_number").asInt()).isEqualTo(2017);
     assertThat(err.path("error").asString()).isEqualTo("Invalid job id specified");
-    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(err.path("description").asString()).isEqualTo("Unable to query JobId=999999");
+    assertThat(r.statusCode()).isEqualTo(404);
     assertThat(send("GET", "/slurm/v0.0.42/reconfigure", rootToken, null).statusCode()).isEqualTo(501);
   }
 
@@ -181,9 +182,15 @@ class RestApiTest {
     String good = rootToken;
     String[] parts = good.split("\\.");
     String tampered = parts[0] + "." + parts[1].substring(0, parts[1].length() - 2) + "fQ." + parts[2];
-    for (String bad : new String[] {null, "", "not-a-jwt", tampered, parts[0] + "." + parts[1] + "."}) {
+    for (String none : new String[] {null, ""}) { // no credentials: refused before any operation, in plain text
+      HttpResponse<String> r = send("GET", "/slurm/v0.0.42/jobs", none, null);
+      assertThat(r.statusCode()).isEqualTo(401);
+      assertThat(r.headers().firstValue("content-type")).hasValue("text/plain");
+      assertThat(r.body()).isEqualTo("Authentication failure\n");
+    }
+    for (String bad : new String[] {"not-a-jwt", tampered, parts[0] + "." + parts[1] + "."}) {
       HttpResponse<String> r = send("GET", "/slurm/v0.0.42/jobs", bad, null);
-      assertThat(r.statusCode()).as(String.valueOf(bad)).isEqualTo(401);
+      assertThat(r.statusCode()).as(bad).isEqualTo(401);
       assertThat(json(r).path("errors").get(0).path("error").asString()).isEqualTo("Authentication failure");
     }
     HttpResponse<String> bearer = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/slurm/v0.0.42/ping"))
@@ -307,9 +314,8 @@ class RestApiTest {
         "/slurmdb/v0.0.43/jobs", "/slurm/v0.0.40/ping", "/slurm/v0.0.43/ping", "/slurmdb/v0.0.41/ping")) {
       HttpResponse<String> r = send("GET", path, rootToken, null);
       assertThat(r.statusCode()).as(path).isEqualTo(404);
-      assertThat(r.headers().firstValue("content-type")).hasValue("application/json");
-      JsonNode err = Json.MAPPER.readTree(r.body()).path("errors").get(0);
-      assertThat(err.path("description").asString()).isEqualTo(RestServer.NOT_FOUND);
+      assertThat(r.headers().firstValue("content-type")).hasValue("text/plain");
+      assertThat(r.body()).isEqualTo(RestServer.NOT_FOUND + "\n");
     }
     // v0.0.41 has no DELETE reservation (v0.0.42 added it): the path exists, the method does not
     assertThat(send("DELETE", "/slurm/v0.0.41/reservation/none", rootToken, null).statusCode()).isEqualTo(405);
