@@ -74,6 +74,15 @@ final class FixtureScenario {
     for (String[] n : new String[][] {{"n1", "ALLOCATED"}, {"n2", "MIXED"}, {"n3", "IDLE"}}) {
       awaitNode(n[0], n[1]);
     }
+    // slurmdbd hears of jobs and their batch steps after the controller: wait until it has them all
+    for (Object[] j : new Object[][] {{allocated, "RUNNING"}, {running, "RUNNING"}, {completed, "COMPLETED"},
+        {failed, "FAILED"}}) {
+      await(SLURMDB + "job/" + j[0], "/jobs/0/steps/0/state/0", (String) j[1]);
+    }
+    for (Object[] j : new Object[][] {{allocated, "RUNNING"}, {running, "RUNNING"}, {completed, "COMPLETED"},
+        {failed, "FAILED"}, {pending, "PENDING"}, {cancelled, "CANCELLED"}, {array, "PENDING"}}) {
+      await(SLURMDB + "job/" + j[0], "/jobs/0/state/current/0", (String) j[1]);
+    }
     read("slurm-ping", SLURM + "ping/");
     read("slurm-diag", SLURM + "diag/");
     read("slurm-jobs", SLURM + "jobs/");
