@@ -22,17 +22,16 @@ final class FixtureMask {
   /** Fields whose scalars are blanked, their structure kept. */
   private static final Set<String> VALUES = Set.of(
       // times
-      "submit_time", "eligible_time", "accrue_time", "start_time", "end_time", "begin_time", "deadline",
-      "last_sched_evaluation", "preemptable_time", "resize_time", "suspend_time", "pre_sus_time",
-      "boot_time", "slurmd_start_time", "last_busy", "reason_changed_at", "time", "last_update",
-      "next_state_after_reboot_time", "jobs.time_minimum",
+      "submit_time", "eligible_time", "accrue_time", "start_time", "end_time", "begin_time",
+      "last_sched_evaluation", "preemptable_time", "resize_time", "jobs.suspend_time", "pre_sus_time",
+      "boot_time", "slurmd_start_time", "last_busy", "reason_changed_at", "last_update", "last_backfill",
+      "jobs.time", "steps.time",
       // what the host and the run decide
-      "slurm.version", "slurm.release", "client.source", "pings.latency", "pings.hostname", "nodes.port", "nodes.version",
-      "nodes.operating_system", "nodes.architecture", "nodes.cpu_load", "nodes.free_mem", "nodes.instance_id",
-      "controller.port", "controller.host", "steps.nodes", "steps.task", "steps.pid",
+      "slurm.version", "slurm.release", "client.source", "pings.latency", "pings.hostname", "nodes.port",
+      "nodes.version", "nodes.operating_system", "nodes.architecture", "nodes.cpu_load", "nodes.free_mem",
+      "controller.port", "controller.host", "steps.pid",
       // usage, sampled from the processes and decaying with time
-      "steps.tres", "usage", "effective_usage", "fairshare", "shares.usage_normalized", "consumed_energy",
-      "energy", "exit_code.signal");
+      "steps.tres", "usage", "effective_usage", "fairshare", "usage_normalized");
 
   /** Fields reduced to their shape: scalars blanked and arrays cut to their first item (diag's counters). */
   private static final Set<String> SHAPES = Set.of("statistics");

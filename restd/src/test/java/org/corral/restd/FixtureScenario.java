@@ -21,8 +21,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Drives a fresh cluster of fixtures/slurm.conf into the states Slurm-web's crawler records
- * (accounts and QOS, a drained and a down node, allocated, mixed and idle nodes, running, pending,
- * completed, failed and cancelled jobs, an array, a reservation) and makes the requests it records
+ * (accounts and QOS; drained, draining, down, allocated, mixed and idle nodes; running, pending,
+ * completed, failed and cancelled jobs, an array; a reservation) and makes the requests it records
  * (the slurm/slurmdb reads in each state, unknown job/node, unknown URLs, missing/invalid/expired
  * tokens), each under v0.0.42 and, for reads v0.0.41 serves, v0.0.41 too. Every exchange goes to
  * the sink in order: {@link FixtureRecorder} stores them, {@link RecordedFixturesTest} compares
@@ -53,8 +53,8 @@ final class FixtureScenario {
 
   void run() throws Exception {
     accounting();
-    send("slurm-node-drain-update", "POST", SLURM + "node/n4", "{\"state\":[\"DRAIN\"],\"reason\":\"ECC memory error\"}");
-    send("slurm-node-down-update", "POST", SLURM + "node/n5", "{\"state\":[\"DOWN\"],\"reason\":\"CPU dead\"}");
+    nodeState("slurm-node-drain-update", "n4", "DRAIN", "ECC memory error");
+    nodeState("slurm-node-down-update", "n5", "DOWN", "CPU dead");
     reservation();
     long now = System.currentTimeMillis() / 1000;
     int allocated = submit("allocated", "sleep 600", 4, "");
@@ -119,6 +119,8 @@ final class FixtureScenario {
     read("slurmdb-clusters", SLURMDB + "clusters/");
     read("slurmdb-ping", SLURMDB + "ping/");
     read("slurmdb-diag", SLURMDB + "diag/");
+    nodeState("slurm-node-draining-update", "n1", "DRAIN", "maintenance");
+    read("slurm-node-draining", SLURM + "node/n1"); // drained while its job runs on
     errors();
   }
 
@@ -155,6 +157,11 @@ final class FixtureScenario {
     exchange("slurm-jwt-missing-headers", "v0.0.42", "GET", SLURM + "jobs/", null, "none");
     exchange("slurm-jwt-invalid-token", "v0.0.42", "GET", SLURM + "jobs/", null, "invalid");
     exchange("slurm-jwt-expired-token", "v0.0.42", "GET", SLURM + "jobs/", null, "expired");
+  }
+
+  /** As an administrator sets a node's state: POST node/{name}. */
+  private void nodeState(String name, String node, String state, String reason) throws Exception {
+    send(name, "POST", SLURM + "node/" + node, "{\"state\":[\"" + state + "\"],\"reason\":\"" + reason + "\"}");
   }
 
   private int submit(String name, String script, int tasks, String extra) throws Exception {
