@@ -10,6 +10,7 @@ import com.nimbusds.jwt.SignedJWT;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.util.Date;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.ControllerAddress;
@@ -38,11 +39,15 @@ final class FixtureScenario {
   private static final String SLURM = "/slurm/v0.0.42/";
   private static final String SLURMDB = "/slurmdb/v0.0.42/";
   private static final long LATER = 3600; // begin times in the future keep jobs pending
+  /** The state each job settles in before the reads. */
+  private static final Map<String, String> SETTLED = settled();
 
   private final String base;
   private final SlurmConfig cfg;
   private final Sink sink;
   private final Map<String, String> tokens;
+  /** The jobs submitted, by name, in submission order. */
+  private final Map<String, Integer> jobs = new LinkedHashMap<>();
 
   FixtureScenario(String base, SlurmConfig cfg, Sink sink) throws Exception {
     this.base = base;
@@ -56,45 +61,58 @@ final class FixtureScenario {
     nodeState("slurm-node-drain-update", "n4", "DRAIN", "ECC memory error");
     nodeState("slurm-node-down-update", "n5", "DOWN", "CPU dead");
     reservation();
-    long now = System.currentTimeMillis() / 1000;
-    int allocated = submit("allocated", "sleep 600", 4, "");
-    int running = submit("running", "sleep 600", 1, "");
-    int completed = submit("completed", "true", 1, "");
-    int failed = submit("failed", "exit 1", 1, "");
-    String later = ",\"begin_time\":{\"set\":true,\"number\":" + (now + LATER) + "}";
-    int pending = submit("pending", "true", 1, later);
-    int cancelled = submit("cancelled", "true", 1, later);
-    int array = submit("array", "true", 1, later + ",\"array\":\"0-2\"");
-    send("slurm-job-cancel", "DELETE", SLURM + "job/" + cancelled, null);
-    awaitJob(allocated, "RUNNING");
-    awaitJob(running, "RUNNING");
-    awaitJob(completed, "COMPLETED");
-    awaitJob(failed, "FAILED");
-    awaitJob(cancelled, "CANCELLED");
+    submitJobs();
+    settle();
+    reads();
+    nodeState("slurm-node-draining-update", "n1", "DRAIN", "maintenance");
+    read("slurm-node-draining", SLURM + "node/n1"); // drained while its job runs on
+    errors();
+  }
+
+  /** One job per state, by name (in submission order: ids follow it); the cancelled one cancelled. */
+  private void submitJobs() throws Exception {
+    String later = ",\"begin_time\":{\"set\":true,\"number\":" + (System.currentTimeMillis() / 1000 + LATER) + "}";
+    jobs.put("allocated", submit("allocated", "sleep 600", 4, "")); // all of n1
+    jobs.put("running", submit("running", "sleep 600", 1, "")); // n2, then mixed
+    jobs.put("completed", submit("completed", "true", 1, ""));
+    jobs.put("failed", submit("failed", "exit 1", 1, ""));
+    jobs.put("pending", submit("pending", "true", 1, later));
+    jobs.put("cancelled", submit("cancelled", "true", 1, later));
+    jobs.put("array", submit("array", "true", 1, later + ",\"array\":\"0-2\""));
+    send("slurm-job-cancel", "DELETE", SLURM + "job/" + jobs.get("cancelled"), null);
+  }
+
+  /** Until every job and node is in its state, in the controller and (jobs, batch steps) in slurmdbd. */
+  private void settle() throws Exception {
+    for (Map.Entry<String, String> j : SETTLED.entrySet()) {
+      await(SLURM + "job/" + jobs.get(j.getKey()), "/jobs/0/job_state/0", j.getValue());
+    }
     for (String[] n : new String[][] {{"n1", "ALLOCATED"}, {"n2", "MIXED"}, {"n3", "IDLE"}}) {
-      awaitNode(n[0], n[1]);
+      await(SLURM + "node/" + n[0], "/nodes/0/state", "[\"" + n[1] + "\"]");
     }
-    // slurmdbd hears of jobs and their batch steps after the controller: wait until it has them all
-    for (Object[] j : new Object[][] {{allocated, "RUNNING"}, {running, "RUNNING"}, {completed, "COMPLETED"},
-        {failed, "FAILED"}}) {
-      await(SLURMDB + "job/" + j[0], "/jobs/0/steps/0/state/0", (String) j[1]);
+    // slurmdbd hears of jobs and their batch steps after the controller
+    for (Map.Entry<String, String> j : SETTLED.entrySet()) {
+      String path = SLURMDB + "job/" + jobs.get(j.getKey());
+      if (!j.getValue().equals("PENDING") && !j.getValue().equals("CANCELLED")) {
+        await(path, "/jobs/0/steps/0/state/0", j.getValue());
+      }
+      await(path, "/jobs/0/state/current/0", j.getValue());
     }
-    for (Object[] j : new Object[][] {{allocated, "RUNNING"}, {running, "RUNNING"}, {completed, "COMPLETED"},
-        {failed, "FAILED"}, {pending, "PENDING"}, {cancelled, "CANCELLED"}, {array, "PENDING"}}) {
-      await(SLURMDB + "job/" + j[0], "/jobs/0/state/current/0", (String) j[1]);
-    }
+  }
+
+  /** What Slurm-web reads, in the states reached. */
+  private void reads() throws Exception {
     read("slurm-ping", SLURM + "ping/");
     read("slurm-diag", SLURM + "diag/");
     read("slurm-jobs", SLURM + "jobs/");
     read("slurm-jobs-state", SLURM + "jobs/state/");
-    Map<String, Integer> jobs = Map.of("allocated", allocated, "running", running, "completed", completed,
-        "failed", failed, "pending", pending, "cancelled", cancelled, "array", array);
-    for (String state : new String[] {"allocated", "running", "completed", "failed", "pending", "cancelled", "array"}) {
-      read("slurm-job-" + state, SLURM + "job/" + jobs.get(state));
-      read("slurmdb-job-" + state, SLURMDB + "job/" + jobs.get(state));
+    for (Map.Entry<String, Integer> j : jobs.entrySet()) {
+      read("slurm-job-" + j.getKey(), SLURM + "job/" + j.getValue());
+      read("slurmdb-job-" + j.getKey(), SLURMDB + "job/" + j.getValue());
     }
-    read("slurm-job-unfound", SLURM + "job/" + (array * 2 + 100));
-    read("slurmdb-job-unfound", SLURMDB + "job/" + (array * 2 + 100));
+    int unknown = jobs.get("array") * 2 + 100;
+    read("slurm-job-unfound", SLURM + "job/" + unknown);
+    read("slurmdb-job-unfound", SLURMDB + "job/" + unknown);
     read("slurmdb-jobs", SLURMDB + "jobs/");
     read("slurm-nodes", SLURM + "nodes/");
     String[][] nodes = {{"allocated", "n1"}, {"mixed", "n2"}, {"idle", "n3"}, {"drain", "n4"}, {"down", "n5"},
@@ -119,9 +137,6 @@ final class FixtureScenario {
     read("slurmdb-clusters", SLURMDB + "clusters/");
     read("slurmdb-ping", SLURMDB + "ping/");
     read("slurmdb-diag", SLURMDB + "diag/");
-    nodeState("slurm-node-draining-update", "n1", "DRAIN", "maintenance");
-    read("slurm-node-draining", SLURM + "node/n1"); // drained while its job runs on
-    errors();
   }
 
   /** QOS, two accounts and root's associations with them, created over REST as an administrator would. */
@@ -195,14 +210,6 @@ final class FixtureScenario {
     return type.startsWith("application/json") ? Json.MAPPER.readTree(r.body()) : Json.MAPPER.createObjectNode();
   }
 
-  private void awaitJob(int id, String state) throws Exception {
-    await(SLURM + "job/" + id, "/jobs/0/job_state/0", state);
-  }
-
-  private void awaitNode(String name, String state) throws Exception {
-    await(SLURM + "node/" + name, "/nodes/0/state", "[\"" + state + "\"]");
-  }
-
   /** Polls GET path until the value at {@code pointer} reads {@code want} (a state reached). */
   private void await(String path, String pointer, String want) throws Exception {
     String seen = "";
@@ -216,6 +223,18 @@ final class FixtureScenario {
       Thread.sleep(100);
     }
     throw new IllegalStateException(path + " never reached " + want + " (last: " + seen + ")");
+  }
+
+  private static Map<String, String> settled() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("allocated", "RUNNING");
+    m.put("running", "RUNNING");
+    m.put("completed", "COMPLETED");
+    m.put("failed", "FAILED");
+    m.put("pending", "PENDING");
+    m.put("cancelled", "CANCELLED");
+    m.put("array", "PENDING");
+    return m;
   }
 
   /** A token signed with the cluster's jwt key that expired long ago (a fixed time: the error names it). */
