@@ -56,7 +56,16 @@ final class FixtureScenario {
     this.tokens = Map.of("root", RestCalls.token(cfg, ""), "invalid", "fail", "expired", expiredToken(cfg));
   }
 
+  /** The whole scenario; the jobs it leaves running are cancelled at the end, whatever happened. */
   void run() throws Exception {
+    try {
+      steps();
+    } finally {
+      cancelRunning();
+    }
+  }
+
+  private void steps() throws Exception {
     accounting();
     nodeState("slurm-node-drain-update", "n4", "DRAIN", "ECC memory error");
     nodeState("slurm-node-down-update", "n5", "DOWN", "CPU dead");
@@ -137,6 +146,20 @@ final class FixtureScenario {
     read("slurmdb-clusters", SLURMDB + "clusters/");
     read("slurmdb-ping", SLURMDB + "ping/");
     read("slurmdb-diag", SLURMDB + "diag/");
+  }
+
+  /**
+   * Cancels the jobs left running and waits until their nodes have ended them (not recorded):
+   * batch jobs outlive their slurmd, so stopping the cluster alone would leave them behind.
+   */
+  private void cancelRunning() throws Exception {
+    for (Map.Entry<String, String> j : SETTLED.entrySet()) {
+      Integer id = jobs.get(j.getKey());
+      if (id != null && j.getValue().equals("RUNNING")) {
+        RestCalls.send(base, "DELETE", SLURM + "job/" + id, tokens.get("root"), null);
+        await(SLURM + "job/" + id, "/jobs/0/job_state", "[\"CANCELLED\"]");
+      }
+    }
   }
 
   /** QOS, two accounts and root's associations with them, created over REST as an administrator would. */
