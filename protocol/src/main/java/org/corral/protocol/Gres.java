@@ -190,4 +190,19 @@ public final class Gres {
     }
     return null;
   }
+
+  /**
+   * A job's generic resources on one node as Slurm shows them (scontrol -d's GRES=, the REST
+   * job's gres_detail): {@code gpu:tesla:2(IDX:0-1)}; "" when none.
+   */
+  public static String onNode(NodeAllocation a) {
+    List<String> out = new ArrayList<>();
+    for (GresAlloc g : a.getGresList()) {
+      List<Integer> idx = new ArrayList<>(g.getGpuIndicesCount() > 0 ? g.getGpuIndicesList() : g.getIndicesList());
+      idx.sort(null);
+      out.add(g.getName() + (g.getType().isEmpty() ? "" : ":" + g.getType()) + ":" + g.getIndicesCount()
+          + "(IDX:" + ranges(idx) + ")"); // a shard's IDX: its GPU's, as Slurm shows it
+    }
+    return String.join(",", out);
+  }
 }

@@ -1,7 +1,10 @@
 package org.corral.restd;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import org.corral.common.SlurmError;
 import org.corral.protocol.UserDirectory;
@@ -133,9 +136,10 @@ final class SlurmApi {
     Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.getDefaultInstance()).build(), out, "slurm_load_jobs");
     long since = updateTime(c);
     JobInfoReply reply = r.getJobInfo();
+    Function<String, NodeInfo> layouts = nodeLayouts(c);
     // each job's JSON is made as it is sent: a big queue is never held whole as JSON
     out.body.set("jobs", JsonArray.streamed(reply.getLastUpdate() > since ? reply.getJobsList() : List.of(),
-        j -> JobJson.of(j, cluster)));
+        j -> JobJson.of(j, cluster, layouts)));
     times(out, reply.getLastUpdate());
   }
 
@@ -149,8 +153,20 @@ final class SlurmApi {
       checked(r, out, "_handle_job_get");
     }
     JsonArray jobs = out.body.putArray("jobs");
-    r.getJobInfo().getJobsList().forEach(j -> jobs.add(JobJson.of(j, cluster)));
+    Function<String, NodeInfo> layouts = r.getJobInfo().getJobsCount() > 0 ? nodeLayouts(c) : name -> null;
+    r.getJobInfo().getJobsList().forEach(j -> jobs.add(JobJson.of(j, cluster, layouts)));
     times(out, r.getJobInfo().getLastUpdate());
+  }
+
+  /**
+   * The nodes by name, for the jobs' job_resources (their sockets and cores) and the partitions'
+   * memory; none known when the controller does not answer.
+   */
+  private Function<String, NodeInfo> nodeLayouts(Routes.Call c) throws IOException {
+    Response r = ctld.call(c.who(), Request.newBuilder().setNodeInfo(NodeInfoRequest.getDefaultInstance()).build());
+    Map<String, NodeInfo> byName = new HashMap<>();
+    r.getNodeInfo().getNodesList().forEach(n -> byName.put(n.getName(), n));
+    return byName::get;
   }
 
   private void jobStates(Routes.Call c, Matcher m, Answer out) throws IOException {
@@ -249,7 +265,7 @@ final class SlurmApi {
     long since = updateTime(c);
     if (r.getNodeInfo().getLastUpdate() > since) {
       for (NodeInfo n : r.getNodeInfo().getNodesList()) {
-        nodes.add(NodeJson.node(n, cluster, uid -> users.userName(uid).orElse(Integer.toUnsignedString(uid))));
+        nodes.add(NodeJson.node(n, uid -> users.userName(uid).orElse(Integer.toUnsignedString(uid))));
       }
     }
     out.body.set("last_update", NoVal.number(r.getNodeInfo().getLastUpdate()));
@@ -269,8 +285,9 @@ final class SlurmApi {
     JsonArray parts = out.body.putArray("partitions");
     long since = updateTime(c);
     if (r.getPartitionInfo().getLastUpdate() > since) {
+      Function<String, NodeInfo> layouts = nodeLayouts(c);
       for (PartitionInfo p : r.getPartitionInfo().getPartitionsList()) {
-        parts.add(NodeJson.partition(p, cluster));
+        parts.add(NodeJson.partition(p, layouts));
       }
     }
     out.body.set("last_update", NoVal.number(r.getPartitionInfo().getLastUpdate()));

@@ -97,14 +97,7 @@ public final class GresText {
 
   /** A job's generic resources on one node, for scontrol -d: {@code gpu:2(IDX:0-1)}; "" when none. */
   public static String onNode(NodeAllocation a) {
-    List<String> out = new ArrayList<>();
-    for (GresAlloc g : a.getGresList()) {
-      List<Integer> idx = new ArrayList<>(g.getGpuIndicesCount() > 0 ? g.getGpuIndicesList() : g.getIndicesList());
-      idx.sort(null);
-      out.add(g.getName() + (g.getType().isEmpty() ? "" : ":" + g.getType()) + ":" + g.getIndicesCount()
-          + "(IDX:" + Gres.ranges(idx) + ")"); // a shard's IDX: its GPU's, as Slurm shows it
-    }
-    return String.join(",", out);
+    return Gres.onNode(a);
   }
 
   /** scontrol -d's JOB_GRES=: the job's generic resources over all its nodes ({@code gpu:tesla:2}); "" when none. */

@@ -1,6 +1,8 @@
 package org.corral.cli.format;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.corral.protocol.dataparser.Envelope;
 import org.corral.protocol.dataparser.JobJson;
 import org.corral.protocol.dataparser.JsonArray;
@@ -22,12 +24,13 @@ import org.corral.protocol.msg.PartitionInfo;
 public final class JsonOutput {
   private JsonOutput() {}
 
-  /** squeue --json. */
-  public static String jobs(List<JobInfo> jobs, long lastUpdate, List<String> argv, String user,
-      String cluster) {
+  /** squeue --json; {@code nodes} give the jobs' job_resources their sockets and cores. */
+  public static String jobs(List<JobInfo> jobs, List<NodeInfo> nodes, long lastUpdate, List<String> argv,
+      String user, String cluster) {
     JsonObject doc = new JsonObject();
     JsonArray list = doc.putArray("jobs");
-    jobs.forEach(j -> list.add(JobJson.of(j, cluster)));
+    Map<String, NodeInfo> byName = byName(nodes);
+    jobs.forEach(j -> list.add(JobJson.of(j, cluster, byName::get)));
     doc.set("last_backfill", NoVal.number(lastUpdate));
     doc.set("last_update", NoVal.number(lastUpdate));
     return tail(doc, argv, user, cluster);
@@ -39,10 +42,11 @@ public final class JsonOutput {
     UserDirectory users = UserDirectory.system();
     JsonObject doc = new JsonObject();
     JsonArray nodeList = doc.putArray("nodes");
-    nodes.forEach(n -> nodeList.add(NodeJson.node(n, cluster,
+    nodes.forEach(n -> nodeList.add(NodeJson.node(n,
         uid -> users.nameOf(uid).orElse(Integer.toUnsignedString(uid)))));
+    Map<String, NodeInfo> byName = byName(nodes);
     JsonArray partList = doc.putArray("partitions");
-    parts.forEach(p -> partList.add(NodeJson.partition(p, cluster)));
+    parts.forEach(p -> partList.add(NodeJson.partition(p, byName::get)));
     doc.set("last_update", NoVal.number(lastUpdate));
     return tail(doc, argv, user, cluster);
   }
@@ -68,5 +72,11 @@ public final class JsonOutput {
     doc.putArray("errors");
     doc.putArray("warnings");
     return JsonWriter.pretty(doc) + "\n";
+  }
+
+  private static Map<String, NodeInfo> byName(List<NodeInfo> nodes) {
+    Map<String, NodeInfo> out = new HashMap<>();
+    nodes.forEach(n -> out.put(n.getName(), n));
+    return out;
   }
 }

@@ -122,7 +122,7 @@ public final class SqueueCommand implements CliCommand {
       List<String> argv = new ArrayList<>(List.of(cli.program()));
       argv.addAll(args);
       cli.out().print(org.corral.cli.format.JsonOutput.jobs(rows.stream().map(JobRow::job).toList(),
-          lastUpdate, argv, cli.env().getOrDefault("USER", ""),
+          nodesForJson(cli), lastUpdate, argv, cli.env().getOrDefault("USER", ""),
           String.join(",", org.corral.cli.format.LocalCluster.of(cli.env()))));
       return 0;
     }
@@ -207,6 +207,17 @@ public final class SqueueCommand implements CliCommand {
         }
       }
       return true;
+    }
+  }
+
+  /** The nodes, for --json's job_resources (sockets and cores); none when the controller does not answer. */
+  private static List<org.corral.protocol.msg.NodeInfo> nodesForJson(Cli cli) {
+    try {
+      Response r = cli.controller().get().call(Request.newBuilder()
+          .setNodeInfo(org.corral.protocol.msg.NodeInfoRequest.getDefaultInstance()).build());
+      return r.getNodeInfo().getNodesList();
+    } catch (IOException e) {
+      return List.of();
     }
   }
 }

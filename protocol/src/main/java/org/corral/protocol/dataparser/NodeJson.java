@@ -2,7 +2,9 @@ package org.corral.protocol.dataparser;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.IntFunction;
+import org.corral.common.MemorySize;
 import org.corral.protocol.Billing;
 import org.corral.protocol.NodeFeatures;
 import org.corral.protocol.msg.NodeBaseState;
@@ -19,13 +21,13 @@ public final class NodeJson {
   /**
    * @param userName a uid's name (reason_set_by_user), its number where it has none
    */
-  public static JsonObject node(NodeInfo n, String cluster, IntFunction<String> userName) {
+  public static JsonObject node(NodeInfo n, IntFunction<String> userName) {
     JsonObject o = new JsonObject();
     o.put("architecture", n.getArch());
     o.put("burstbuffer_network_address", "");
     o.put("boards", 1);
     o.set("boot_time", NoVal.number(n.getBootTime()));
-    o.put("cluster_name", cluster);
+    o.put("cluster_name", ""); // set only in a federation
     o.put("cores", n.getCoresPerSocket());
     o.put("specialized_cores", 0);
     o.put("cpu_binding", 0);
@@ -34,7 +36,10 @@ public final class NodeJson {
     o.put("cpus", n.getCpus());
     o.put("effective_cpus", n.getCpus());
     o.put("specialized_cpus", "");
+    o.set("energy", noEnergy());
+    o.putObject("external_sensors"); // no acct_gather plugins: Slurm's empty values
     o.put("extra", "");
+    o.putObject("power");
     o.set("features", JsonArray.of(n.getFeaturesList()));
     o.set("active_features", JsonArray.of(NodeFeatures.active(n)));
     o.put("gpu_spec", "");
@@ -100,26 +105,30 @@ public final class NodeJson {
     return JsonArray.of(s);
   }
 
-  public static JsonObject partition(PartitionInfo p, String cluster) {
+  /** {@code byName} gives a node (its memory counts in tres.configured; null when unknown). */
+  public static JsonObject partition(PartitionInfo p, Function<String, NodeInfo> byName) {
     JsonObject o = new JsonObject();
     JsonObject nodes = o.putObject("nodes");
     nodes.put("allowed_allocation", "");
     nodes.put("configured", p.getNodes());
     nodes.put("total", p.getTotalNodes());
     JsonObject accounts = o.putObject("accounts");
-    accounts.put("allowed", p.getAllowAccounts());
+    // "" when not set: Slurm's REST writes no "ALL" (scontrol shows ALL)
+    accounts.put("allowed", notAll(p.getAllowAccounts()));
     accounts.put("deny", p.getDenyAccounts());
-    o.putObject("groups").put("allowed", p.getAllowGroups());
+    o.putObject("groups").put("allowed", notAll(p.getAllowGroups()));
     JsonObject qos = o.putObject("qos");
-    qos.put("allowed", p.getAllowQos());
+    qos.put("allowed", notAll(p.getAllowQos()));
     qos.put("deny", "");
     qos.put("assigned", "");
     o.put("alternate", "");
     JsonObject tres = o.putObject("tres");
     tres.put("billing_weights", p.getTresBillingWeights());
-    tres.put("configured", "cpu=" + p.getTotalCpus() + ",node=" + p.getTotalNodes() + ",billing="
-        + Billing.partition(p));
-    o.put("cluster", cluster);
+    long mem = p.getNodeNamesList().stream().map(byName).filter(n -> n != null)
+        .mapToLong(NodeInfo::getRealMemoryMb).sum();
+    tres.put("configured", "cpu=" + p.getTotalCpus() + ",mem=" + MemorySize.format(mem) + ",node="
+        + p.getTotalNodes() + ",billing=" + Billing.partition(p));
+    o.put("cluster", ""); // set only in a federation
     o.set("select_type", JsonArray.of(List.of("CORE", "MEMORY")));
     JsonObject cpus = o.putObject("cpus");
     cpus.put("task_binding", 0);
@@ -158,5 +167,21 @@ public final class NodeJson {
     o.putObject("partition").set("state", JsonArray.of(List.of(p.getState().isEmpty() ? "UP" : p.getState())));
     o.set("suspend_time", NoVal.unset());
     return o;
+  }
+
+  private static String notAll(String list) {
+    return list.equals("ALL") ? "" : list;
+  }
+
+  /** acct_gather_energy's values on a node without an energy plugin. */
+  private static JsonObject noEnergy() {
+    JsonObject e = new JsonObject();
+    e.put("average_watts", 0);
+    e.put("base_consumed_energy", 0);
+    e.put("consumed_energy", 0);
+    e.set("current_watts", NoVal.number(0));
+    e.put("previous_consumed_energy", 0);
+    e.put("last_collected", 0);
+    return e;
   }
 }
