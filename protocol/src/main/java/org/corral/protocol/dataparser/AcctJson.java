@@ -434,7 +434,10 @@ public final class AcctJson {
     return null;
   }
 
-  /** Slurm's lineage: "/root/physics/0-alice/" style path of accounts (users as "0-NAME"). */
+  /**
+   * Slurm's lineage: the path of accounts below root, users as "0-NAME" ("/physics/0-alice/";
+   * root's own "/", root's user "/0-root/").
+   */
   private static String lineage(AcctAssoc x, AssocSnapshot snap) {
     StringBuilder path = new StringBuilder();
     if (!x.getUser().isEmpty()) {
@@ -442,8 +445,11 @@ public final class AcctJson {
     }
     AcctAssoc at = x.getUser().isEmpty() ? x : parent(x, snap);
     for (int depth = 0; at != null && depth < 64; depth++) {
-      path.insert(0, at.getAccount() + "/");
-      at = parent(at, snap);
+      AcctAssoc up = parent(at, snap);
+      if (up != null) { // the tree's root (root) is the leading "/"
+        path.insert(0, at.getAccount() + "/");
+      }
+      at = up;
     }
     return "/" + path;
   }
