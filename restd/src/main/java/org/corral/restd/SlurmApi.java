@@ -1,9 +1,7 @@
 package org.corral.restd;
 
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import org.corral.common.SlurmError;
@@ -71,11 +69,18 @@ final class SlurmApi {
 
   private final OnBehalfClient ctld;
   private final String cluster;
+  private final Function<String, NodeInfo> layouts;
   private final UserDirectory users = UserDirectory.system();
 
-  SlurmApi(OnBehalfClient ctld, String cluster) {
+  /**
+   * @param layouts the nodes' sockets, cores, threads and memory by name (job_resources,
+   *     partitions' tres): from slurm.conf, as Slurm's slurmrestd reads it, so that a GET costs
+   *     the client one controller RPC (one rate-limit token), as in Slurm
+   */
+  SlurmApi(OnBehalfClient ctld, String cluster, Function<String, NodeInfo> layouts) {
     this.ctld = ctld;
     this.cluster = cluster;
+    this.layouts = layouts;
   }
 
   String cluster() {
@@ -136,7 +141,6 @@ final class SlurmApi {
     Response r = call(c, Request.newBuilder().setJobInfo(JobInfoRequest.getDefaultInstance()).build(), out, "slurm_load_jobs");
     long since = updateTime(c);
     JobInfoReply reply = r.getJobInfo();
-    Function<String, NodeInfo> layouts = nodeLayouts(c);
     // each job's JSON is made as it is sent: a big queue is never held whole as JSON
     out.body.set("jobs", JsonArray.streamed(reply.getLastUpdate() > since ? reply.getJobsList() : List.of(),
         j -> JobJson.of(j, cluster, layouts)));
@@ -153,20 +157,8 @@ final class SlurmApi {
       checked(r, out, "_handle_job_get");
     }
     JsonArray jobs = out.body.putArray("jobs");
-    Function<String, NodeInfo> layouts = r.getJobInfo().getJobsCount() > 0 ? nodeLayouts(c) : name -> null;
     r.getJobInfo().getJobsList().forEach(j -> jobs.add(JobJson.of(j, cluster, layouts)));
     times(out, r.getJobInfo().getLastUpdate());
-  }
-
-  /**
-   * The nodes by name, for the jobs' job_resources (their sockets and cores) and the partitions'
-   * memory; none known when the controller does not answer.
-   */
-  private Function<String, NodeInfo> nodeLayouts(Routes.Call c) throws IOException {
-    Response r = ctld.call(c.who(), Request.newBuilder().setNodeInfo(NodeInfoRequest.getDefaultInstance()).build());
-    Map<String, NodeInfo> byName = new HashMap<>();
-    r.getNodeInfo().getNodesList().forEach(n -> byName.put(n.getName(), n));
-    return byName::get;
   }
 
   private void jobStates(Routes.Call c, Matcher m, Answer out) throws IOException {
@@ -285,7 +277,6 @@ final class SlurmApi {
     JsonArray parts = out.body.putArray("partitions");
     long since = updateTime(c);
     if (r.getPartitionInfo().getLastUpdate() > since) {
-      Function<String, NodeInfo> layouts = nodeLayouts(c);
       for (PartitionInfo p : r.getPartitionInfo().getPartitionsList()) {
         parts.add(NodeJson.partition(p, layouts));
       }

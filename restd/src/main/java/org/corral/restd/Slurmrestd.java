@@ -76,7 +76,7 @@ public final class Slurmrestd implements AutoCloseable {
     for (int i = 0; i < CHANNELS; i++) {
       channels.add(new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(60)));
     }
-    SlurmApi slurm = new SlurmApi(new OnBehalfClient(channels), cfg.clusterName());
+    SlurmApi slurm = new SlurmApi(new OnBehalfClient(channels), cfg.clusterName(), NodeLayouts.of(cfg));
     AccountingConfig acct = cfg.accounting();
     OnBehalfClient dbd = null;
     if (acct.enabled()) {
