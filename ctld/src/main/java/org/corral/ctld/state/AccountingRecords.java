@@ -11,6 +11,7 @@ import org.corral.protocol.msg.AcctJob;
 import org.corral.protocol.msg.AcctStep;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeBaseState;
@@ -230,6 +231,9 @@ public final class AccountingRecords {
         .setStdOut(j.getStdOut())
         .setStdErr(j.getStdErr())
         .setStdIn(j.getStdIn())
+        .setStdOutPattern(outputPattern(rec.getSpec(), j))
+        .setStdErrPattern(rec.getSpec().getStdErr())
+        .setStdInPattern(rec.getSpec().getStdIn())
         .setDependency(j.getDependency())
         .setCpusPerTask(j.getCpusPerTask())
         .setNtasksPerNode(j.getNtasksPerNode())
@@ -252,6 +256,18 @@ public final class AccountingRecords {
       derived = Math.max(derived, st.getExitStatus());
     }
     return b.addAllSteps(steps).setDerivedExitStatus(derived).build();
+  }
+
+  /**
+   * The output pattern Slurm keeps for the job: as given, or a batch job's default in its working
+   * directory ("/home/u/slurm-%j.out"); "" for an allocation that named none.
+   */
+  private static String outputPattern(JobSpec spec, JobInfo j) {
+    if (!spec.getStdOut().isEmpty() || j.getInteractive()) {
+      return spec.getStdOut();
+    }
+    String dir = spec.getWorkDir();
+    return (dir.isEmpty() || dir.endsWith("/") ? dir : dir + "/") + StateMachine.defaultOutput(spec);
   }
 
   private static AcctStep batchStep(JobRecord rec) {

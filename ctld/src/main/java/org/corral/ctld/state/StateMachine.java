@@ -559,9 +559,14 @@ public final class StateMachine {
   /** A std path as scontrol shows it; an array's default is slurm-%A_%a.out, as in Slurm. */
   private static String shownPath(String pattern, JobSpec spec, int jobId, String user, int arrayTask) {
     boolean array = !spec.getArray().isEmpty();
-    String p = !pattern.isEmpty() ? pattern : array ? "slurm-%A_%a.out" : "slurm-%j.out";
+    String p = !pattern.isEmpty() ? pattern : defaultOutput(spec);
     var fields = new OutputPathPattern.Fields(jobId, spec.getName(), user, null);
     return OutputPathPattern.resolve(spec.getWorkDir(), p, array ? fields.inArray(jobId, arrayTask) : fields);
+  }
+
+  /** The output file pattern of a job that names none: slurm-%j.out (slurm-%A_%a.out in an array). */
+  static String defaultOutput(JobSpec spec) {
+    return spec.getArray().isEmpty() ? "slurm-%j.out" : "slurm-%A_%a.out";
   }
 
   /**

@@ -51,6 +51,22 @@ class AccountingRecordsTest {
   }
 
   @Test
+  void recordsTheOutputPatternsAsGivenOrDefaulted() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1, TestStates.spec().build(), 1000);
+    s = TestStates.submit(s, 2, TestStates.spec().setStdErr("err-%j.txt").setStdIn("/data/in").build(), 1000);
+    List<AcctJob> jobs = jobs(s);
+    AcctJob defaulted = jobs.get(0);
+    assertThat(defaulted.getStdOutPattern()).isEqualTo("/home/alice/slurm-%j.out");
+    assertThat(defaulted.getStdOut()).isEqualTo("/home/alice/slurm-1.out");
+    assertThat(defaulted.getStdErrPattern()).isEmpty();
+    assertThat(defaulted.getStdInPattern()).isEmpty();
+    AcctJob given = jobs.get(1);
+    assertThat(given.getStdErrPattern()).isEqualTo("err-%j.txt");
+    assertThat(given.getStdErr()).isEqualTo("/home/alice/err-2.txt");
+    assertThat(given.getStdInPattern()).isEqualTo("/data/in");
+  }
+
+  @Test
   void changesNoRecordCaresAboutLeaveNoEvent() {
     ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1, TestStates.spec().build(), 1000);
     int before = s.outbox().events().size();

@@ -161,12 +161,15 @@ public final class AcctJson {
     resv.put("id", 0);
     resv.put("name", "");
     o.put("script", "");
-    o.put("stdin_expanded", j.getStdIn());
-    o.put("stdout_expanded", j.getStdOut());
-    o.put("stderr_expanded", j.getStdErr());
-    o.put("stdout", j.getStdOut());
-    o.put("stderr", j.getStdErr());
-    o.put("stdin", j.getStdIn());
+    // Slurm: the patterns as kept ("" when not given), the paths they expand to in *_expanded;
+    // records from before the patterns were kept show their paths in both.
+    boolean patterns = j.hasStdOutPattern();
+    o.put("stdin_expanded", !patterns ? j.getStdIn() : j.getStdInPattern().isEmpty() ? "" : j.getStdIn());
+    o.put("stdout_expanded", !patterns ? j.getStdOut() : j.getStdOutPattern().isEmpty() ? "" : j.getStdOut());
+    o.put("stderr_expanded", !patterns ? j.getStdErr() : j.getStdErrPattern().isEmpty() ? "" : j.getStdErr());
+    o.put("stdout", patterns ? j.getStdOutPattern() : j.getStdOut());
+    o.put("stderr", patterns ? j.getStdErrPattern() : j.getStdErr());
+    o.put("stdin", patterns ? j.getStdInPattern() : j.getStdIn());
     JsonObject state = o.putObject("state");
     state.set("current", JsonArray.of(List.of(state(j.getState()))));
     state.put("reason", j.getReason().isEmpty() ? "None" : j.getReason());
