@@ -134,18 +134,14 @@ public final class NodeJson {
     cpus.put("task_binding", 0);
     cpus.put("total", p.getTotalCpus());
     JsonObject defaults = o.putObject("defaults");
-    defaults.put("memory_per_cpu", p.getDefMemPerCpuMb() > 0 ? p.getDefMemPerCpuMb() : p.getDefMemPerNodeMb());
-    defaults.set("partition_memory_per_cpu", p.getDefMemPerCpuMb() > 0 ? NoVal.number(p.getDefMemPerCpuMb()) : NoVal.unset());
-    defaults.set("partition_memory_per_node", p.getDefMemPerNodeMb() > 0 ? NoVal.number(p.getDefMemPerNodeMb()) : NoVal.unset());
+    memory(defaults, p.getDefMemPerCpuMb(), p.getDefMemPerNodeMb());
     defaults.set("time", Integer.toUnsignedLong(p.getDefaultTimeMin()) == NoVal.INFINITE32 ? NoVal.unset() : NoVal.number(p.getDefaultTimeMin()));
     defaults.put("job", "");
     o.put("grace_time", p.getGraceTime());
     JsonObject max = o.putObject("maximums");
     max.set("cpus_per_node", NoVal.limit32(p.getMaxCpusPerNode()));
     max.set("cpus_per_socket", NoVal.infinite());
-    max.put("memory_per_cpu", p.getMaxMemPerCpuMb() > 0 ? p.getMaxMemPerCpuMb() : p.getMaxMemPerNodeMb());
-    max.set("partition_memory_per_cpu", p.getMaxMemPerCpuMb() > 0 ? NoVal.number(p.getMaxMemPerCpuMb()) : NoVal.unset());
-    max.set("partition_memory_per_node", p.getMaxMemPerNodeMb() > 0 ? NoVal.number(p.getMaxMemPerNodeMb()) : NoVal.unset());
+    memory(max, p.getMaxMemPerCpuMb(), p.getMaxMemPerNodeMb());
     max.set("nodes", NoVal.limit32(p.getMaxNodes()));
     String over = p.getOversubscribe().isEmpty() ? "NO" : p.getOversubscribe();
     int jobs = over.contains(":") ? Integer.parseInt(over.substring(over.indexOf(':') + 1)) : 1;
@@ -167,6 +163,18 @@ public final class NodeJson {
     o.putObject("partition").set("state", JsonArray.of(List.of(p.getState().isEmpty() ? "UP" : p.getState())));
     o.set("suspend_time", NoVal.unset());
     return o;
+  }
+
+  /**
+   * A partition's memory default or limit as Slurm keeps it, one number: per CPU with the
+   * MEM_PER_CPU bit (the top one, so memory_per_cpu reads negative), else per node (0 =
+   * unlimited); partition_memory_per_cpu and _per_node each set only for their kind.
+   */
+  private static void memory(JsonObject o, long perCpuMb, long perNodeMb) {
+    boolean perCpu = perCpuMb > 0;
+    o.put("memory_per_cpu", perCpu ? Long.MIN_VALUE | perCpuMb : perNodeMb);
+    o.set("partition_memory_per_cpu", perCpu ? NoVal.number(perCpuMb) : NoVal.unset());
+    o.set("partition_memory_per_node", perCpu ? NoVal.unset() : NoVal.number(perNodeMb));
   }
 
   private static String notAll(String list) {
