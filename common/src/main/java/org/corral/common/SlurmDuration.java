@@ -112,22 +112,39 @@ public final class SlurmDuration {
     long s = Math.max(0, seconds);
     long days = s / 86400;
     long h = (s / 3600) % 24;
-    long m = (s / 60) % 60;
-    long sec = s % 60;
+    StringBuilder b = new StringBuilder(16);
     if (days > 0) {
-      return String.format("%d-%02d:%02d:%02d", days, h, m, sec);
+      b.append(days).append('-');
+      twoDigits(b, h).append(':');
+    } else if (h > 0) {
+      b.append(h).append(':');
     }
-    if (h > 0) {
-      return String.format("%d:%02d:%02d", h, m, sec);
+    if (days > 0 || h > 0) {
+      twoDigits(b, (s / 60) % 60);
+    } else {
+      b.append((s / 60) % 60);
     }
-    return String.format("%d:%02d", m, sec);
+    return twoDigits(b.append(':'), s % 60).toString();
   }
 
   /** Seconds as scontrol shows them (RunTime=, TimeLimit=): {@code 00:00:05}, {@code 2-01:02:03}. */
   public static String formatSecondsPadded(long seconds) {
     long s = Math.max(0, seconds);
     long days = s / 86400;
-    String hms = String.format("%02d:%02d:%02d", (s / 3600) % 24, (s / 60) % 60, s % 60);
-    return days > 0 ? days + "-" + hms : hms;
+    StringBuilder b = new StringBuilder(16);
+    if (days > 0) {
+      b.append(days).append('-');
+    }
+    twoDigits(b, (s / 3600) % 24).append(':');
+    twoDigits(b, (s / 60) % 60).append(':');
+    return twoDigits(b, s % 60).toString();
+  }
+
+  /**
+   * Appends {@code n} (0-99) as two digits. Not String.format: its first use sets up the locale
+   * data, a visible share of a command's start-up (squeue prints these on every row).
+   */
+  private static StringBuilder twoDigits(StringBuilder b, long n) {
+    return b.append((char) ('0' + n / 10)).append((char) ('0' + n % 10));
   }
 }

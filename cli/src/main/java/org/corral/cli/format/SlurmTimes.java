@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import org.corral.common.SlurmDuration;
 
 /** Timestamps and durations in the forms Slurm's commands print. */
 public final class SlurmTimes {
@@ -30,10 +31,7 @@ public final class SlurmTimes {
 
   /** Seconds as scontrol prints run times and limits: {@code 00:10:00}, {@code 1-00:00:00}. */
   public static String hms(long seconds) {
-    long s = Math.max(0, seconds);
-    long days = s / 86400;
-    String t = String.format("%02d:%02d:%02d", (s / 3600) % 24, (s / 60) % 60, s % 60);
-    return days > 0 ? days + "-" + t : t;
+    return SlurmDuration.formatSecondsPadded(seconds);
   }
 
   /** A limit in minutes for scontrol: {@code UNLIMITED} or {@link #hms}. */

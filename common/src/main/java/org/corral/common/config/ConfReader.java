@@ -46,16 +46,16 @@ public final class ConfReader {
   }
 
   private static void parseInto(String text, Path file, int depth, List<ConfLine> out) throws ConfigException {
-    String[] physical = text.split("\r?\n", -1);
+    List<String> physical = physicalLines(text);
     StringBuilder logical = new StringBuilder();
     int startLine = 0;
-    for (int i = 0; i < physical.length; i++) {
+    for (int i = 0; i < physical.size(); i++) {
       if (logical.isEmpty()) {
         startLine = i + 1;
       }
-      String line = stripComment(physical[i]);
+      String line = stripComment(physical.get(i));
       String trimmed = line.stripTrailing();
-      if (trimmed.endsWith("\\") && i + 1 < physical.length) {
+      if (trimmed.endsWith("\\") && i + 1 < physical.size()) {
         logical.append(trimmed, 0, trimmed.length() - 1).append(' ');
         continue;
       }
@@ -71,6 +71,22 @@ public final class ConfReader {
         out.add(new ConfLine(file, startLine, pairs(full, file, startLine)));
       }
     }
+  }
+
+  /**
+   * The text's lines, split at LF or CRLF as {@code split("\\r?\\n", -1)} would, without a regex:
+   * every command reads slurm.conf on start-up, where compiling and running one shows.
+   */
+  static List<String> physicalLines(String text) {
+    List<String> lines = new ArrayList<>();
+    int from = 0;
+    for (int nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
+      int end = nl > from && text.charAt(nl - 1) == '\r' ? nl - 1 : nl;
+      lines.add(text.substring(from, end));
+      from = nl + 1;
+    }
+    lines.add(text.substring(from));
+    return lines;
   }
 
   private static String stripComment(String line) {
