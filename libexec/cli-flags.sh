@@ -5,11 +5,20 @@
 # The class cache mapped where it was made rather than at a random address (relocating its
 # pointers cost ~4 ms of CPU a command); reflection through native accessors, not method handles
 # spun on first use (protobuf's set-up, EnumMap, the JDK's SecureRandom reached from Unix sockets).
-# Only the jars the commands need: fewer to open and check. SnakeYAML last: only sacct --yaml
-# loads a class from it, so no other lookup reaches it.
+# Only the jars the commands need: fewer to open and check. SnakeYAML only for sacct (--yaml is
+# its only user): protobuf's start-up looks for classes that are absent (Android's, the full
+# runtime's), and each such lookup opens every jar on the class path to search it.
 CORRAL_CLI_FLAGS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=20 -XX:-UsePerfData -Xlog:disable"
 CORRAL_CLI_FLAGS="$CORRAL_CLI_FLAGS -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -Djdk.reflect.useNativeAccessorOnly=true"
-CORRAL_CLI_CLASSPATH="$lib/corral-cli.jar:$lib/corral-protocol.jar:$lib/corral-common.jar:$lib/protobuf-javalite.jar:$lib/snakeyaml.jar"
+CORRAL_CLI_CORE="$lib/corral-cli.jar:$lib/corral-protocol.jar:$lib/corral-common.jar:$lib/protobuf-javalite.jar"
+CORRAL_CLI_CLASSPATH="$CORRAL_CLI_CORE:$lib/snakeyaml.jar"
+# Sets CORRAL_CLI_CP, the class path of the command $1 (no subshell: the launcher runs it).
+corral_cli_classpath() {
+  case $1 in
+    sacct) CORRAL_CLI_CP=$CORRAL_CLI_CLASSPATH ;;
+    *) CORRAL_CLI_CP=$CORRAL_CLI_CORE ;;
+  esac
+}
 # protobuf-javalite uses sun.misc.Unsafe; JDK 23+ warns about it unless told it may.
 if [ "$CORRAL_JAVA_MAJOR" -ge 23 ]; then
   CORRAL_CLI_FLAGS="$CORRAL_CLI_FLAGS --sun-misc-unsafe-memory-access=allow"

@@ -1,9 +1,9 @@
 package org.corral.common.config;
 
-import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.StringTokenizer;
 
 /**
  * The top-level parameters of slurm.conf(5) (Slurm 22.05) and older names Slurm still accepts,
@@ -65,7 +65,12 @@ final class SlurmConfKeys {
     return KNOWN.contains(k) || LEGACY.contains(k) || RECORDS.contains(k);
   }
 
+  /** The words, lower-cased. A tokenizer, not a regex and a stream: every command loads this. */
   private static Set<String> lower(String words) {
-    return Arrays.stream(words.trim().split("\\s+")).map(w -> w.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
+    Set<String> set = new HashSet<>();
+    for (StringTokenizer t = new StringTokenizer(words); t.hasMoreTokens(); ) {
+      set.add(t.nextToken().toLowerCase(Locale.ROOT));
+    }
+    return Set.copyOf(set);
   }
 }
