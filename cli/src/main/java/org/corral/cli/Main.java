@@ -27,6 +27,7 @@ public final class Main {
       System.exit(2);
     }
     String name = argv[0];
+    UnixSocketChannel.prepareInBackground();
     List<String> args = Arrays.asList(argv).subList(1, argv.length);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
         StandardCharsets.UTF_8);
