@@ -27,8 +27,10 @@ public final class Main {
       System.exit(2);
     }
     String name = argv[0];
-    UnixSocketChannel.prepareInBackground();
     List<String> args = Arrays.asList(argv).subList(1, argv.length);
+    if (mayConnect(args)) {
+      UnixSocketChannel.prepareInBackground();
+    }
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
         StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
@@ -47,6 +49,19 @@ public final class Main {
     // halt, not exit: the commands register no shutdown hooks, and exit would start the JDK's
     // logging (Runtime.exit logs) and its provider lookup over the class path on every command
     Runtime.getRuntime().halt(rc);
+  }
+
+  /**
+   * False for a version or help request, which never reaches the controller: the socket set-up
+   * would only cost CPU. (A stray match, such as -V as another option's value, only skips it.)
+   */
+  static boolean mayConnect(List<String> args) {
+    for (String a : args) {
+      if (a.equals("--version") || a.equals("-V") || a.equals("--help") || a.equals("--usage")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static CliCommand command(String name) {
