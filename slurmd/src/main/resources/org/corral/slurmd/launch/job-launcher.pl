@@ -5,12 +5,13 @@
 #   fifos DIR   make the named pipes DIR/in, DIR/out, DIR/err (a step task's streams, which
 #               slurmd opens before asking for the start); "fifos DIR" when done ("nofifos DIR
 #               REASON" when not)
-# Each job or task gets a supervisor of its own (a fork of this process, as root, in a
-# session of its own) that forks the job, waits for it and records how it ended, so the job and
-# its record outlive both this launcher and slurmd, as Slurm's slurmstepd does. Forking from
-# here costs a fraction of the exec chain it replaces (setsid, sh, setpriv, env: ~1 ms each).
-# Perl is used because it can drop privileges, set the environment and exec in one process, and
-# perl-base is part of every Debian system (docs/adr/0002). No user-controlled value is ever
+# This process is every job's supervisor (as slurmstepd is in Slurm): it forks each job (which
+# leads a session of its own), reaps it and records how it ended. One fork per job, from a small
+# process: forking a supervisor per job as well cost as much again (docs/adr/0002). When slurmd
+# goes (end of our stdin) we take no more requests but stay until our last job has ended and
+# is recorded, so jobs and their records outlive slurmd, and a restarted slurmd re-adopts them
+# from the spool. Perl is used because it can drop privileges, set the environment and exec in
+# one process, and perl-base is part of every Debian system. No user-controlled value is ever
 # evaluated: paths, the environment and the command travel as NUL-separated data.
 #
 # Files in JOBDIR (root-owned):
@@ -22,12 +23,13 @@
 #               of environment entries, N NAME=value entries, the command. Version 1 had no
 #               cgroup and CPU fields: the files joined were listed in DIR/cgroup.
 #   record      lines "KEY VALUE", each appended in one write (a reader takes whole lines only):
-#                 wrapper PID TICKS  the supervisor: its pid and start time (clock ticks after
-#                                    boot, /proc/PID/stat), to tell it from a later holder of the pid
+#                 wrapper PID TICKS  the job's supervisor (this launcher): its pid and start time
+#                                    (clock ticks after boot, /proc/PID/stat), to tell it from a
+#                                    later holder of the pid
 #                 pid PID            the job, which also leads its process group and session
 #                 usage U S RSS      what the job and the children it waited for used, as
-#                                    getrusage(RUSAGE_CHILDREN) says: user and system CPU in
-#                                    milliseconds, largest resident set in KiB (-1: not known)
+#                                    wait4(2) says: user and system CPU in milliseconds, largest
+#                                    resident set in KiB (absent where wait4's number is unknown)
 #                 status STATUS      the job's wait(2) status: code << 8, or the signal (| 0x80: core)
 #   launch.err  only when the job could not start: why (Slurm's words where it has some)
 # One file for all the records, and launch.err only on failure: each file created costs more
@@ -37,19 +39,38 @@ use warnings;
 use POSIX ();
 
 my $GROUP_CACHE_SECONDS = 60;
+# A SIGCHLD that lands just before select() blocks is only seen at its next wake-up: with jobs
+# running, select wakes at least this often.
+my $REAP_BACKSTOP_SECONDS = 1;
+my $EINTR = 4;
 my %groups_of;    # uid => [time looked up, "gid gid ..."]
+my %running;      # job pid => [DIR, read end of its launch-error pipe, launch fields, groups]
 
 $| = 1;
 POSIX::setsid();
 POSIX::sigprocmask(POSIX::SIG_SETMASK(), POSIX::SigSet->new());
-$SIG{PIPE} = 'IGNORE';    # slurmd gone: the record on disk is what counts
-$SIG{CHLD} = 'IGNORE';    # supervisors are reaped by the kernel
+$SIG{PIPE} = 'IGNORE';      # slurmd gone: the record on disk is what counts
+$SIG{CHLD} = sub { };       # only wakes select(): jobs are reaped in the loop
+my $self = "wrapper $$ " . start_ticks($$) . "\n";
+my $wait4 = { x86_64 => 61, aarch64 => 260, riscv64 => 260, ppc64le => 114, ppc64 => 114,
+    s390x => 114 }->{(POSIX::uname())[4]};
 syswrite(STDOUT, "ready\n");
 
 # Requests are read with sysread, never through a buffered handle: a child that reopens STDIN
 # would otherwise have perl seek its new file to where the buffered requests stood.
 my $pending = '';
-while (sysread(STDIN, my $chunk, 65536)) {
+my $reading = 1;
+while ($reading || %running) {
+  reap();
+  my $wanted = '';
+  vec($wanted, fileno(STDIN), 1) = 1 if $reading;
+  my $ready = select(my $readable = $wanted, undef, undef, %running ? $REAP_BACKSTOP_SECONDS : undef);
+  next unless $reading && $ready > 0;
+  my $read = sysread(STDIN, my $chunk, 65536);
+  if (!$read) {
+    $reading = 0 unless !defined $read && $! == $EINTR;
+    next;
+  }
   $pending .= $chunk;
   while ($pending =~ s/^([^\n]*)\n//) {
     request($1);
@@ -67,13 +88,7 @@ sub request {
     warn "job-launcher: ignoring a malformed request\n";
     return;
   };
-  my $groups = supplementary_groups($uid);
-  my $pid = fork();
-  if (!defined $pid) {
-    record_failure($dir, "cannot fork the job's supervisor: $!");
-  } elsif ($pid == 0) {
-    supervise($dir, $groups);
-  }
+  eval { start($dir, supplementary_groups($uid)); 1 } or warn "job-launcher: $dir: $@";
 }
 
 sub make_fifos {
@@ -99,12 +114,10 @@ sub supplementary_groups {
     $list = '';
     my $pid = open(my $id, '-|');
     if (defined $pid && $pid == 0) {
-      $SIG{CHLD} = 'DEFAULT';
       open(STDERR, '>', '/dev/null');
       exec { 'id' } 'id', '-G', '--', $name or POSIX::_exit(127);
     }
     if (defined $pid) {
-      local $SIG{CHLD} = 'DEFAULT';
       $list = <$id> // '';
       close $id;
       chomp $list;
@@ -115,59 +128,73 @@ sub supplementary_groups {
   return $list;
 }
 
-sub supervise {
+sub start {
   my ($dir, $groups) = @_;
-  $SIG{CHLD} = 'DEFAULT';
-  POSIX::setsid();
-  open(my $record, '>>', "$dir/record") or fail_early($dir, undef, "cannot create $dir/record: $!");
-  syswrite($record, "wrapper $$ " . start_ticks($$) . "\n");
+  my $record;
+  if (!open($record, '>>', "$dir/record")) {
+    print STDERR "job-launcher: $dir: cannot create $dir/record: $!\n";
+    write_file("$dir/launch.err", "cannot create $dir/record: $!\n");
+    syswrite(STDOUT, "ended $dir\n");
+    return;
+  }
+  syswrite($record, $self);
   my @launch = as_version2($dir, read_fields("$dir/launch"));
-  $0 = "slurmstepd: [$launch[5]]" if @launch > 5;    # what ps shows, as for Slurm's
   # Until the job's own files are open, its stderr is this pipe: what it says there (a file it
-  # cannot open, a user that does not exist) is why it could not start.
-  pipe(my $said, my $says) or fail_early($dir, $record, "cannot make a pipe: $!");
+  # cannot open, a user that does not exist) is why it could not start. Its end closes on exec.
+  pipe(my $said, my $says) or return fail_start($dir, $record, "cannot make a pipe: $!");
   my $job = fork();
-  fail_early($dir, $record, "cannot fork the job: $!") if !defined $job;
+  return fail_start($dir, $record, "cannot fork the job: $!") if !defined $job;
   if ($job == 0) {
     close $said;
     run_job($dir, $record, $groups, $says, @launch);
   }
   close $says;
+  close $record;
+  $running{$job} = [$dir, $said, \@launch, $groups];
+}
+
+# Collects every job that has ended.
+sub reap {
+  while (my ($job, $status, $usage) = wait_any()) {
+    my $ended = delete $running{$job} or next;    # not a job: id(1), an OOM note
+    eval { recorded_end($job, $status, $usage, @$ended); 1 } or warn "job-launcher: $ended->[0]: $@";
+  }
+}
+
+# (pid, wait status, usage line or undef) of a child that has ended, or () when none has.
+sub wait_any {
+  if (defined $wait4) {
+    my ($status, $usage) = ("\0" x 4, "\0" x 144);    # int; struct rusage: 2 timevals, 14 longs
+    my $job = syscall($wait4, -1, $status, 1, $usage);    # WNOHANG
+    return () unless $job > 0;
+    my ($us, $uus, $ss, $sus, $rss) = unpack('l!5', $usage);
+    return ($job, unpack('i', $status),
+        sprintf("usage %d %d %d\n", $us * 1000 + $uus / 1000, $ss * 1000 + $sus / 1000, $rss));
+  }
+  my $job = waitpid(-1, 1);    # WNOHANG
+  return $job > 0 ? ($job, $?, undef) : ();
+}
+
+sub recorded_end {
+  my ($job, $status, $usage, $dir, $said, $launch, $groups) = @_;
   my $why = '';
+  # The job has exited or exec'd: nothing holds the pipe's other end any more.
   1 while length($why) < 65536 && sysread($said, $why, 65536 - length($why), length($why));
   close $said;
-  waitpid($job, 0);
-  my $status = $?;
-  record_usage($record);
+  open(my $record, '>>', "$dir/record") or warn "job-launcher: cannot open $dir/record: $!\n";
+  syswrite($record, $usage) if $record && defined $usage;
   write_file("$dir/launch.err", $why) if $why ne '';
   # The job ends with its script, as in Slurm: processes it left behind in its group go too.
   kill 'KILL', -$job;
-  report_oom_kills($dir, $groups, @launch);
+  report_oom_kills($dir, $groups, @$launch);
   finish($dir, $record, $status);
-}
-
-# The reaped job's usage, as slurmstepd takes it from wait4: CPU from times(), the largest
-# resident set from getrusage(2) where this architecture's syscall number is known.
-sub record_usage {
-  my ($record) = @_;
-  my (undef, undef, $cuser, $csys) = times();
-  my $rss = -1;
-  my %getrusage = (x86_64 => 98, aarch64 => 165, riscv64 => 165, ppc64le => 77, s390x => 77);
-  my $nr = $getrusage{(POSIX::uname())[4]};
-  if (defined $nr) {
-    my $buf = "\0" x 144;    # struct rusage: 2 timevals, then 14 longs
-    if (syscall($nr, -1, $buf) == 0) {    # RUSAGE_CHILDREN
-      $rss = (unpack('l!5', $buf))[4];
-    }
-  }
-  syswrite($record, sprintf("usage %d %d %d\n", $cuser * 1000, $csys * 1000, $rss));
 }
 
 sub finish {
   my ($dir, $record, $status) = @_;
   syswrite($record, "status $status\n") if $record;
+  close $record if $record;
   syswrite(STDOUT, "ended $dir\n");
-  POSIX::_exit(0);
 }
 
 # Becomes the job: joins its cgroups as root, drops to the user, opens the job's files as the
@@ -307,22 +334,12 @@ sub die_launch {
   POSIX::_exit(1);
 }
 
-# A supervisor that cannot start the job at all: it failed to launch.
-sub fail_early {
+# A job that cannot be started at all: it failed to launch.
+sub fail_start {
   my ($dir, $record, $message) = @_;
   print STDERR "job-launcher: $dir: $message\n";
   write_file("$dir/launch.err", "$message\n");
   finish($dir, $record, 1 << 8);
-}
-
-sub record_failure {
-  my ($dir, $message) = @_;
-  write_file("$dir/launch.err", "$message\n");
-  if (open(my $record, '>>', "$dir/record")) {
-    syswrite($record, "status " . (1 << 8) . "\n");
-    close $record;
-  }
-  syswrite(STDOUT, "ended $dir\n");
 }
 
 # The launch fields in version 2's order: a version 1 file (an earlier slurmd's) gets its
