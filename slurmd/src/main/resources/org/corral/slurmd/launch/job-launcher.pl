@@ -49,6 +49,9 @@ my %running;      # job pid => [DIR, read end of its launch-error pipe, launch f
 $| = 1;
 POSIX::setsid();
 POSIX::sigprocmask(POSIX::SIG_SETMASK(), POSIX::SigSet->new());
+# Nothing of slurmd's signal handling reaches the jobs (a daemon started in the background
+# inherits SIGINT and SIGQUIT ignored). Set once here, not per job: exec resets what we catch.
+$SIG{$_} = 'DEFAULT' for qw(HUP INT QUIT ALRM TERM USR1 USR2 TSTP TTIN TTOU XCPU XFSZ WINCH URG);
 $SIG{PIPE} = 'IGNORE';      # slurmd gone: the record on disk is what counts
 $SIG{CHLD} = sub { };       # only wakes select(): jobs are reaped in the loop
 my $self = "wrapper $$ " . start_ticks($$) . "\n";
@@ -258,8 +261,7 @@ sub run_job {
     $ENV{$name} = $value if defined $value && $name ne '';
   }
   $ENV{SLURM_TASK_PID} = $$;
-  # Nothing of the launcher's signal handling reaches the job.
-  $SIG{$_} = 'DEFAULT' for qw(HUP INT QUIT PIPE ALRM TERM USR1 USR2 CHLD TSTP TTIN TTOU XCPU XFSZ WINCH URG);
+  $SIG{PIPE} = 'DEFAULT';    # the launcher's one ignored signal
   { no warnings 'exec'; exec { $words[0] } @words; }
   my $errno = $! + 0;
   # A relative path is named from the work directory, a bare name as given, as Slurm does.
