@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  */
 public final class JobDirectory {
   static final String SCRIPT = "slurm_script";
-  private static final String RECORD = "record";
+  static final String RECORD = "record";
   private static final String PREFIX = "job";
   private static final int MAX_MESSAGE_CHARS = 4000;
   private static final int MAX_READ_BYTES = 64 * 1024;
@@ -114,9 +114,22 @@ public final class JobDirectory {
     }
   }
 
-  /** Writes the job's script, owned by the job's user. */
+  /**
+   * Writes the job's script, owned by the job's user. A recycled directory's script is reused
+   * for the same user only: another user's may still be open for writing by its owner.
+   */
   void writeScript(LaunchPlan plan) throws IOException {
-    writeUserFile(script(), plan.script(), "r-x------", plan);
+    Path script = script();
+    try {
+      writeUserFile(script, plan.script(), "r-x------", plan, StandardOpenOption.CREATE_NEW);
+    } catch (FileAlreadyExistsException e) {
+      if (!Integer.valueOf(plan.uid()).equals(Files.getAttribute(script, "unix:uid"))) {
+        Files.delete(script);
+        writeUserFile(script, plan.script(), "r-x------", plan, StandardOpenOption.CREATE_NEW);
+      } else {
+        writeUserFile(script, plan.script(), "r-x------", plan, StandardOpenOption.TRUNCATE_EXISTING);
+      }
+    }
   }
 
   /**
@@ -139,8 +152,9 @@ public final class JobDirectory {
     return cores.isPresent() ? cores : read("cores");
   }
 
-  private static void writeUserFile(Path file, String text, String mode, LaunchPlan plan) throws IOException {
-    Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  private static void writeUserFile(Path file, String text, String mode, LaunchPlan plan, StandardOpenOption how)
+      throws IOException {
+    Files.writeString(file, text, StandardCharsets.UTF_8, how, StandardOpenOption.WRITE);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
     Files.setAttribute(file, "unix:gid", plan.gid());
     Files.setAttribute(file, "unix:uid", plan.uid());
@@ -278,18 +292,23 @@ public final class JobDirectory {
   }
 
   /** Deletes each entry (a directory, after its own entries), then the directory; gone already is fine. */
-  private static void deleteTree(Path directory) throws IOException {
+  static void deleteTree(Path directory) throws IOException {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
       for (Path entry : entries) {
-        try {
-          Files.deleteIfExists(entry);
-        } catch (DirectoryNotEmptyException e) {
-          deleteTree(entry);
-        }
+        deleteEntry(entry);
       }
     } catch (NoSuchFileException e) {
       return;
     }
     Files.deleteIfExists(directory);
+  }
+
+  /** Deletes a file, or a directory and everything in it. */
+  static void deleteEntry(Path entry) throws IOException {
+    try {
+      Files.deleteIfExists(entry);
+    } catch (DirectoryNotEmptyException e) {
+      deleteTree(entry);
+    }
   }
 }

@@ -24,9 +24,9 @@ import org.corral.protocol.msg.StepUsage;
 
 /**
  * Runs batch jobs on this node as their users, without a JVM or an exec chain per job: the
- * node's launcher ({@link NodeLauncher}) forks each job's supervisor (as root, in a session of
- * its own, so it survives a slurmd restart), which forks the job as its user and records the
- * job's pid and final status in the job's spool directory. Ends arrive from the launcher as
+ * node's launcher ({@link NodeLauncher}) forks each job as its user (in a session of its own)
+ * and, as the job's supervisor, records its pid and final status in the job's spool directory;
+ * it outlives slurmd for as long as it has jobs. Ends arrive from the launcher as
  * they happen; every job is also polled (its status file, its supervisor's liveness), which is
  * how jobs found in the spool after a restart ({@link #recover()}) are watched. Each end is
  * reported once per JVM to the {@link JobListener}; the spool directory stays until
@@ -63,6 +63,7 @@ public final class JobSupervisor implements AutoCloseable {
   }
   private final ScheduledExecutorService timers;
   private final NodeLauncher launcher;
+  private final SpoolRecycler recycler;
   private int pollRound;
   private final JobConfinement confinement;
   private volatile boolean closed;
@@ -103,6 +104,7 @@ public final class JobSupervisor implements AutoCloseable {
     this.hostName = shortHostName();
     Files.createDirectories(spoolDir);
     Files.setPosixFilePermissions(spoolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    this.recycler = new SpoolRecycler(spoolDir);
     this.launcher = NodeLauncher.start(spoolDir, nodeName);
     this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread thread = new Thread(r, "job-supervisor-" + nodeName);
@@ -163,7 +165,7 @@ public final class JobSupervisor implements AutoCloseable {
       return;
     }
     try {
-      if (!dir.create()) {
+      if (!recycler.create(dir)) {
         jobs.remove(jobId, job); // launched by an earlier slurmd: recover() adopts it
         return;
       }
@@ -324,7 +326,7 @@ public final class JobSupervisor implements AutoCloseable {
     }
   }
 
-  /** Removes an ended job's spool directory (its end was acknowledged). Running jobs are kept. */
+  /** Takes an ended job's directory out of the spool (its end was acknowledged): recycled for a later job. Running jobs are kept. */
   public void forget(int jobId) {
     TrackedJob job = jobs.get(jobId);
     if (job != null && !job.hasEnded()) {
@@ -336,7 +338,7 @@ public final class JobSupervisor implements AutoCloseable {
       return; // not adopted (yet): it may be running
     }
     try {
-      dir.delete();
+      recycler.recycle(dir);
       if (job != null) {
         jobs.remove(jobId, job);
       }

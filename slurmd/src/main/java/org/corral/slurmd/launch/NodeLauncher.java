@@ -17,10 +17,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A launcher process (job-launcher.pl) that starts users' processes for slurmd: batch jobs, or
- * step tasks. slurmd writes "UID DIR" lines to its stdin; each supervisor, forked from it,
- * writes "ended DIR" to its stdout once the status is on disk. The JVM thus never forks per job
- * (no jspawnhelper, no pipes, no reaper thread), and the launcher ends by itself when slurmd goes
- * (end of its stdin) while the jobs and their supervisors stay, to be re-adopted.
+ * step tasks. slurmd writes "UID DIR" lines to its stdin; the launcher forks each job, reaps it
+ * and writes "ended DIR" to its stdout once the status is on disk. The JVM thus never forks per
+ * job (no jspawnhelper, no pipes, no reaper thread). When slurmd goes (end of its stdin) the
+ * launcher takes no more requests and stays until its last job is recorded, to be re-adopted.
  */
 public final class NodeLauncher implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(NodeLauncher.class.getName());
@@ -123,7 +123,7 @@ public final class NodeLauncher implements AutoCloseable {
           + "; jobs are launched through perl (Debian's perl-base)", e);
     }
     CompletableFuture<Void> ready = new CompletableFuture<>();
-    // One reader per launcher: the supervisors it forked report through its pipe even after it died.
+    // One reader per launcher: one replaced after its pipe broke may still report its jobs' ends.
     Thread.ofPlatform().name("launcher-" + nodeName + "-" + started.pid()).daemon().stackSize(256 * 1024)
         .start(() -> readEnds(started, ready));
     try {

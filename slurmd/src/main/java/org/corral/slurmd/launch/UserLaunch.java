@@ -30,7 +30,7 @@ public record UserLaunch(Kind kind, int uid, int gid, String node, String step, 
 
   /** In place of a step task's file path: its stream to srun (the named pipes in its directory). */
   public static final String INHERIT = "-";
-  private static final String FILE = "launch";
+  static final String FILE = "launch";
   private static final String VERSION = "2";
   /** Where the cores field stands in a version 2 file (version, kind, uid, gid, node, step, work, in, out, err, mode, umask, cgroups, cores). */
   private static final int CORES_FIELD = 13;
@@ -71,7 +71,9 @@ public record UserLaunch(Kind kind, int uid, int gid, String node, String step, 
       text.append(field).append('\0');
     }
     Path file = dir.resolve(FILE);
-    Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    // An existing file is a recycled directory's, emptied (SpoolRecycler): root's, in a root-only directory.
+    Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
   }
 

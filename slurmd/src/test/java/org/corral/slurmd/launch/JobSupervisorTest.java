@@ -371,6 +371,38 @@ class JobSupervisorTest {
   }
 
   @Test
+  void aForgottenJobsDirectoryServesTheNextJobWithNothingOfTheFormerLeft() throws Exception {
+    supervisor.launch(request(33, alice, "#!/bin/sh\necho first\nexit 3\n", List.of(), spec -> { }));
+    assertThat(recorder.await(33).exitStatus()).isEqualTo(3 << 8);
+    Object inode = Files.getAttribute(spool.resolve("job00033"), "unix:ino");
+    Object aliceScript = Files.getAttribute(spool.resolve("job00033/slurm_script"), "unix:ino");
+    Files.writeString(spool.resolve("job00033/hook-output"), "left by a Prolog");
+    supervisor.forget(33);
+    assertThat(spool.resolve("job00033")).doesNotExist();
+
+    supervisor.launch(request(34, alice, "#!/bin/sh\necho second\n", List.of(), spec -> { }));
+    assertThat(recorder.await(34).exitStatus()).isZero();
+    Path reused = spool.resolve("job00034");
+    assertThat(Files.getAttribute(reused, "unix:ino")).isEqualTo(inode);
+    assertThat(Files.getAttribute(reused.resolve("slurm_script"), "unix:ino")).isEqualTo(aliceScript);
+    assertThat(Files.readString(work.resolve("slurm-34.out"))).isEqualTo("second\n");
+    assertThat(reused.resolve("hook-output")).doesNotExist();
+    String record = Files.readString(reused.resolve("record"));
+    assertThat(record).containsOnlyOnce("wrapper ").containsOnlyOnce("status 0\n");
+
+    // Another user's job gets a script of its own: what alice holds open stays hers.
+    try (var heldByAlice = Files.newInputStream(reused.resolve("slurm_script"))) {
+      supervisor.forget(34);
+      supervisor.launch(request(35, bob, "#!/bin/sh\nid -u\n", List.of(), spec -> { }));
+      assertThat(recorder.await(35).exitStatus()).isZero();
+      assertThat(new String(heldByAlice.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("#!/bin/sh\necho second\n");
+    }
+    assertThat(Files.getAttribute(spool.resolve("job00035"), "unix:ino")).isEqualTo(inode);
+    assertThat(Files.getOwner(spool.resolve("job00035/slurm_script")).getName()).isEqualTo(TestUsers.BOB);
+    assertThat(Files.readString(work.resolve("slurm-35.out"))).isEqualTo(bob.uid() + "\n");
+  }
+
+  @Test
   void aMissingWorkDirectoryRunsTheJobInTmpAndSaysSo() throws Exception {
     Path out = work.resolve("nodir.out");
     LaunchBatchRequest request = request(32, alice, "#!/bin/sh\npwd\n", List.of(),
