@@ -326,7 +326,10 @@ public final class JobSupervisor implements AutoCloseable {
     }
   }
 
-  /** Takes an ended job's directory out of the spool (its end was acknowledged): recycled for a later job. Running jobs are kept. */
+  /**
+   * Takes an ended job's directory out of the spool (its end was acknowledged), recycled for a
+   * later job. Running jobs are kept.
+   */
   public void forget(int jobId) {
     TrackedJob job = jobs.get(jobId);
     if (job != null && !job.hasEnded()) {
