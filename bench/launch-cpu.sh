@@ -19,7 +19,8 @@ cd "$here"
 acct=/sys/fs/cgroup/cpuacct
 [ -f "$acct/cpuacct.usage" ] || { echo "no cgroup v1 cpuacct at $acct" >&2; exit 1; }
 dir=$(mktemp -d /tmp/corral-cpu-XXXX); chmod 755 "$dir"
-port=$((32000 + RANDOM % 2000))
+# Below the ephemeral range (32768+), where other clients' connections would make a port look busy.
+port=$((22000 + RANDOM % 4000))
 cg=$acct/corral-bench-$$
 mkdir "$cg" "$cg/cluster" "$cg/driver"
 cleanup() {
