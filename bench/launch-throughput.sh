@@ -2,6 +2,7 @@
 # Launch rate: 1,000 jobs of `true` on 4 nodes x 8 CPUs, from the first submission until the
 # queue is empty, on Corral and on the reference Slurm in the same run.
 #   bench/launch-throughput.sh [JOBS]      (default 1000; needs root; SKIP_REFERENCE=1: Corral only;
+#                                          CORRAL_SKIP_BUILD=1: use build/lib as it is;
 #                                          WARMUP=N: N untimed jobs first, as on a cluster already up;
 #                                          MODE=single: JOBS single jobs by 4 clients instead of an array)
 # Corral: one job array of JOBS tasks submitted through the RPC API (SubmitLoad ... array: what
@@ -11,7 +12,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${1:-1000}
 cd "$here"
-./mvnw -B -q -DskipTests package
+[ -n "${CORRAL_SKIP_BUILD:-}" ] || ./mvnw -B -q -DskipTests package
 . libexec/find-java.sh; corral_find_java
 dir=$(mktemp -d /tmp/corral-bench-XXXX); chmod 755 "$dir"
 port=$((30000 + RANDOM % 2000))
@@ -44,12 +45,13 @@ paste "$dir/cpu.before" "$dir/cpu.after" | awk -v n="$jobs" -v t="$tick" '
   END { printf "  %-12s own %6.2f ms/job   children %6.2f ms/job\n", "daemons", so / n, sk / n }'
 CORRAL_SKIP_BUILD=1 ./corral down --dir "$dir/c" >/dev/null
 
-if [ -z "${SKIP_REFERENCE:-}" ] && [ -x /usr/bin/sbatch ] && [ -x ../shared/peer/slurm-reference.sh ]; then
+if [ -z "${SKIP_REFERENCE:-}" ] && [ -x /usr/bin/sbatch ] && env -u SLURM_CONF /usr/bin/sinfo -h >/dev/null 2>&1; then
   echo "== Slurm 22.05 (reference): sbatch --array=1-$jobs, 4 nodes x 8 CPUs"
   ref=$(mktemp -d /tmp/corral-bench-ref-XXXX); chmod 777 "$ref"
   start=$(date +%s.%N)
-  ( cd "$ref" && env -u SLURM_CONF /usr/bin/sbatch -o /dev/null --array=1-"$jobs" --wrap true >/dev/null )
-  while [ -n "$(env -u SLURM_CONF /usr/bin/squeue -h -o %i -n wrap -u root -t PD,R,CG 2>/dev/null | head -1)" ]; do
+  # Only this array's tasks count: others' jobs (held ones too) may share the reference.
+  array=$(cd "$ref" && env -u SLURM_CONF /usr/bin/sbatch --parsable -o /dev/null --array=1-"$jobs" --wrap true)
+  while [ -n "$(env -u SLURM_CONF /usr/bin/squeue -h -o %i -j "${array%%;*}" -t PD,R,CG 2>/dev/null | head -1)" ]; do
     sleep 0.2
   done
   end=$(date +%s.%N)
