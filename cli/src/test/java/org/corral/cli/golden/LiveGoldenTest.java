@@ -28,12 +28,14 @@ import org.corral.cli.CliCommand;
 import org.corral.cli.RpcRecording;
 import org.corral.cli.format.UserDirectory;
 import org.corral.cli.sacct.SacctCommand;
+import org.corral.cli.sacctmgr.SacctmgrCommand;
 import org.corral.cli.sbatch.LocalSubmitterFacts;
 import org.corral.cli.sbatch.SbatchCommand;
 import org.corral.cli.scancel.ScancelCommand;
 import org.corral.cli.scontrol.ScontrolCommand;
 import org.corral.cli.sinfo.SinfoCommand;
 import org.corral.cli.sprio.SprioCommand;
+import org.corral.cli.sshare.SshareCommand;
 import org.corral.cli.squeue.SqueueCommand;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -66,6 +68,8 @@ class LiveGoldenTest {
       "sprio", () -> new SprioCommand(USERS),
       "sacct", () -> new SacctCommand(USERS, 0),
       "scancel", ScancelCommand::new,
+      "sacctmgr", SacctmgrCommand::new,
+      "sshare", SshareCommand::new,
       "sbatch", () -> new SbatchCommand(InputStream::nullInputStream, new LocalSubmitterFacts()));
 
   private static final List<Pattern> MASKS = List.of(
@@ -108,37 +112,50 @@ class LiveGoldenTest {
   }
 
   static Path root() throws URISyntaxException {
-    return Path.of(LiveGoldenTest.class.getResource("/golden/live/ref").toURI()).getParent();
+    return root("live");
+  }
+
+  /** A recording's directory under golden/ (its ref/, corral/ and differences.txt). */
+  static Path root(String recording) throws URISyntaxException {
+    return Path.of(LiveGoldenTest.class.getResource("/golden/" + recording + "/ref").toURI())
+        .getParent();
   }
 
   @TestFactory
   Stream<DynamicTest> matchesTheReference() throws Exception {
-    Path ref = root().resolve("ref");
+    return cases(root(), 150);
+  }
+
+  /**
+   * One test per case of the recording at root (at least atLeast of them), less those its
+   * differences.txt lists and {@link #DEVIATIONS}.
+   */
+  static Stream<DynamicTest> cases(Path root, int atLeast) throws IOException {
+    Path ref = root.resolve("ref");
     List<String> names;
     try (Stream<Path> s = Files.list(ref)) {
       names = s.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".args"))
           .map(f -> f.substring(0, f.length() - 5)).sorted().toList();
     }
-    assertThat(names).hasSizeGreaterThanOrEqualTo(150);
+    assertThat(names).hasSizeGreaterThanOrEqualTo(atLeast);
     // -Dlive.all=true runs the listed differences too (to see which of them now match).
     Set<String> open = Boolean.getBoolean("live.all") ? Set.of()
-        : Files.readAllLines(root().resolve("differences.txt")).stream()
+        : Files.readAllLines(root.resolve("differences.txt")).stream()
             .filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.split(" ")[0])
             .collect(Collectors.toSet());
     return names.stream().filter(n -> !DEVIATIONS.containsKey(n.substring(4)))
         .filter(n -> !open.contains(n))
-        .map(n -> DynamicTest.dynamicTest(n, () -> check(n)));
+        .map(n -> DynamicTest.dynamicTest(n, () -> check(root, n)));
   }
 
-  private static void check(String name) throws Exception {
-    Path root = root();
+  private static void check(Path root, String name) throws Exception {
     Path ref = root.resolve("ref");
     Path corral = root.resolve("corral");
     List<String> args = Files.readAllLines(ref.resolve(name + ".args"));
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", "/usr/bin:/bin");
     env.put("HOME", "/root");
-    env.put("PWD", root.resolve("files").toString());
+    env.put("PWD", root().resolve("files").toString()); // every recording runs in live/files
     for (String line : Files.readAllLines(ref.resolve(name + ".env"))) {
       env.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1));
     }
