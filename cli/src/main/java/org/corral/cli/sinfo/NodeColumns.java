@@ -19,7 +19,7 @@ final class NodeColumns {
   private NodeColumns() {}
 
   /** Letters whose value sums or lists the group's nodes rather than telling groups apart. */
-  static final Set<Character> AGGREGATES = Set.of('D', 'N', 'n', 'o', 'C', 'F', 'e', 'O');
+  static final Set<Character> AGGREGATES = Set.of('D', 'N', 'n', 'o', 'C', 'A', 'F', 'e', 'O');
   /** Letters summarised as "min+" unless --exact. */
   static final Set<Character> SIZES = Set.of('c', 'm', 'd');
 
@@ -49,7 +49,14 @@ final class NodeColumns {
       new Column<>('o', "NodeAddr", "NODE_ADDR", g -> hostlist(g, NodeInfo::getAddr)),
       new Column<>('c', "CPUs", "CPUS", g -> g.size(NodeInfo::getCpus)),
       new Column<>('C', "CPUsState", "CPUS(A/I/O/T)", NodeColumns::cpuStates),
-      new Column<>('F', "NodeAIOT", "NODES(A/I/O/T)", NodeColumns::nodeStates),
+      new Column<>('A', "NodeAI", "NODES(A/I)", g -> {
+        long[] aio = nodeStates(g);
+        return aio[0] + "/" + aio[1];
+      }),
+      new Column<>('F', "NodeAIOT", "NODES(A/I/O/T)", g -> {
+        long[] aio = nodeStates(g);
+        return aio[0] + "/" + aio[1] + "/" + aio[2] + "/" + (aio[0] + aio[1] + aio[2]);
+      }),
       new Column<>('m', "Memory", "MEMORY", g -> g.size(NodeInfo::getRealMemoryMb)),
       new Column<>('d', "Disk", "TMP_DISK", g -> g.size(NodeInfo::getTmpDiskMb)),
       new Column<>('e', "FreeMem", "FREE_MEM", g -> g.range(NodeInfo::getFreeMemMb, Long::toString)),
@@ -141,7 +148,8 @@ final class NodeColumns {
     return alloc + "/" + idle + "/" + other + "/" + (alloc + idle + other);
   }
 
-  private static String nodeStates(NodeGroup g) {
+  /** The group's nodes allocated, idle and other (down, drained), as %A and %F count them. */
+  private static long[] nodeStates(NodeGroup g) {
     long alloc = 0;
     long idle = 0;
     long other = 0;
@@ -157,6 +165,6 @@ final class NodeColumns {
         alloc++;
       }
     }
-    return alloc + "/" + idle + "/" + other + "/" + (alloc + idle + other);
+    return new long[] {alloc, idle, other};
   }
 }
