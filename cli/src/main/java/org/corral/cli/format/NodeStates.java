@@ -115,7 +115,9 @@ public final class NodeStates {
 
   /**
    * Whether the node matches one word of sinfo -t (case-insensitive): a base state by name or
-   * compact name, DRAIN (draining or drained), DRAINED, DRAINING, NO_RESPOND.
+   * compact name, DRAIN (draining or drained), DRAINED, DRAINING, NO_RESPOND. ALLOCATED also
+   * takes MIXED nodes: the controller's base state of a partly used node is ALLOCATED (MIXED is
+   * what sinfo prints), and Slurm's -t filters on the base state.
    */
   public static boolean matches(NodeInfo n, String word) {
     String w = word.toLowerCase(Locale.ROOT);
@@ -127,6 +129,7 @@ public final class NodeStates {
       case "no_respond" -> n.getNotResponding();
       case "fail" -> n.getFail();
       case "futr" -> b == Base.FUTURE;
+      case "allocated", "alloc" -> busy(b);
       default -> w.equals(b.lower) || w.equals(b.compact);
     };
   }

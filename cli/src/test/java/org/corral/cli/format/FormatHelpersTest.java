@@ -115,6 +115,11 @@ class FormatHelpersTest {
     assertThat(NodeStates.matches(idleDrain, "IDLE")).isTrue();
     assertThat(NodeStates.matches(mixedDrain, "drain")).isTrue();
     assertThat(NodeStates.matches(mixedDrain, "drained")).isFalse();
+    // -t allocated takes mixed nodes too (Slurm filters on the base state, ALLOCATED for both)
+    assertThat(NodeStates.matches(node(2).build(), "allocated")).isTrue();
+    assertThat(NodeStates.matches(node(2).build(), "ALLOC")).isTrue();
+    assertThat(NodeStates.matches(node(8).build(), "mixed")).isFalse();
+    assertThat(NodeStates.matches(node(0).build(), "alloc")).isFalse();
     assertThat(NodeStates.sortKey(idleDrain)).isGreaterThan(NodeStates.sortKey(node(2).build()));
     assertThat(NodeStates.isStateWord("bogus")).isFalse();
   }
