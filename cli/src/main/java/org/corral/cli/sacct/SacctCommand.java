@@ -259,13 +259,15 @@ public final class SacctCommand implements CliCommand {
 
   /**
    * The jobs of a page that sacct shows, in its order (by submit time; an array's tasks after the
-   * other jobs submitted in the same second): without -j those that became eligible, with -j
+   * other jobs submitted in the same second, its record of still pending tasks after the started
+   * ones, as Slurm 22.05 lists them): without -j those that became eligible, with -j
    * those it names; with -q those of the QOS given.
    */
   static List<AcctJob> selected(List<AcctJob> jobs, SacctOptions o) {
     List<AcctJob> sorted = new ArrayList<>(jobs);
     sorted.sort(Comparator.comparingLong(AcctJob::getSubmitTime)
         .thenComparingLong(j -> Integer.toUnsignedLong(j.getArrayJobId()))
+        .thenComparing(j -> !j.getArrayTasks().isEmpty())
         .thenComparingInt(AcctJob::getArrayTaskId)
         .thenComparingLong(j -> Integer.toUnsignedLong(j.getJobId())));
     sorted.removeIf(j -> (o.jobs().isEmpty() ? j.getEligibleTime() <= 0
