@@ -1,7 +1,8 @@
 #!/bin/bash
 # Compares the two live recordings (ref/ and corral/) case by case, masked as LiveGoldenTest
-# masks them; prints the cases that differ with a diff of each. -q: names only.
-cd "$(dirname "$0")"
+# masks them; prints the cases that differ with a diff of each. -q: names only. REC=DIR compares
+# another recording's (golden/tools).
+cd "${REC:-$(dirname "$0")}"
 mask() { perl -pe 's/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/#/g; s/(?<![\d:-])\d:\d\d(?![\d:])/#/g;
   s/(?<![\d:-])00:0\d:\d\d(?![\d:])/#/g; s/(?<=CPULoad=)[\d.]+/#/g; s/(?<=FreeMem=)\d+/#/g;
   s/(?<=AllocNode:Sid=)\S{1,64}:\d+/#/g; s/(NodeHostName=\S{1,64} Port=)\d+/$1#/g; s/^\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/#/' "$1"; }

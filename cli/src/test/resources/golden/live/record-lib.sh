@@ -22,7 +22,8 @@ if [ "$target" = ref ]; then
 else
   dir=${CORRAL_DIR:-/tmp/cli-c}
   base=${CORRAL_PORT_BASE:-15817}
-  first=$(cat "$rec/first-id")
+  first=$(head -1 "$rec/held" 2>/dev/null | cut -d' ' -f1)  # Corral recreates them, same ids
+  [ -n "$first" ] || first=$(cat "$rec/first-id")
   bin=$repo/bin
   "$repo/corral" down --dir "$dir" >/dev/null 2>&1
   rm -rf "$dir"
@@ -106,8 +107,31 @@ wait_gone() {
   echo "jobs $* not purged" >&2
 }
 
-if [ -n "$(env "${cmd_env[@]}" "$bin/squeue" -h -t all -o %i)" ]; then
+# KEEP_HELD=1 (ref): jobs someone left held on the reference (sbatch -H --wrap, ids in a row) are
+# tolerated: their ids and work directories go to $rec/held and the Corral run submits the same
+# before its probe, so both queues hold them. Anything else in the queue refuses the recording.
+others=$(env "${cmd_env[@]}" "$bin/squeue" -h -t all -o '%A %t %r %j %P %Z' | sort -n)
+if [ "$target" = ref ]; then
+  : > "$rec/held"
+  if [ -n "$others" ] && [ "${KEEP_HELD:-0}" = 1 ]; then
+    held=$(awk '$2 == "PD" && $3 == "JobHeldUser" && $4 == "wrap" && $5 == "debug" {print $1, $6}' <<< "$others")
+    held_ids=$(cut -d' ' -f1 <<< "$held")
+    if [ "$held" != "" ] && [ "$(wc -l <<< "$others")" = "$(wc -l <<< "$held")" ] \
+        && [ "$(tail -1 <<< "$held_ids")" = "$(( $(head -1 <<< "$held_ids") + $(wc -l <<< "$held_ids") - 1 ))" ]; then
+      echo "$held" > "$rec/held"; others=""
+    fi
+  fi
+fi
+if [ -n "$others" ]; then
   echo "other jobs are in the queue: wait until it is empty" >&2; exit 1
+fi
+if [ "$target" = corral ] && [ -s "$rec/held" ]; then
+  while read -r _ wd; do S sbatch -H --chdir="$wd" --wrap true >/dev/null; done < "$rec/held"
+  # The reference gave other ids between them and the probe: a restart with FirstJobId at the
+  # probe's id skips them (the controller keeps its jobs and raises its next id to FirstJobId).
+  "$repo/corral" down --dir "$dir" >/dev/null
+  sed -i "s/^FirstJobId=.*/FirstJobId=$(cat "$rec/first-id")/" "$dir/slurm.conf"
+  CORRAL_SKIP_BUILD=1 "$repo/corral" up --dir "$dir" >/dev/null || exit 1
 fi
 
 # ---- phase 0: the probe job fixes the ids; partitions and a down node
@@ -115,7 +139,7 @@ submit S sbatch --parsable -H -J probe --chdir=/tmp --wrap true
 S scancel "$(J 0)"
 [ "$target" = ref ] && echo "$(J 0)" > "$rec/first-id"
 # The users' ids on this machine, for LiveGoldenTest's replay (squeue -u, sinfo's reason user).
-[ "$target" = ref ] && getent passwd root corral-alice corral-bob | cut -d: -f1,3 > "$here/users"
+[ "$target" = ref ] && getent passwd root corral-alice corral-bob | cut -d: -f1,3 > "$rec/users"
 if [ "$target" = ref ]; then
   S scontrol create partitionname=long nodes=n[3-4] maxtime=2-00:00:00 defaulttime=1:00:00 state=up
   S scontrol create partitionname=short nodes=n[1-2] maxtime=30 maxnodes=2 state=up
