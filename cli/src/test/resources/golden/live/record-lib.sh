@@ -159,11 +159,11 @@ finish() {
   S scancel $(seq "$(J 0)" "${last_job:-$(J 0)}") 2>/dev/null
   settle 5
   S scontrol update nodename=n3,n4 state=resume
+  for id in $(seq "$(J 0)" "${last_job:-$(J 0)}"); do   # the jobs' output, on either system
+    rm -f "/tmp/slurm-$id.out" "/tmp/slurm-${id}_"*.out
+  done
   if [ "$target" = ref ]; then
     for p in long short closed; do S scontrol delete partitionname=$p; done
-    for id in $(seq "$(J 0)" "${last_job:-$(J 0)}"); do
-      rm -f "/tmp/slurm-$id.out" "/tmp/slurm-${id}_"*.out
-    done
   else
     "$repo/corral" down --dir "$dir" >/dev/null
   fi
