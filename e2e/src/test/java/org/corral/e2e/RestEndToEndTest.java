@@ -124,9 +124,11 @@ class RestEndToEndTest {
     assertThat(ping.statusCode()).as(ping.body()).isEqualTo(200);
     assertThat(ping.body()).contains("\"pinged\":\"UP\"").contains("\"responding\":true");
 
+    // Her own directory: a slurm-N.out another user left in /tmp would fail the job's output.
+    String cwd = cluster.workDir(alice).toString();
     HttpResponse<String> submitted = send("POST", "/slurm/v0.0.42/job/submit", token, """
-        {"job":{"script":"#!/bin/sh\\nsleep 300\\n","name":"rest-runs","current_working_directory":"/tmp",
-         "environment":["PATH=/bin:/usr/bin"],"time_limit":{"set":true,"number":10}}}""");
+        {"job":{"script":"#!/bin/sh\\nsleep 300\\n","name":"rest-runs","current_working_directory":"%s",
+         "environment":["PATH=/bin:/usr/bin"],"time_limit":{"set":true,"number":10}}}""".formatted(cwd));
     assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(200);
     Matcher id = Pattern.compile("\"job_id\":(\\d+)").matcher(submitted.body());
     assertThat(id.find()).as(submitted.body()).isTrue();

@@ -61,7 +61,27 @@ final class FixtureScenario {
     try {
       steps();
     } finally {
-      cancelRunning();
+      try {
+        cancelRunning();
+      } finally {
+        removeOutputs();
+      }
+    }
+  }
+
+  /**
+   * Deletes the output files its jobs wrote in /tmp (slurm-ID.out, slurm-ID_TASK.out): left
+   * there, root's files would fail a later job of another user with the same id there.
+   */
+  private void removeOutputs() throws java.io.IOException {
+    java.nio.file.Path tmp = java.nio.file.Path.of("/tmp");
+    for (int id : jobs.values()) {
+      Files.deleteIfExists(tmp.resolve("slurm-" + id + ".out"));
+      try (var tasks = Files.newDirectoryStream(tmp, "slurm-" + id + "_*.out")) {
+        for (java.nio.file.Path task : tasks) {
+          Files.deleteIfExists(task);
+        }
+      }
     }
   }
 
