@@ -173,7 +173,11 @@ public final class Gres {
    * there, for records from before it chose them, or when the list is unreadable.
    */
   public static java.util.BitSet cpusOn(List<NodeAllocation> allocation, String node) {
-    NodeAllocation here = on(allocation, node);
+    return cpusOf(on(allocation, node));
+  }
+
+  /** The CPUs of one node's allocation (none for null, an older record or an unreadable list). */
+  public static java.util.BitSet cpusOf(NodeAllocation here) {
     try {
       return here == null ? new java.util.BitSet() : CpuList.parse(here.getCpuIds());
     } catch (IllegalArgumentException e) {

@@ -22,11 +22,13 @@ class JobTextDetailsTest {
   }
 
   @Test
-  void aSuspendedJobStillShowsTheCpusItHolds() {
+  void aSuspendedOrEndedJobStillShowsItsCpus() {
     // The reference: JobState=SUSPENDED, then JOB_GRES=(null) and "  Nodes=n1 CPU_IDs=0 Mem=100 GRES=".
     assertThat(detailed(job(JobState.SUSPENDED)))
         .contains("\n   JOB_GRES=(null)\n     Nodes=n1 CPU_IDs=3 Mem=100 GRES=\n   MinCPUsNode=");
     assertThat(detailed(job(JobState.RUNNING))).contains("     Nodes=n1 CPU_IDs=3 Mem=100 GRES=");
+    // and after the end: the reference showed "Nodes=n1 CPU_IDs=0-1 Mem=200 GRES=" for a COMPLETED job
+    assertThat(detailed(job(JobState.COMPLETED))).contains("     Nodes=n1 CPU_IDs=3 Mem=100 GRES=");
   }
 
   @Test

@@ -39,7 +39,7 @@ public final class JobResourcesJson {
     JsonArray list = n.putArray("allocation");
     for (int i = 0; i < alloc.size(); i++) {
       NodeAllocation a = alloc.get(i);
-      list.add(node(i, a, nodes.apply(a.getNode()), Gres.cpusOn(alloc, a.getNode())));
+      list.add(node(i, a, nodes.apply(a.getNode()), Gres.cpusOf(a)));
     }
     o.put("cpus", j.getNumCpus());
     o.set("threads_per_core", NoVal.unset());
