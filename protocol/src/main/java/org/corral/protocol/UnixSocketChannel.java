@@ -30,23 +30,41 @@ public final class UnixSocketChannel implements RpcChannel {
   }
 
   /**
-   * Starts, on a daemon thread, the JDK's one-time set-up of Unix domain sockets, so that it
-   * runs on another core while the command parses its options and slurm.conf. That set-up makes
-   * a SecureRandom (for socket file names it never needs here), which loads the security
-   * properties and providers: about a tenth of a short command's time, otherwise spent in line.
+   * Starts, on daemon threads, one-time set-up of the JDK that a command's first request waits
+   * for, so that it runs on another core while the command parses its options and slurm.conf.
+   * <ul>
+   * <li>Unix domain sockets: the JDK makes a SecureRandom (for socket file names it never needs
+   * here), which loads the security properties and providers: the longest of these.
+   * <li>The class path's jars: protobuf's set-up looks for classes that are never there
+   * (Android's, the full runtime's), and the first such search opens and indexes every jar. A
+   * missing resource's search opens them the same way, initialising nothing.
+   * <li>java.util.logging, which protobuf's CodedOutputStream asks for a logger on first use.
+   * The logger is asked for here by name: no protobuf class is initialised on this thread, so
+   * it cannot wait on the main thread's class initialisation.
+   * </ul>
    */
   public static void prepareInBackground() {
-    Thread t = new Thread(UnixSocketChannel::prepare, "corral-unix-socket-setup");
+    start(UnixSocketChannel::prepareSocket, "corral-unix-socket-setup");
+    start(UnixSocketChannel::prepareClassPathAndLogging, "corral-class-path-setup");
+  }
+
+  private static void start(Runnable task, String name) {
+    Thread t = new Thread(task, name);
     t.setDaemon(true);
     t.start();
   }
 
-  private static void prepare() {
+  private static void prepareSocket() {
     try {
       SocketChannel.open(StandardProtocolFamily.UNIX).close();
     } catch (IOException | UnsupportedOperationException e) {
       // no Unix sockets here: the command's own connect reports it
     }
+  }
+
+  private static void prepareClassPathAndLogging() {
+    ClassLoader.getSystemClassLoader().getResource("META-INF/corral-class-path-warm-up");
+    java.util.logging.Logger.getLogger("com.google.protobuf.CodedOutputStream");
   }
 
   @Override

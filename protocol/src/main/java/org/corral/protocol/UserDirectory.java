@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Maps user and group ids to names and back: /etc/passwd and /etc/group first (re-read when they
@@ -23,13 +24,15 @@ import java.util.concurrent.TimeUnit;
 public final class UserDirectory {
   private static final Duration GETENT_CACHE = Duration.ofSeconds(30);
   private static final long GETENT_TIMEOUT_MS = 3000;
+  // The wall clock read directly: Clock.systemUTC() sets up the time zone classes, which every
+  // user command would pay for at start-up.
   private static final UserDirectory SYSTEM = new UserDirectory(Path.of("/etc/passwd"),
-      Path.of("/etc/group"), List.of("getent"), Clock.systemUTC());
+      Path.of("/etc/group"), List.of("getent"), System::currentTimeMillis);
 
   private final ColonFile passwd;
   private final ColonFile group;
   private final List<String> getent;
-  private final Clock clock;
+  private final LongSupplier nowMs;
   private final ConcurrentHashMap<List<String>, Cached> getentAnswers = new ConcurrentHashMap<>();
 
   private record Cached(Optional<String[]> fields, long expiresAtMs) {}
@@ -39,10 +42,14 @@ public final class UserDirectory {
    * services (empty: files only).
    */
   public UserDirectory(Path passwdFile, Path groupFile, List<String> getent, Clock clock) {
+    this(passwdFile, groupFile, getent, clock::millis);
+  }
+
+  private UserDirectory(Path passwdFile, Path groupFile, List<String> getent, LongSupplier nowMs) {
     this.passwd = new ColonFile(passwdFile);
     this.group = new ColonFile(groupFile);
     this.getent = List.copyOf(getent);
-    this.clock = clock;
+    this.nowMs = nowMs;
   }
 
   /** The host's users and groups. */
@@ -105,7 +112,7 @@ public final class UserDirectory {
     if (getent.isEmpty()) {
       return Optional.empty();
     }
-    long now = clock.millis();
+    long now = nowMs.getAsLong();
     List<String> question = List.of(database, key);
     Cached cached = getentAnswers.get(question);
     if (cached != null && cached.expiresAtMs > now) {

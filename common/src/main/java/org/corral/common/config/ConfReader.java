@@ -38,7 +38,11 @@ public final class ConfReader {
   private static void readInto(Path file, int depth, List<ConfLine> out) throws ConfigException {
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      // java.io rather than Files.readString: the JVM has set up java.io already, while the NIO
+      // file channel's first use costs every command about a millisecond of start-up.
+      try (var in = new java.io.FileInputStream(file.toFile())) {
+        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
     } catch (IOException e) {
       throw new ConfigException(file, 0, null, "cannot read: " + e.getMessage(), e);
     }

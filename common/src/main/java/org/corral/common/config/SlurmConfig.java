@@ -29,6 +29,8 @@ public final class SlurmConfig {
   private final Map<String, ConfLine> byKey = new LinkedHashMap<>(); // lower-case key -> its (last) line
   private final List<String> controllerLines = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
+  /** Top-level keys to check against the known ones, with the place each warning takes among {@link #warnings}. */
+  private final List<PendingKeyCheck> keyChecks = new ArrayList<>();
   private final List<NodeConfig> nodes;
   private final Map<String, NodeConfig> nodesByName = new LinkedHashMap<>();
   private final List<PartitionConfig> partitions;
@@ -128,9 +130,9 @@ public final class SlurmConfig {
     for (ConfPair p : line.pairs()) {
       String k = p.key().toLowerCase(Locale.ROOT);
       ConfLine single = new ConfLine(line.file(), line.line(), List.of(p));
-      if (!SlurmConfKeys.isKnown(k)) {
-        warnings.add(where(line) + ": unknown key " + p.key());
-      }
+      // Checked only when warnings() is asked for (the daemons): the list of known keys costs a
+      // user command a visible share of its start-up, and commands print no warnings.
+      keyChecks.add(new PendingKeyCheck(warnings.size(), line, p.key()));
       if (k.equals("slurmctldhost")) {
         if (ControllerHost.parse(p.value()).isEmpty()) {
           throw single.invalid(p.key(), p.value());
@@ -292,8 +294,21 @@ public final class SlurmConfig {
 
   /** Problems that do not stop loading, e.g. "slurm.conf line 7: unknown key Foo". */
   public List<String> warnings() {
-    return Collections.unmodifiableList(warnings);
+    List<String> all = new ArrayList<>(warnings.size() + keyChecks.size());
+    int next = 0;
+    for (PendingKeyCheck c : keyChecks) {
+      all.addAll(warnings.subList(next, c.position()));
+      next = c.position();
+      if (!SlurmConfKeys.isKnown(c.key())) {
+        all.add(where(c.line()) + ": unknown key " + c.key());
+      }
+    }
+    all.addAll(warnings.subList(next, warnings.size()));
+    return Collections.unmodifiableList(all);
   }
+
+  /** An "unknown key" warning for {@code key} on {@code line}, at {@code position} among the warnings, unless the key is known. */
+  private record PendingKeyCheck(int position, ConfLine line, String key) {}
 
   public String clusterName() {
     return get("ClusterName").orElse("");
