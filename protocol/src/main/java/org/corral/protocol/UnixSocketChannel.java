@@ -7,6 +7,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import org.corral.common.SlurmError;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 
@@ -41,11 +42,15 @@ public final class UnixSocketChannel implements RpcChannel {
    * <li>java.util.logging, which protobuf's CodedOutputStream asks for a logger on first use.
    * The logger is asked for here by name: no protobuf class is initialised on this thread, so
    * it cannot wait on the main thread's class initialisation.
+   * <li>The JDK's network set-up (sun.nio.ch.Net), which reading a reply starts: the buffered
+   * stream asks the socket how much is available. A TCP socket's opening starts it the same way.
+   * <li>Classes of ours that the first request initialises and that need nothing of the main
+   * thread's: the I/O deadline timer and the error table.
    * </ul>
    */
   public static void prepareInBackground() {
     start(UnixSocketChannel::prepareSocket, "corral-unix-socket-setup");
-    start(UnixSocketChannel::prepareClassPathAndLogging, "corral-class-path-setup");
+    start(UnixSocketChannel::prepareTheRest, "corral-start-up-setup");
   }
 
   private static void start(Runnable task, String name) {
@@ -62,9 +67,19 @@ public final class UnixSocketChannel implements RpcChannel {
     }
   }
 
-  private static void prepareClassPathAndLogging() {
-    ClassLoader.getSystemClassLoader().getResource("META-INF/corral-class-path-warm-up");
+  private static void prepareTheRest() {
     java.util.logging.Logger.getLogger("com.google.protobuf.CodedOutputStream");
+    try {
+      SocketChannel.open().close();
+    } catch (IOException | UnsupportedOperationException e) {
+      // no TCP here: only a warm-up
+    }
+    SlurmError.fromCode(0);
+    try {
+      Class.forName(Deadline.class.getName(), true, Deadline.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(e); // our own class: never
+    }
   }
 
   @Override

@@ -18,7 +18,7 @@ final class ConfValues {
 
   static long longValue(ConfLine line, String key, String value, long min) throws ConfigException {
     String t = value.trim();
-    if (t.isEmpty() || t.length() > 19 || !t.chars().allMatch(c -> c >= '0' && c <= '9' || c == '-')) {
+    if (t.isEmpty() || t.length() > 19 || !digitsOrMinus(t)) {
       throw line.invalid(key, value);
     }
     try {
@@ -30,6 +30,17 @@ final class ConfValues {
     } catch (NumberFormatException e) {
       throw line.invalid(key, value);
     }
+  }
+
+  /** A loop, not a stream: every command reads slurm.conf's ports on start-up. */
+  private static boolean digitsOrMinus(String t) {
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if ((c < '0' || c > '9') && c != '-') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A count that may be UNLIMITED/INFINITE ({@link SlurmDuration#INFINITE}). */

@@ -31,9 +31,14 @@ public final class SlurmConfig {
   private final List<String> warnings = new ArrayList<>();
   /** Top-level keys to check against the known ones, with the place each warning takes among {@link #warnings}. */
   private final List<PendingKeyCheck> keyChecks = new ArrayList<>();
-  private final List<NodeConfig> nodes;
-  private final Map<String, NodeConfig> nodesByName = new LinkedHashMap<>();
-  private final List<PartitionConfig> partitions;
+  // The record lines (NodeName, PartitionName, NodeSet, DownNodes), built into nodes and
+  // partitions when loaded, or on first use for the commands (see loadShared).
+  private final List<ConfLine> nodeLines = new ArrayList<>();
+  private final List<ConfLine> partitionLines = new ArrayList<>();
+  private final List<ConfLine> nodeSetLines = new ArrayList<>();
+  private final List<ConfLine> downLines = new ArrayList<>();
+  private final String preemptMode;
+  private volatile Records records;
 
   private final String controllerHost;
   private final String controllerAddr;
@@ -51,12 +56,12 @@ public final class SlurmConfig {
   private final SchedulingConfig scheduling;
   private final AccountingConfig accounting;
 
-  private SlurmConfig(Path path, List<ConfLine> lines) throws ConfigException {
+  /** Nodes and partitions, as the record lines build them. */
+  private record Records(List<NodeConfig> nodes, Map<String, NodeConfig> nodesByName,
+      List<PartitionConfig> partitions) {}
+
+  private SlurmConfig(Path path, List<ConfLine> lines, boolean buildRecords) throws ConfigException {
     this.path = path;
-    List<ConfLine> nodeLines = new ArrayList<>();
-    List<ConfLine> partitionLines = new ArrayList<>();
-    List<ConfLine> nodeSetLines = new ArrayList<>();
-    List<ConfLine> downLines = new ArrayList<>();
     for (ConfLine line : lines) {
       switch (line.firstKey().toLowerCase(Locale.ROOT)) {
         case "nodename" -> {
@@ -105,25 +110,50 @@ public final class SlurmConfig {
     }
     scheduling = SchedulingConfig.read(byKey::get);
     accounting = AccountingConfig.of(this);
-    String preemptMode = byKey.containsKey("preemptmode")
+    preemptMode = byKey.containsKey("preemptmode")
         ? PartitionLines.preemptMode(byKey.get("preemptmode"), get("PreemptMode").get()) : "OFF";
+    if (buildRecords) {
+      records = buildRecords();
+    }
+  }
 
+  private Records buildRecords() throws ConfigException {
     NodeLines nodeBuilder = new NodeLines(slurmdPort);
     for (ConfLine line : nodeLines) {
       nodeBuilder.add(line);
     }
     List<NodeConfig> built = new ArrayList<>(nodeBuilder.nodes());
+    Map<String, NodeConfig> nodesByName = new LinkedHashMap<>();
     built.forEach(n -> nodesByName.put(n.name(), n));
     for (ConfLine line : downLines) {
-      applyDownNodes(line, built);
+      applyDownNodes(line, built, nodesByName);
     }
-    nodes = Collections.unmodifiableList(built);
+    List<NodeConfig> nodes = Collections.unmodifiableList(built);
     Map<String, List<String>> nodeSets = NodeSets.resolve(nodeSetLines, nodes);
     PartitionLines partBuilder = new PartitionLines(nodes, nodeSets, preemptMode);
     for (ConfLine line : partitionLines) {
       partBuilder.add(line);
     }
-    partitions = List.copyOf(partBuilder.partitions());
+    return new Records(nodes, Collections.unmodifiableMap(nodesByName), List.copyOf(partBuilder.partitions()));
+  }
+
+  /** The nodes and partitions, built now if the file was read without them (loadShared). */
+  private Records records() {
+    Records r = records;
+    if (r == null) {
+      synchronized (this) {
+        r = records;
+        if (r == null) {
+          try {
+            r = buildRecords();
+          } catch (ConfigException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+          }
+          records = r;
+        }
+      }
+    }
+    return r;
   }
 
   private void topLevel(ConfLine line) throws ConfigException {
@@ -149,7 +179,8 @@ public final class SlurmConfig {
     }
   }
 
-  private void applyDownNodes(ConfLine line, List<NodeConfig> built) throws ConfigException {
+  private static void applyDownNodes(ConfLine line, List<NodeConfig> built, Map<String, NodeConfig> nodesByName)
+      throws ConfigException {
     String state = line.get("State").map(String::trim).orElse("DOWN");
     ConfValues.oneOf(line, "State", state, "DOWN", "DRAIN", "FAIL", "FAILING", "FUTURE");
     String reason = line.get("Reason").orElse("");
@@ -210,7 +241,7 @@ public final class SlurmConfig {
 
   /** Reads a slurm.conf and the files it includes. */
   public static SlurmConfig load(Path file) throws ConfigException {
-    return new SlurmConfig(file, ConfReader.read(file));
+    return new SlurmConfig(file, ConfReader.read(file), true);
   }
 
   /** The last file {@link #loadShared} read, with what identified its version. */
@@ -219,9 +250,12 @@ public final class SlurmConfig {
   private static volatile Loaded lastShared;
 
   /**
-   * As {@link #load}, but a command that reads the same unchanged file twice (to find the
-   * controller, then the cluster's name) parses it once: parsing is a visible share of a
-   * command's start-up.
+   * As {@link #load}, for the user commands: a command that reads the same unchanged file twice
+   * (to find the controller, then the cluster's name) parses it once, and the nodes and
+   * partitions are built only when first asked for. Most commands need only top-level values,
+   * and expanding every NodeName line is a visible share of their start-up (more on a large
+   * cluster). A bad record line then fails the first call that needs nodes or partitions, with
+   * an IllegalStateException carrying load's message, instead of this one.
    */
   public static SlurmConfig loadShared(Path file) throws ConfigException {
     Object version;
@@ -235,14 +269,14 @@ public final class SlurmConfig {
     if (last != null && last.file().equals(file) && last.version().equals(version)) {
       return last.config();
     }
-    SlurmConfig config = load(file);
+    SlurmConfig config = new SlurmConfig(file, ConfReader.read(file), false);
     lastShared = new Loaded(file, version, config);
     return config;
   }
 
   /** Parses slurm.conf text; {@code nominalPath} names it in messages and anchors relative includes. */
   public static SlurmConfig parse(String text, Path nominalPath) throws ConfigException {
-    return new SlurmConfig(nominalPath, ConfReader.parse(text, nominalPath));
+    return new SlurmConfig(nominalPath, ConfReader.parse(text, nominalPath), true);
   }
 
   /** {@code $SLURM_CONF} when set and not empty, else /etc/slurm/slurm.conf. */
@@ -432,25 +466,25 @@ public final class SlurmConfig {
 
   /** Every node, expanded from hostlists, in configuration order. */
   public List<NodeConfig> nodes() {
-    return nodes;
+    return records().nodes();
   }
 
   public Optional<NodeConfig> node(String name) {
-    return Optional.ofNullable(nodesByName.get(name));
+    return Optional.ofNullable(records().nodesByName().get(name));
   }
 
   public List<PartitionConfig> partitions() {
-    return partitions;
+    return records().partitions();
   }
 
   public Optional<PartitionConfig> partition(String name) {
-    return partitions.stream().filter(p -> p.name().equals(name)).findFirst();
+    return partitions().stream().filter(p -> p.name().equals(name)).findFirst();
   }
 
   /** The partition with Default=YES (the last one, if several claim it), else none. */
   public Optional<PartitionConfig> defaultPartition() {
     PartitionConfig found = null;
-    for (PartitionConfig p : partitions) {
+    for (PartitionConfig p : partitions()) {
       if (p.isDefault()) {
         found = p;
       }

@@ -332,6 +332,27 @@ class SlurmConfigTest {
   }
 
   @Test
+  void commandsBuildNodesAndPartitionsOnlyWhenAsked(@TempDir Path dir) throws Exception {
+    Path conf = dir.resolve("slurm.conf");
+    Files.writeString(conf, "ClusterName=c\nSlurmctldPort=7001\nNodeName=n[1-2] CPUs=abc\n"
+        + "PartitionName=p Nodes=ALL\n");
+    assertThatThrownBy(() -> SlurmConfig.load(conf)).isInstanceOf(ConfigException.class)
+        .hasMessage(conf + " line 3: invalid value for CPUs: 'abc'");
+    SlurmConfig shared = SlurmConfig.loadShared(conf);
+    assertThat(shared.clusterName()).isEqualTo("c");
+    assertThat(shared.slurmctldPort()).isEqualTo(7001);
+    assertThatThrownBy(shared::nodes).isInstanceOf(IllegalStateException.class)
+        .hasMessage(conf + " line 3: invalid value for CPUs: 'abc'");
+
+    Files.writeString(conf, "ClusterName=c\nNodeName=n[1-2] CPUs=4\nDownNodes=n2 Reason=gone\n"
+        + "PartitionName=p Nodes=ALL Default=YES\n");
+    SlurmConfig good = SlurmConfig.loadShared(conf);
+    assertThat(good.nodes()).extracting(NodeConfig::name).containsExactly("n1", "n2");
+    assertThat(good.node("n2").orElseThrow().state()).isEqualTo("DOWN");
+    assertThat(good.defaultPartition().orElseThrow().nodeNames()).containsExactly("n1", "n2");
+  }
+
+  @Test
   void defaultPathHonoursSlurmConf() {
     assertThat(SlurmConfig.defaultPath(Map.of())).isEqualTo(Path.of("/etc/slurm/slurm.conf"));
     assertThat(SlurmConfig.defaultPath(Map.of("SLURM_CONF", "/opt/s.conf"))).isEqualTo(Path.of("/opt/s.conf"));
