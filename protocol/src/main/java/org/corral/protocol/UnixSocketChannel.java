@@ -36,12 +36,10 @@ public final class UnixSocketChannel implements RpcChannel {
    * <ul>
    * <li>Unix domain sockets: the JDK makes a SecureRandom (for socket file names it never needs
    * here), which loads the security properties and providers: the longest of these.
-   * <li>The class path's jars: protobuf's set-up looks for classes that are never there
-   * (Android's, the full runtime's), and the first such search opens and indexes every jar. A
-   * missing resource's search opens them the same way, initialising nothing.
    * <li>java.util.logging, which protobuf's CodedOutputStream asks for a logger on first use.
    * The logger is asked for here by name: no protobuf class is initialised on this thread, so
-   * it cannot wait on the main thread's class initialisation.
+   * it cannot wait on the main thread's class initialisation. (Its provider lookup opens the
+   * class path's jars, which protobuf's set-up on the main thread would open otherwise.)
    * <li>The JDK's network set-up (sun.nio.ch.Net), which reading a reply starts: the buffered
    * stream asks the socket how much is available. A TCP socket's opening starts it the same way.
    * <li>Classes of ours that the first request initialises and that need nothing of the main
