@@ -1,14 +1,20 @@
 package org.corral.cli.sbatch;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@link SubmitterFacts} of this process, read from Linux's /proc. */
+/**
+ * {@link SubmitterFacts} of this process, read from Linux's /proc. Read with java.io and split by
+ * hand, not with NIO's Files and regexes: every sbatch reads these on start-up, where the first
+ * use of each costs a visible share.
+ */
 public final class LocalSubmitterFacts implements SubmitterFacts {
 
   /** Slurm's name for each limit, by the row /proc/self/limits gives it. */
@@ -41,7 +47,7 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
   @Override
   public String hostname() {
     try {
-      String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+      String name = read(Path.of("/proc/sys/kernel/hostname")).strip();
       if (!name.isEmpty()) {
         return name;
       }
@@ -86,14 +92,14 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
   private void readLimits(Map<String, String> vars) {
     List<String> rows;
     try {
-      rows = Files.readAllLines(proc.resolve("limits"));
+      rows = List.of(read(proc.resolve("limits")).split("\n"));
     } catch (IOException e) {
       return;
     }
     for (String[] limit : LIMITS) {
       for (String row : rows) {
         if (row.startsWith(limit[0] + " ")) {
-          String soft = row.substring(limit[0].length()).strip().split("\\s+")[0];
+          String soft = firstWord(row.substring(limit[0].length()).strip());
           vars.put("SLURM_RLIMIT_" + limit[1], soft.equals("unlimited") ? UNLIMITED : soft);
         }
       }
@@ -118,7 +124,7 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
   /** A field of /proc/PID/stat, counted from the one after the parenthesised command name. */
   private String statField(int index) {
     try {
-      String stat = Files.readString(proc.resolve("stat"));
+      String stat = read(proc.resolve("stat"));
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       return fields[index];
     } catch (IOException | RuntimeException e) {
@@ -126,9 +132,25 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
     }
   }
 
+  private static String read(Path file) throws IOException {
+    try (FileInputStream in = new FileInputStream(file.toFile())) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** The text up to its first space or tab. */
+  private static String firstWord(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isWhitespace(s.charAt(i))) {
+        return s.substring(0, i);
+      }
+    }
+    return s;
+  }
+
   private String umask() {
     try {
-      for (String line : Files.readAllLines(proc.resolve("status"))) {
+      for (String line : read(proc.resolve("status")).split("\n")) {
         if (line.startsWith("Umask:")) {
           return line.substring("Umask:".length()).strip();
         }
