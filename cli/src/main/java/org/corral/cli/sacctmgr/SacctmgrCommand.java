@@ -10,6 +10,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
+import org.corral.cli.format.UserDirectory;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.AcctUpdateRequest;
 import org.corral.protocol.msg.AssocSnapshotRequest;
@@ -25,14 +26,21 @@ import org.corral.protocol.msg.Response;
 public final class SacctmgrCommand implements CliCommand {
   private final InputStream stdin;
   private final long answerMillis;
+  private final UserDirectory users;
 
   public SacctmgrCommand() {
     this(System.in, 30_000);
   }
 
   public SacctmgrCommand(InputStream stdin, long answerMillis) {
+    this(stdin, answerMillis, UserDirectory.system());
+  }
+
+  /** Reads confirmations from {@code stdin} (waiting {@code answerMillis}); names users through {@code users}. */
+  public SacctmgrCommand(InputStream stdin, long answerMillis, UserDirectory users) {
     this.stdin = stdin;
     this.answerMillis = answerMillis;
+    this.users = users;
   }
 
   private boolean immediate;
@@ -182,7 +190,7 @@ public final class SacctmgrCommand implements CliCommand {
 
   private int show(List<String> rest, Cli cli) throws IOException {
     if (!rest.isEmpty() && rest.get(0).length() >= 1 && "events".startsWith(rest.get(0).toLowerCase(Locale.ROOT))) {
-      return new Events(cli, org.corral.cli.format.UserDirectory.system()).show(rest.subList(1, rest.size()), style,
+      return new Events(cli, users).show(rest.subList(1, rest.size()), style,
           !noHeader);
     }
     if (!rest.isEmpty() && rest.get(0).length() >= 3
@@ -224,7 +232,7 @@ public final class SacctmgrCommand implements CliCommand {
       return 1;
     }
     String slurmUser = cfg.slurmUser();
-    int slurmUid = org.corral.protocol.UserDirectory.system().uid(slurmUser).orElse(0);
+    int slurmUid = users.uidOf(slurmUser).orElse(0);
     Response r = cli.accounting().get().call(Request.newBuilder()
         .setConfig(org.corral.protocol.msg.ConfigRequest.getDefaultInstance()).build());
     if (r.getErrorCode() != 0) {

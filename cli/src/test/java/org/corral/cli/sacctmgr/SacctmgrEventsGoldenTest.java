@@ -14,7 +14,10 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import org.corral.cli.Cli;
+import org.corral.cli.format.UserDirectory;
 import org.corral.protocol.NodeEvents;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.msg.EventQueryReply;
@@ -49,6 +52,25 @@ class SacctmgrEventsGoldenTest {
     return out;
   }
 
+  /**
+   * The recording machine's users that the events name (the reference's SlurmUser is uid 64030
+   * there): the test must not depend on this machine's /etc/passwd having them.
+   */
+  static final UserDirectory RECORDING_USERS = new UserDirectory() {
+    private final Map<String, Integer> uids = Map.of("root", 0, "slurm", 64030);
+
+    @Override
+    public OptionalInt uidOf(String name) {
+      Integer uid = uids.get(name);
+      return uid == null ? OptionalInt.empty() : OptionalInt.of(uid);
+    }
+
+    @Override
+    public Optional<String> nameOf(int uid) {
+      return uids.entrySet().stream().filter(e -> e.getValue() == uid).map(Map.Entry::getKey).findFirst();
+    }
+  };
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"ev_01_default", "ev_02_list_P", "ev_03_np", "ev_04_nodes", "ev_05_event_node",
       "ev_06_event_cluster", "ev_07_states_open", "ev_08_states_down_all_time", "ev_09_user_root",
@@ -71,7 +93,7 @@ class SacctmgrEventsGoldenTest {
     Cli cli = new Cli("sacctmgr", new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(),
         Clock.fixed(Instant.ofEpochSecond(now), ZoneId.systemDefault()), () -> fake, () -> fake);
-    int rc = new SacctmgrCommand().run(args.subList(1, args.size()), cli);
+    int rc = new SacctmgrCommand(System.in, 30_000, RECORDING_USERS).run(args.subList(1, args.size()), cli);
     assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(Files.readString(GOLDEN.resolve(name + ".out")));
     assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(Files.readString(GOLDEN.resolve(name + ".err")));
     assertThat(rc).isEqualTo(Integer.parseInt(Files.readString(GOLDEN.resolve(name + ".rc")).strip()));
