@@ -49,6 +49,24 @@ public interface UserDirectory {
     };
   }
 
+  /** Knows exactly these users (name to uid): a recording's machine, in tests and replays. */
+  static UserDirectory of(java.util.Map<String, Integer> uidsByName) {
+    java.util.Map<String, Integer> byName = java.util.Map.copyOf(uidsByName);
+    return new UserDirectory() {
+      @Override
+      public OptionalInt uidOf(String name) {
+        Integer uid = byName.get(name);
+        return uid == null ? OptionalInt.empty() : OptionalInt.of(uid);
+      }
+
+      @Override
+      public Optional<String> nameOf(int uid) {
+        return byName.entrySet().stream().filter(e -> e.getValue() == uid).map(java.util.Map.Entry::getKey)
+            .findFirst();
+      }
+    };
+  }
+
   /** Knows no user: names stay names, uids stay numbers. */
   static UserDirectory none() {
     return new UserDirectory() {

@@ -16,8 +16,6 @@ import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -96,19 +94,7 @@ class LiveGoldenTest {
     } catch (IOException | URISyntaxException e) {
       throw new IllegalStateException(e);
     }
-    return new UserDirectory() {
-      @Override
-      public OptionalInt uidOf(String name) {
-        Integer uid = byName.get(name);
-        return uid == null ? OptionalInt.empty() : OptionalInt.of(uid);
-      }
-
-      @Override
-      public Optional<String> nameOf(int uid) {
-        return byName.entrySet().stream().filter(e -> e.getValue() == uid).map(Map.Entry::getKey)
-            .findFirst();
-      }
-    };
+    return UserDirectory.of(byName);
   }
 
   static Path root() throws URISyntaxException {

@@ -14,8 +14,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import org.corral.cli.Cli;
 import org.corral.cli.format.UserDirectory;
 import org.corral.protocol.NodeEvents;
@@ -56,20 +54,7 @@ class SacctmgrEventsGoldenTest {
    * The recording machine's users that the events name (the reference's SlurmUser is uid 64030
    * there): the test must not depend on this machine's /etc/passwd having them.
    */
-  static final UserDirectory RECORDING_USERS = new UserDirectory() {
-    private final Map<String, Integer> uids = Map.of("root", 0, "slurm", 64030);
-
-    @Override
-    public OptionalInt uidOf(String name) {
-      Integer uid = uids.get(name);
-      return uid == null ? OptionalInt.empty() : OptionalInt.of(uid);
-    }
-
-    @Override
-    public Optional<String> nameOf(int uid) {
-      return uids.entrySet().stream().filter(e -> e.getValue() == uid).map(Map.Entry::getKey).findFirst();
-    }
-  };
+  static final UserDirectory RECORDING_USERS = UserDirectory.of(Map.of("root", 0, "slurm", 64030));
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"ev_01_default", "ev_02_list_P", "ev_03_np", "ev_04_nodes", "ev_05_event_node",
