@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# CLI start-up (issue 5): `squeue` with 20 jobs in the queue and `sbatch -H --wrap true`, on
+# Corral and on the reference Slurm in the same run, interleaved: each round runs every command
+# of a group once, in alternating order, so that a change in the machine's load reaches all of
+# them alike. The squeues run first (the queue stays at 20 jobs), then the sbatches. Prints each
+# command's median and quartiles of wall time and its median CPU (user + system).
+#   bench/cli-startup.sh [ROUNDS]     (default 40; needs root for the reference's commands;
+#                                     SKIP_REFERENCE=1: Corral only; CORRAL_SKIP_BUILD=1: use
+#                                     build/ as it is, class caches included)
+# The reference must be running (../shared/peer/slurm-reference.sh start) unless SKIP_REFERENCE
+# is set; its queue gets held jobs named cli-startup, cancelled at the end.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-40}
+cd "$here"
+[ -n "${CORRAL_SKIP_BUILD:-}" ] || ./mvnw -B -q -DskipTests package
+command -v python3 >/dev/null || { echo "cli-startup.sh: python3 is needed to time the runs" >&2; exit 1; }
+dir=$(mktemp -d /tmp/corral-bench-XXXX); chmod 755 "$dir"
+port=$((30000 + RANDOM % 2000))
+reference=""
+if [ -z "${SKIP_REFERENCE:-}" ] && [ -x /usr/bin/squeue ]; then reference=yes; fi
+cleanup() {
+  [ -z "$reference" ] || env -u SLURM_CONF /usr/bin/scancel -n cli-startup 2>/dev/null || true
+  CORRAL_SKIP_BUILD=1 "$here/corral" down --dir "$dir/c" >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+CORRAL_SKIP_BUILD=1 ./corral up --dir "$dir/c" --port-base "$port" --nodes 4 --cpus 8 >/dev/null
+export SLURM_CONF=$dir/c/slurm.conf
+cd "$dir"
+submit='sbatch -H -J cli-startup -o /dev/null --wrap true'
+for _ in $(seq 20); do "$here/bin/"$submit >/dev/null; done
+squeues=("$here/bin/squeue")
+sbatches=("$here/bin/$submit")
+if [ -n "$reference" ]; then
+  for _ in $(seq 20); do env -u SLURM_CONF /usr/bin/$submit >/dev/null; done
+  squeues+=("env -u SLURM_CONF /usr/bin/squeue")
+  sbatches+=("env -u SLURM_CONF /usr/bin/$submit")
+fi
+echo "== $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $rounds interleaved rounds"
+python3 - "$rounds" "${squeues[@]}" -- "${sbatches[@]}" <<'TIMER'
+import resource, statistics, subprocess, sys, time
+rounds, rest = int(sys.argv[1]), sys.argv[2:]
+cut = rest.index('--')
+
+def run(c):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(['/bin/sh', '-c', 'exec ' + c], stdout=subprocess.DEVNULL, check=True)
+    elapsed = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return elapsed, (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+
+for cmds in (rest[:cut], rest[cut + 1:]):
+    wall = {c: [] for c in cmds}
+    cpu = {c: [] for c in cmds}
+    for c in cmds:  # warm the page cache; not counted
+        for _ in range(3):
+            run(c)
+    for r in range(rounds):
+        for c in (cmds if r % 2 == 0 else cmds[::-1]):
+            w, u = run(c)
+            wall[c].append(w)
+            cpu[c].append(u)
+    for c in cmds:
+        q = statistics.quantiles(wall[c], n=4)
+        print(f"{statistics.median(wall[c]):6.1f} ms median wall (quartiles {q[0]:.1f}-{q[2]:.1f}), "
+              f"{statistics.median(cpu[c]):6.1f} ms CPU   {c}")
+TIMER
