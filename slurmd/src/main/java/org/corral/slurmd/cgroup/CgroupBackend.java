@@ -164,19 +164,24 @@ abstract class CgroupBackend implements ResourceLimiter {
 
     @Override
     public void remove() {
+      // Each hierarchy's steps are listed once (a listing of a memory cgroup reads dozens of
+      // control file names): nothing makes a step in a job whose end is being recorded.
+      List<List<Path>> steps = new ArrayList<>(dirs.size());
       for (Path dir : dirs) {
-        for (Path step : fs.subdirs(dir, "step_")) {
+        List<Path> here = fs.subdirs(dir, "step_");
+        steps.add(here);
+        for (Path step : here) {
           killAll(step);
         }
         killAll(dir);
       }
       // The user's level stays for the user's next job (creating and removing memory cgroups
       // costs the kernel milliseconds); shutdown() removes the empty ones.
-      for (Path dir : dirs) {
-        for (Path step : fs.subdirs(dir, "step_")) {
+      for (int h = 0; h < dirs.size(); h++) {
+        for (Path step : steps.get(h)) {
           removeQuietly(step);
         }
-        removeQuietly(dir);
+        removeQuietly(dirs.get(h));
       }
     }
   }
@@ -256,9 +261,9 @@ abstract class CgroupBackend implements ResourceLimiter {
 
   private void removeQuietly(Path dir) {
     try {
-      if (Files.isDirectory(dir)) {
-        fs.removeDir(dir);
-      }
+      fs.removeDir(dir);
+    } catch (java.nio.file.NoSuchFileException gone) {
+      // removed already (an earlier slurmd, or a step that went with its job)
     } catch (IOException e) {
       LOG.log(Level.WARNING, "cannot remove cgroup " + dir + ": " + CgroupFs.reason(e));
     }
