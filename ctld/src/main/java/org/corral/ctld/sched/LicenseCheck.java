@@ -15,16 +15,28 @@ import org.corral.protocol.msg.JobRecord;
  */
 public final class LicenseCheck {
   private final Map<String, Integer> totals;
-  private final Map<String, Integer> used;
+  private final ClusterState state;
+  /**
+   * What is in use, counted on the first job that asks for a license: most passes have none, and
+   * counting is a pass over every job the controller holds.
+   */
+  private Map<String, Integer> used;
 
-  private LicenseCheck(Map<String, Integer> totals, Map<String, Integer> used) {
+  private LicenseCheck(Map<String, Integer> totals, ClusterState state) {
     this.totals = totals;
-    this.used = used;
+    this.state = state;
   }
 
   /** The totals, with what the jobs holding resources in {@code state} use taken. */
   public static LicenseCheck of(ClusterState state, Map<String, Integer> totals) {
-    return new LicenseCheck(totals, inUse(state));
+    return new LicenseCheck(totals, state);
+  }
+
+  private Map<String, Integer> used() {
+    if (used == null) {
+      used = inUse(state);
+    }
+    return used;
   }
 
   /** Licenses held by running (and completing) jobs, by name. */
@@ -44,6 +56,7 @@ public final class LicenseCheck {
     if (j.getLicenses().isEmpty()) {
       return true;
     }
+    Map<String, Integer> used = used();
     for (Map.Entry<String, Integer> e : asked(j).entrySet()) {
       int free = totals.getOrDefault(e.getKey(), 0) - used.getOrDefault(e.getKey(), 0);
       if (e.getValue() > free) {
@@ -56,6 +69,7 @@ public final class LicenseCheck {
   /** The job started in this pass: its licenses are in use from now on. */
   void started(JobInfo j) {
     if (!j.getLicenses().isEmpty()) {
+      Map<String, Integer> used = used();
       asked(j).forEach((name, n) -> used.merge(name, n, Integer::sum));
     }
   }

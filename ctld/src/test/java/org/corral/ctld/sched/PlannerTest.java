@@ -50,6 +50,27 @@ class PlannerTest {
   }
 
   @Test
+  void licensesHeldByRunningJobsAndStartedInThePassAreCounted() {
+    ClusterState s = TestStates.cluster(2, 8, 4000);
+    java.util.Map<String, Integer> totals = java.util.Map.of("matlab", 2);
+    s = TestStates.submit(s, 1, TestStates.spec().setLicenses("matlab").build(), 1000);
+    s = TestStates.submit(s, 2, TestStates.spec().build(), 1001);
+    s = applyAll(s, Planner.plan(s, 2000, SchedulingConfig.DEFAULTS, org.corral.ctld.sched.limits.LimitCheck.NONE, totals));
+    assertThat(s.job(1).orElseThrow().getInfo().getNodes()).isNotEmpty();
+    // one of two left: the second of these fits, the third does not; a job without licenses starts
+    s = TestStates.submit(s, 3, TestStates.spec().setLicenses("matlab").build(), 2001);
+    s = TestStates.submit(s, 4, TestStates.spec().setLicenses("matlab").build(), 2002);
+    s = TestStates.submit(s, 5, TestStates.spec().build(), 2003);
+    Plan p = Planner.plan(s, 3000, SchedulingConfig.DEFAULTS, org.corral.ctld.sched.limits.LimitCheck.NONE, totals);
+    assertThat(p.starts()).extracting(Command.StartJob::jobId).containsExactlyInAnyOrder(3, 5);
+    assertThat(p.reasons()).containsEntry(4, "Licenses");
+    // without Licenses= no request fits
+    Plan none = Planner.plan(s, 3000, SchedulingConfig.DEFAULTS, org.corral.ctld.sched.limits.LimitCheck.NONE, java.util.Map.of());
+    assertThat(none.starts()).extracting(Command.StartJob::jobId).containsExactly(5);
+    assertThat(none.reasons()).containsEntry(3, "Licenses").containsEntry(4, "Licenses");
+  }
+
+  @Test
   void aFailedNodeTakesNoNewJobsUntilResumed() {
     ClusterState s = TestStates.cluster(2, 8, 4000);
     s = StateMachine.apply(s, new Command.UpdateNode("n1", 1500, org.corral.ctld.state.NodeAction.FAIL, "fan noise",
