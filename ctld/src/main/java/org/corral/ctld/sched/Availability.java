@@ -30,7 +30,7 @@ final class Availability {
 
   /** What one pass shares: the state, its reservations, every profile made, what was taken. */
   private record Pass(ClusterState state, ReservationWindows windows, List<Availability> profiles,
-      Map<String, Availability> views, List<Taken> taken, boolean byUser) {}
+      Map<String, Availability> views, List<Taken> taken, boolean byUser, List<JobInfo> holding) {}
 
   private record Taken(List<NodeAllocation> alloc, long from, long to, Tenancy who, Availability origin) {}
 
@@ -47,10 +47,19 @@ final class Availability {
   /** The profile for jobs outside reservations: every reservation's nodes are taken over its window. */
   static Availability of(ClusterState state, long now) {
     ReservationWindows windows = ReservationWindows.of(state, now);
-    // whose jobs hold a node matters only once some job keeps other users off its nodes
-    boolean byUser = state.jobs().values().stream().anyMatch(r -> r.getInfo().getExclusiveUser());
-    Pass pass = new Pass(state, windows, new ArrayList<>(), new HashMap<>(), new ArrayList<>(), byUser);
-    Availability av = new Availability(now, timelines(state, now, byUser), pass);
+    // One pass over every job the controller holds: whose jobs hold a node matters only once
+    // some job keeps other users off its nodes; the jobs holding nodes, for each profile made.
+    boolean byUser = false;
+    List<JobInfo> holding = new ArrayList<>();
+    for (JobRecord r : state.jobs().values()) {
+      JobInfo j = r.getInfo();
+      byUser |= j.getExclusiveUser();
+      if (JobStates.holdsResources(j) && j.getAllocationCount() > 0) {
+        holding.add(j);
+      }
+    }
+    Pass pass = new Pass(state, windows, new ArrayList<>(), new HashMap<>(), new ArrayList<>(), byUser, holding);
+    Availability av = new Availability(now, timelines(state, now, byUser, holding), pass);
     windows.block(av.nodes, state, null);
     return av;
   }
@@ -67,7 +76,7 @@ final class Availability {
   Availability forReservation(String name) {
     Availability v = pass.views().get(name);
     if (v == null) {
-      v = new Availability(now, timelines(pass.state(), now, pass.byUser()), pass);
+      v = new Availability(now, timelines(pass.state(), now, pass.byUser(), pass.holding()), pass);
       pass.windows().block(v.nodes, pass.state(), name);
       org.corral.protocol.msg.ReservationInfo r = pass.windows().named(name);
       if (r != null && r.getNodeCoresCount() > 0 && r.getNodeCoresCount() == r.getNodeNamesCount()) {
@@ -81,7 +90,9 @@ final class Availability {
     return v;
   }
 
-  private static Map<String, NodeTimeline> timelines(ClusterState state, long now, boolean byUser) {
+  /** @param holding the jobs holding resources, with an allocation */
+  private static Map<String, NodeTimeline> timelines(ClusterState state, long now, boolean byUser,
+      List<JobInfo> holding) {
     Map<String, NodeTimeline> nodes = new HashMap<>();
     for (NodeInfo n : state.nodes().values()) {
       if (Planner.usable(n)) {
@@ -97,11 +108,7 @@ final class Availability {
         nodes.put(n.getName(), t);
       }
     }
-    for (JobRecord r : state.jobs().values()) {
-      JobInfo j = r.getInfo();
-      if (!JobStates.holdsResources(j) || j.getAllocationCount() == 0) {
-        continue;
-      }
+    for (JobInfo j : holding) {
       long end = releaseTime(j, now);
       // a job waiting for its gang turn keeps its CPUs, as a running one does
       boolean suspended = j.getState() == JobState.SUSPENDED && !j.getGangSuspended();
