@@ -203,7 +203,10 @@ class NodeHooksTest {
     String id = r.out().trim().replace("job=", "");
     for (String node : new String[] {"h1", "h2"}) {
       Path prolog = hooks.resolve("prolog-" + id + "-" + node + ".env");
-      assertThat(eventually(() -> Files.exists(prolog), 10)).as(node).isTrue();
+      // salloc does not wait for the Prolog (PrologFlags=Alloc, as NoHold), whose `env >` makes
+      // the file before it writes it: wait for what it writes, not for the file.
+      assertThat(eventually(() -> Files.exists(prolog) && Files.readString(prolog).contains("SLURM_SCRIPT_CONTEXT=")
+          && Files.readString(prolog).contains("SLURM_JOB_USER="), 10)).as(node).isTrue();
       assertThat(Files.readString(prolog))
           .contains("SLURM_SCRIPT_CONTEXT=prolog_slurmd\n", "SLURM_JOB_USER=" + TestUsers.ALICE + "\n");
       Path epilog = hooks.resolve("epilog-" + id + "-" + node + ".env");
