@@ -16,13 +16,16 @@ CORRAL_CLI_FLAGS="$CORRAL_CLI_FLAGS -Djava.nio.channels.spi.SelectorProvider=sun
 CORRAL_CLI_CORE="$lib/corral-cli.jar:$lib/corral-protocol.jar:$lib/corral-common.jar:$lib/protobuf-javalite.jar"
 CORRAL_CLI_CLASSPATH="$CORRAL_CLI_CORE:$lib/snakeyaml.jar"
 # Sets CORRAL_CLI_CP, the class path of the command $1 (no subshell: the launcher runs it).
-# The launchers put these jars on the boot loader's appended path (-Xbootclasspath/a) as well as
-# on the class path, so the commands' classes are the boot loader's: protobuf's set-up looks for
-# classes that are never there (Android's, the full runtime's), and such a miss through the
-# application class loader opens and indexes every jar in interpreted Java (~5 ms of CPU a
-# command), where the boot loader's search is the JVM's own, in native code. The class path
-# names the same jars, so that lookups through the system class loader (service loaders) find
-# nothing else, never the working directory's files.
+# The launchers put these jars on the boot loader's appended path (-Xbootclasspath/a), so the
+# commands' classes are the boot loader's: protobuf's set-up looks for classes that are never
+# there (Android's, the full runtime's), and such a miss through the application class loader
+# opens and indexes every jar in interpreted Java (~5 ms of CPU a command), where the boot
+# loader's search is the JVM's own, in native code. The class path proper is an empty jar
+# (CORRAL_CLI_EMPTY_CP, made by libexec/corral-train): service lookups through the system class
+# loader (java.util.logging's, started by protobuf) search it, and it is the cheapest thing to
+# search that is not the working directory (the default class path) nor a directory (which the
+# class caches refuse).
+CORRAL_CLI_EMPTY_CP="$lib/../cli-class-path.jar"
 corral_cli_classpath() {
   case $1 in
     sacct) CORRAL_CLI_CP=$CORRAL_CLI_CLASSPATH ;;
