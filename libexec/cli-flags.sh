@@ -5,9 +5,8 @@
 # The class cache mapped where it was made rather than at a random address (relocating its
 # pointers cost ~4 ms of CPU a command); reflection through native accessors, not method handles
 # spun on first use (protobuf's set-up, EnumMap, the JDK's SecureRandom reached from Unix sockets).
-# Only the jars the commands need: fewer to open and check. SnakeYAML only for sacct (--yaml is
-# its only user): protobuf's start-up looks for classes that are absent (Android's, the full
-# runtime's), and each such lookup opens every jar on the class path to search it.
+# Only the jars the commands need: fewer to check and to search. SnakeYAML only for sacct
+# (--yaml is its only user).
 CORRAL_CLI_FLAGS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=20 -XX:-UsePerfData -Xlog:disable"
 CORRAL_CLI_FLAGS="$CORRAL_CLI_FLAGS -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -Djdk.reflect.useNativeAccessorOnly=true"
 # The JDK's own socket provider named, so that the first socket does not search every jar on
