@@ -15,6 +15,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.corral.common.TextFiles;
 
 /**
  * Maps user and group ids to names and back: /etc/passwd and /etc/group first (re-read when they
@@ -187,7 +188,7 @@ public final class UserDirectory {
         if (attrs.lastModifiedTime().equals(s.mtime) && attrs.size() == s.size) {
           return s.rows;
         }
-        List<String[]> rows = Files.readAllLines(path, StandardCharsets.UTF_8)
+        List<String[]> rows = TextFiles.lines(TextFiles.read(path))
             .stream()
             .filter(line -> !line.isBlank() && !line.startsWith("#"))
             .map(line -> line.split(":", -1))

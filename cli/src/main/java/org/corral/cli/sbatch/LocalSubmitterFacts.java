@@ -1,19 +1,17 @@
 package org.corral.cli.sbatch;
 
-import java.io.FileInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.corral.common.TextFiles;
 
 /**
- * {@link SubmitterFacts} of this process, read from Linux's /proc. Read with java.io and split by
- * hand, not with NIO's Files and regexes: every sbatch reads these on start-up, where the first
- * use of each costs a visible share.
+ * {@link SubmitterFacts} of this process, read from Linux's /proc ({@link TextFiles}, and no regex:
+ * every sbatch reads these on start-up).
  */
 public final class LocalSubmitterFacts implements SubmitterFacts {
 
@@ -47,7 +45,7 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
   @Override
   public String hostname() {
     try {
-      String name = read(Path.of("/proc/sys/kernel/hostname")).strip();
+      String name = TextFiles.read(Path.of("/proc/sys/kernel/hostname")).strip();
       if (!name.isEmpty()) {
         return name;
       }
@@ -92,7 +90,7 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
   private void readLimits(Map<String, String> vars) {
     List<String> rows;
     try {
-      rows = List.of(read(proc.resolve("limits")).split("\n"));
+      rows = TextFiles.lines(TextFiles.read(proc.resolve("limits")));
     } catch (IOException e) {
       return;
     }
@@ -124,17 +122,11 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
   /** A field of /proc/PID/stat, counted from the one after the parenthesised command name. */
   private String statField(int index) {
     try {
-      String stat = read(proc.resolve("stat"));
+      String stat = TextFiles.read(proc.resolve("stat"));
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       return fields[index];
     } catch (IOException | RuntimeException e) {
       return null;
-    }
-  }
-
-  private static String read(Path file) throws IOException {
-    try (FileInputStream in = new FileInputStream(file.toFile())) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 
@@ -150,7 +142,7 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
 
   private String umask() {
     try {
-      for (String line : read(proc.resolve("status")).split("\n")) {
+      for (String line : TextFiles.lines(TextFiles.read(proc.resolve("status")))) {
         if (line.startsWith("Umask:")) {
           return line.substring("Umask:".length()).strip();
         }

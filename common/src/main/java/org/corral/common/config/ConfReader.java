@@ -1,12 +1,12 @@
 package org.corral.common.config;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.corral.common.TextFiles;
 
 /**
  * Reads Slurm-style configuration text (slurm.conf, gres.conf, cgroup.conf) into logical lines
@@ -38,11 +38,7 @@ public final class ConfReader {
   private static void readInto(Path file, int depth, List<ConfLine> out) throws ConfigException {
     String text;
     try {
-      // java.io rather than Files.readString: the JVM has set up java.io already, while the NIO
-      // file channel's first use costs every command about a millisecond of start-up.
-      try (var in = new java.io.FileInputStream(file.toFile())) {
-        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
+      text = TextFiles.read(file);
     } catch (IOException e) {
       throw new ConfigException(file, 0, null, "cannot read: " + e.getMessage(), e);
     }
@@ -50,7 +46,7 @@ public final class ConfReader {
   }
 
   private static void parseInto(String text, Path file, int depth, List<ConfLine> out) throws ConfigException {
-    List<String> physical = physicalLines(text);
+    List<String> physical = TextFiles.lines(text);
     StringBuilder logical = new StringBuilder();
     int startLine = 0;
     for (int i = 0; i < physical.size(); i++) {
@@ -75,22 +71,6 @@ public final class ConfReader {
         out.add(new ConfLine(file, startLine, pairs(full, file, startLine)));
       }
     }
-  }
-
-  /**
-   * The text's lines, split at LF or CRLF as {@code split("\\r?\\n", -1)} would, without a regex:
-   * every command reads slurm.conf on start-up, where compiling and running one shows.
-   */
-  static List<String> physicalLines(String text) {
-    List<String> lines = new ArrayList<>();
-    int from = 0;
-    for (int nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
-      int end = nl > from && text.charAt(nl - 1) == '\r' ? nl - 1 : nl;
-      lines.add(text.substring(from, end));
-      from = nl + 1;
-    }
-    lines.add(text.substring(from));
-    return lines;
   }
 
   private static String stripComment(String line) {

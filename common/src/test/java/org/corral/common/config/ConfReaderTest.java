@@ -13,6 +13,6 @@ class ConfReaderTest {
   @ValueSource(strings = {"", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\rb\n", "\n\n", "a\r", "\r\n", "x=1\r\r\ny=2",
       "a\\\n b\n\n# c\r\n"})
   void splitsLinesAsTheRegexDid(String text) {
-    assertThat(ConfReader.physicalLines(text)).isEqualTo(List.of(text.split("\r?\n", -1)));
+    assertThat(org.corral.common.TextFiles.lines(text)).isEqualTo(List.of(text.split("\r?\n", -1)));
   }
 }
