@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.Objects;
 import org.corral.common.SlurmError;
@@ -17,22 +18,37 @@ import org.corral.protocol.msg.Response;
  * A daemon's channel to another daemon: requests are signed, replies must be signed too.
  * Connections are kept for the next call (a few, for a while), since a TCP connection and a
  * server thread per message cost both daemons more than the message itself. Keep one channel
- * per peer to benefit.
+ * per peer to benefit. A burst of calls (the controller launching a node's share of an array)
+ * waits briefly for one of a few connections rather than opening one each, only to close all but
+ * the kept ones after.
  */
 public final class TcpChannel implements RpcChannel {
-  private static final int MAX_IDLE = 2;
+  /** Connections to the peer that calls share; also how many are kept idle. */
+  private static final int CONNECTIONS = 4;
+  /**
+   * How long a call waits for a shared connection before it opens one of its own: a slow call
+   * (a Prolog the peer runs before answering) must not hold the others up for long.
+   */
+  private static final Duration SHARE_WAIT = Duration.ofMillis(200);
   /** Well below the servers' idle timeout (RpcServerConfig, 30 s), after which they hang up. */
   private static final long REUSE_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private record IdleConnection(FramedConnection connection, long since) {}
 
   private final ArrayDeque<IdleConnection> idle = new ArrayDeque<>();
+  private final Semaphore shared = new Semaphore(CONNECTIONS);
   private final String host;
   private final int port;
   private final Credentials credentials;
   private final Duration timeout;
+  private final long shareWaitNanos;
 
   public TcpChannel(String host, int port, Credentials creds, Duration timeout) {
+    this(host, port, creds, timeout, SHARE_WAIT);
+  }
+
+  TcpChannel(String host, int port, Credentials creds, Duration timeout, Duration shareWait) {
+    this.shareWaitNanos = shareWait.toNanos();
     this.host = Objects.requireNonNull(host, "host");
     this.port = port;
     this.credentials = Objects.requireNonNull(creds, "creds");
@@ -44,6 +60,23 @@ public final class TcpChannel implements RpcChannel {
 
   @Override
   public Response call(Request request) throws IOException {
+    boolean share;
+    try {
+      share = shared.tryAcquire(shareWaitNanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TransportException(SlurmError.CONNECTION_ERROR, "interrupted", e);
+    }
+    try {
+      return exchange(request);
+    } finally {
+      if (share) {
+        shared.release();
+      }
+    }
+  }
+
+  private Response exchange(Request request) throws IOException {
     String target = host + ":" + port;
     Envelope sealed = credentials.seal(RpcCall.typeOf(request), request.toByteArray());
     Envelope reply = null;
@@ -103,7 +136,7 @@ public final class TcpChannel implements RpcChannel {
 
   private void keepIdle(FramedConnection connection) {
     synchronized (idle) {
-      if (idle.size() < MAX_IDLE) {
+      if (idle.size() < CONNECTIONS) {
         idle.addLast(new IdleConnection(connection, System.nanoTime()));
         return;
       }
