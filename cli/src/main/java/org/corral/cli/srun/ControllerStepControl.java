@@ -32,15 +32,16 @@ final class ControllerStepControl implements StepRun.StepControl {
   }
 
   /**
-   * The step now. Only running steps are listed, so an absent step has ended (null); when
-   * the controller cannot be asked, the step counts as still running.
+   * The step now, running or as it ended (the controller keeps a job's ended steps while it
+   * keeps the job); null when the controller no longer knows it. When the controller cannot be
+   * asked, the step counts as still running.
    */
   @Override
   public StepInfo current() {
     Response r;
     try {
       r = controller.call(Request.newBuilder().setStepInfo(StepInfoRequest.newBuilder()
-          .setJobId(step.getJobId()).setStepId(step.getStepId())).build());
+          .setJobId(step.getJobId()).setStepId(step.getStepId()).setWithEnded(true)).build());
     } catch (IOException | UncheckedIOException e) {
       return step.toBuilder().setState(JobState.RUNNING).build();
     }

@@ -34,7 +34,7 @@ final class StepRun implements StepIoServer.Listener {
     /** Cancels the step (signal 0) or signals its tasks. */
     void signal(int signal);
 
-    /** The step as the controller has it now; null once it has ended (or cannot be told). */
+    /** The step as the controller has it now, running or ended; null once the controller no longer knows it. */
     StepInfo current();
   }
 
@@ -266,8 +266,10 @@ final class StepRun implements StepIoServer.Listener {
       return;
     }
     cancelChecked = true;
+    // Tasks that killed themselves end the step as it would have ended anyway (FAILED): only a
+    // step cancelled (itself or with its job) was aborted.
     StepInfo now = control.current();
-    if (now == null || now.getCancelled() || now.getState() != org.corral.protocol.msg.JobState.RUNNING) {
+    if (now == null || now.getCancelled() || now.getState() == org.corral.protocol.msg.JobState.CANCELLED) {
       aborted = true;
       abortedAt = nanoClock.getAsLong();
       messages.println("srun: Job step aborted: Waiting up to " + (settings.killWait() + 2)

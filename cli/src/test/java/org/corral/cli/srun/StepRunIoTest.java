@@ -207,6 +207,22 @@ class StepRunIoTest {
   }
 
   @Test
+  void tasksThatKilledThemselvesAreNotAbortedWhenTheStepHasEndedAlready() throws Exception {
+    CompletableFuture<Integer> rc = start(settings(false, -2), null);
+    Node n1 = new Node(0, "n1");
+    Node n2 = new Node(1, "n2");
+    // The nodes told the controller before srun asked: the step has ended, not cancelled.
+    controllerView = STEP.toBuilder().setState(org.corral.protocol.msg.JobState.FAILED).setExitStatus(9).build();
+    n1.exit(0, 9);
+    n1.exit(1, 9);
+    Thread.sleep(200);
+    n2.exit(2, 9);
+    assertThat(rc.get(20, TimeUnit.SECONDS)).isEqualTo(137);
+    assertThat(err()).isEqualTo("srun: error: n1: tasks 0-1: Killed\nsrun: error: n2: task 2: Killed\n"
+        + "srun: Force Terminated StepId=7.2\n");
+  }
+
+  @Test
   void aStepCancelledElsewhereIsReportedAsAborted() throws Exception {
     CompletableFuture<Integer> rc = start(settings(false, -2), null);
     Node n1 = new Node(0, "n1");

@@ -148,7 +148,10 @@ final class StepRequests {
         effects);
   }
 
-  /** Running steps (and each running batch job's batch step), as squeue -s and scontrol show them. */
+  /**
+   * Running steps (and each running batch job's batch step), as squeue -s and scontrol show them;
+   * with_ended: the job's ended steps too, as they ended.
+   */
   static StepInfoReply info(StepInfoRequest req, ClusterState s) {
     StepInfoReply.Builder b = StepInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
     // Slurm 22.05 answers an unknown job with an error, but an empty list while it knows no job at all.
@@ -158,13 +161,25 @@ final class StepRequests {
     Iterable<JobRecord> jobs = req.getJobId() == 0 ? s.jobs().values()
         : s.job(req.getJobId()).map(List::of).orElse(List.of());
     for (JobRecord rec : jobs) {
-      for (StepInfo step : runningSteps(rec)) {
+      for (StepInfo step : req.getWithEnded() ? withEnded(rec) : runningSteps(rec)) {
         if (!req.hasStepId() || req.getStepId() == step.getStepId()) {
           b.addSteps(step);
         }
       }
     }
     return b.build();
+  }
+
+  /** The job's running steps, then those that have ended. */
+  private static List<StepInfo> withEnded(JobRecord rec) {
+    List<StepInfo> out = runningSteps(rec);
+    boolean jobRunning = rec.getInfo().getState() == JobState.RUNNING;
+    for (StepRecord st : rec.getStepsList()) {
+      if (!jobRunning || st.getInfo().getState() != JobState.RUNNING) {
+        out.add(st.getInfo());
+      }
+    }
+    return out;
   }
 
   private static List<StepInfo> runningSteps(JobRecord rec) {
