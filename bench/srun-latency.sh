@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # `srun -N4 -n32 true` wall time, from the command's start to its exit (an allocation, a step of
 # 32 tasks on 4 nodes, the release), on Corral and on the reference Slurm in the same run.
-#   bench/srun-latency.sh [RUNS]      (default 10; needs root; SKIP_REFERENCE=1: Corral only)
+#   bench/srun-latency.sh [RUNS]      (default 10; needs root; SKIP_REFERENCE=1: Corral only;
+#                                     CORRAL_SKIP_BUILD=1: use build/lib as it is)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-10}
 cd "$here"
-./mvnw -B -q -DskipTests package
+[ -n "${CORRAL_SKIP_BUILD:-}" ] || ./mvnw -B -q -DskipTests package
 dir=$(mktemp -d /tmp/corral-bench-XXXX); chmod 755 "$dir"
 port=$((30000 + RANDOM % 2000))
 trap 'CORRAL_SKIP_BUILD=1 "$here/corral" down --dir "$dir/c" >/dev/null; rm -rf "$dir"' EXIT
