@@ -86,6 +86,7 @@ final class FixtureScenario {
   }
 
   private void steps() throws Exception {
+    nodesRegistered();
     accounting();
     nodeState("slurm-node-drain-update", "n4", "DRAIN", "ECC memory error");
     nodeState("slurm-node-down-update", "n5", "DOWN", "CPU dead");
@@ -251,6 +252,19 @@ final class FixtureScenario {
     sink.accept(new FixtureExchange(name, version, method, path, body == null ? null : Json.MAPPER.readTree(body),
         auth, r.statusCode(), type, r.body()));
     return type.startsWith("application/json") ? Json.MAPPER.readTree(r.body()) : Json.MAPPER.createObjectNode();
+  }
+
+  /**
+   * Until every node has registered (IDLE): with ReturnToService=2 a registration undoes a DOWN
+   * set before it, as in Slurm, and the nodes' daemons start in a JVM of their own, slowly on a
+   * busy machine.
+   */
+  private void nodesRegistered() throws Exception {
+    for (var node : cfg.nodes()) {
+      for (String name : org.corral.common.Hostlist.expand(node.name())) {
+        await(SLURM + "node/" + name, "/nodes/0/state", "[\"IDLE\"]");
+      }
+    }
   }
 
   /** Polls GET path until the value at {@code pointer} reads {@code want} (a state reached). */

@@ -146,6 +146,12 @@ public final class Slurmd {
           GatherFrequency.taskSeconds(cfg.get("JobAcctGatherFrequency").orElse("")), nodeHooks);
       StepManager steps = new StepManager(spool, nodeName, cfg.path().toString(), clock, cfg.killWait(), link,
           confinement, nodeHooks.scriptPrefix());
+      // Before any request can make a scope; an allocation still running gets its scope again with
+      // its next step.
+      var idle = limiter.removeIdleJobs(jobs.spooledJobs());
+      if (!idle.isEmpty()) {
+        log.log(Level.INFO, "removed the cgroups an earlier slurmd left of ended jobs " + idle);
+      }
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
           Duration.ofMinutes(1), 256), creds, new NodeService(jobs, steps, cfg.path().toString(),

@@ -99,6 +99,48 @@ abstract class CgroupBackend implements ResourceLimiter {
     return Optional.empty();
   }
 
+  @Override
+  public List<Integer> removeIdleJobs(Set<Integer> keep) {
+    List<Integer> removed = new ArrayList<>();
+    synchronized (layout) {
+      List<Path> roots = nodeRoots();
+      for (Path uidDir : fs.subdirs(roots.get(0), "uid_")) {
+        for (Path jobDir : fs.subdirs(uidDir, "job_")) {
+          int jobId;
+          try {
+            jobId = Integer.parseUnsignedInt(jobDir.getFileName().toString().substring("job_".length()));
+          } catch (NumberFormatException notOurs) {
+            continue;
+          }
+          List<Path> dirs = new ArrayList<>();
+          for (Path root : roots) {
+            dirs.add(root.resolve(uidDir.getFileName().toString()).resolve(jobDir.getFileName().toString()));
+          }
+          if (!keep.contains(jobId) && idle(dirs)) {
+            new Job(jobId, dirs, new BitSet(), 0).remove();
+            removed.add(jobId);
+          }
+        }
+      }
+    }
+    return removed;
+  }
+
+  /** Whether no process is in these job directories or their steps. */
+  private boolean idle(List<Path> jobDirs) {
+    for (Path dir : jobDirs) {
+      if (!pids(dir).isEmpty()) {
+        return false;
+      }
+      for (Path step : fs.subdirs(dir, "step_")) {
+        if (!pids(step).isEmpty()) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   private final class Job implements JobScope {
     private final int jobId;
     private final List<Path> dirs;

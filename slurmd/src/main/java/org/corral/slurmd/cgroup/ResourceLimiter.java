@@ -2,7 +2,9 @@ package org.corral.slurmd.cgroup;
 
 import java.io.IOException;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Confines jobs and steps to the CPUs and memory they were given and measures what they use.
@@ -33,6 +35,15 @@ public interface ResourceLimiter {
    * in (jobs that outlive the daemon keep theirs, for the next daemon to find).
    */
   default void shutdown() {}
+
+  /**
+   * At daemon start: removes the scopes of jobs other than {@code keep} that hold no process,
+   * left by an earlier daemon (an allocation's scope goes KillWait after the job's end, which a
+   * daemon stopped meanwhile never got to). Returns the jobs whose scopes were removed.
+   */
+  default List<Integer> removeIdleJobs(Set<Integer> keep) {
+    return List.of();
+  }
 
   /** Opens (creates if needed) a step's scope inside an existing job scope. */
   default StepScope openStep(int jobId, String stepId) throws IOException {

@@ -302,6 +302,16 @@ public final class JobSupervisor implements AutoCloseable {
     return running;
   }
 
+  /** The jobs that have a directory in the spool: running, or ended and not yet acknowledged. */
+  public Set<Integer> spooledJobs() {
+    try {
+      return Set.copyOf(JobDirectory.jobIds(spoolDir));
+    } catch (IOException e) {
+      LOG.log(Level.ERROR, "cannot read the spool " + spoolDir, e);
+      return Set.of();
+    }
+  }
+
   /**
    * After a slurmd restart: re-adopts the jobs whose wrappers still run, and reports those that
    * ended meanwhile, or whose wrapper vanished without a status (their processes are killed).

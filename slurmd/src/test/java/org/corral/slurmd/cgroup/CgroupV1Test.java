@@ -83,6 +83,32 @@ class CgroupV1Test {
   }
 
   @Test
+  void aDaemonStartingRemovesOnlyTheIdleScopesOfJobsNotKept() throws Exception {
+    JobScope ended = limiter.limitJob(4250, 0, new BitSet(), 0);
+    ended.openStep("0");
+    JobScope kept = limiter.limitJob(4251, 0, new BitSet(), 0);
+    kept.openStep("batch");
+    job = limiter.limitJob(4252, 0, new BitSet(), 0);
+    StepScope step = job.openStep("0");
+    String files = String.join(" ", step.procsFiles().stream().map(Path::toString).toList());
+    Process p = new ProcessBuilder("/bin/sh", "-c", "for f in " + files + "; do echo $$ > $f; done; exec sleep 60")
+        .start();
+    try {
+      for (int i = 0; i < 100 && step.pids().isEmpty(); i++) {
+        Thread.sleep(20);
+      }
+      assertThat(limiter.removeIdleJobs(java.util.Set.of(4251))).containsExactly(4250);
+      assertThat(limiter.findJob(4250)).isEmpty();
+      assertThat(limiter.findJob(4251)).isPresent(); // in the spool: its batch script may still start
+      assertThat(limiter.findJob(4252)).isPresent(); // a step's task still runs in it
+      assertThat(step.pids()).contains(p.pid());
+    } finally {
+      kept.remove();
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
   void removeKillsWhatIsLeftAndDeletesTheDirectories() throws Exception {
     job = limiter.limitJob(4244, 0, new BitSet(), 0);
     StepScope step = job.openStep("batch");
