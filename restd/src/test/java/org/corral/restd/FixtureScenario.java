@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.corral.common.Hostlist;
 import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.ControllerAddress;
 import org.corral.protocol.UnixSocketChannel;
@@ -261,7 +262,7 @@ final class FixtureScenario {
    */
   private void nodesRegistered() throws Exception {
     for (var node : cfg.nodes()) {
-      for (String name : org.corral.common.Hostlist.expand(node.name())) {
+      for (String name : Hostlist.expand(node.name())) {
         await(SLURM + "node/" + name, "/nodes/0/state", "[\"IDLE\"]");
       }
     }

@@ -28,6 +28,8 @@ import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.StepInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -192,30 +194,22 @@ class StepRunIoTest {
     assertThat(err()).isEqualTo("2: oops\nsrun: error: n2: task 2: Exited with exit code 3\n");
   }
 
-  @Test
-  void killedTasksAreReportedTogetherAndForceTerminated() throws Exception {
+  /**
+   * Tasks that killed themselves: whether the controller still shows the step running or the
+   * nodes told it first and it has ended (FAILED, not cancelled), srun did not abort it.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void killedTasksAreReportedTogetherAndForceTerminated(boolean endedInTheController) throws Exception {
     CompletableFuture<Integer> rc = start(settings(false, -2), null);
     Node n1 = new Node(0, "n1");
     Node n2 = new Node(1, "n2");
+    if (endedInTheController) {
+      controllerView = STEP.toBuilder().setState(org.corral.protocol.msg.JobState.FAILED).setExitStatus(9).build();
+    }
     n1.exit(0, 9);
     n1.exit(1, 9);
     Thread.sleep(200); // separate connections: make n1's report come first
-    n2.exit(2, 9);
-    assertThat(rc.get(20, TimeUnit.SECONDS)).isEqualTo(137);
-    assertThat(err()).isEqualTo("srun: error: n1: tasks 0-1: Killed\nsrun: error: n2: task 2: Killed\n"
-        + "srun: Force Terminated StepId=7.2\n");
-  }
-
-  @Test
-  void tasksThatKilledThemselvesAreNotAbortedWhenTheStepHasEndedAlready() throws Exception {
-    CompletableFuture<Integer> rc = start(settings(false, -2), null);
-    Node n1 = new Node(0, "n1");
-    Node n2 = new Node(1, "n2");
-    // The nodes told the controller before srun asked: the step has ended, not cancelled.
-    controllerView = STEP.toBuilder().setState(org.corral.protocol.msg.JobState.FAILED).setExitStatus(9).build();
-    n1.exit(0, 9);
-    n1.exit(1, 9);
-    Thread.sleep(200);
     n2.exit(2, 9);
     assertThat(rc.get(20, TimeUnit.SECONDS)).isEqualTo(137);
     assertThat(err()).isEqualTo("srun: error: n1: tasks 0-1: Killed\nsrun: error: n2: task 2: Killed\n"

@@ -89,11 +89,7 @@ abstract class CgroupBackend implements ResourceLimiter {
     String name = "job_" + Integer.toUnsignedString(jobId);
     for (Path uidDir : fs.subdirs(roots.get(0), "uid_")) {
       if (Files.isDirectory(uidDir.resolve(name))) {
-        List<Path> dirs = new ArrayList<>();
-        for (Path root : roots) {
-          dirs.add(root.resolve(uidDir.getFileName().toString()).resolve(name));
-        }
-        return Optional.of(new Job(jobId, dirs, new BitSet(), 0));
+        return Optional.of(new Job(jobId, jobDirs(roots, uidDir, name), new BitSet(), 0));
       }
     }
     return Optional.empty();
@@ -112,10 +108,7 @@ abstract class CgroupBackend implements ResourceLimiter {
           } catch (NumberFormatException notOurs) {
             continue;
           }
-          List<Path> dirs = new ArrayList<>();
-          for (Path root : roots) {
-            dirs.add(root.resolve(uidDir.getFileName().toString()).resolve(jobDir.getFileName().toString()));
-          }
+          List<Path> dirs = jobDirs(roots, uidDir, jobDir.getFileName().toString());
           if (!keep.contains(jobId) && idle(dirs)) {
             new Job(jobId, dirs, new BitSet(), 0).remove();
             removed.add(jobId);
@@ -124,6 +117,15 @@ abstract class CgroupBackend implements ResourceLimiter {
       }
     }
     return removed;
+  }
+
+  /** A job's directory in each hierarchy, from its user's directory in the first. */
+  private static List<Path> jobDirs(List<Path> roots, Path uidDir, String jobName) {
+    List<Path> dirs = new ArrayList<>();
+    for (Path root : roots) {
+      dirs.add(root.resolve(uidDir.getFileName().toString()).resolve(jobName));
+    }
+    return dirs;
   }
 
   /** Whether no process is in these job directories or their steps. */
