@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
+import org.corral.ctld.jobdata.JobData;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
@@ -68,6 +69,13 @@ public final class StateWriter implements AutoCloseable {
     this.observer = o;
   }
 
+  private volatile JobData jobData;
+
+  /** Follows job records' references to scripts and environments, deleting freed ones once durable. */
+  public void keep(JobData data) {
+    this.jobData = data;
+  }
+
   /** Runs {@code decide} on the writer thread; completes once its commands are durable. */
   public <T> CompletableFuture<T> submit(Function<ClusterState, Decision<T>> decide) {
     CompletableFuture<T> f = new CompletableFuture<>();
@@ -120,6 +128,10 @@ public final class StateWriter implements AutoCloseable {
           if (o != null) {
             o.applied(before, state, c);
           }
+          JobData data = jobData;
+          if (data != null) {
+            data.applied(before, state, c);
+          }
           if (c.durable()) {
             journal.append(CommandCodec.encode(c));
           }
@@ -133,6 +145,12 @@ public final class StateWriter implements AutoCloseable {
     }
     journal.sync();
     published = state;
+    JobData data = jobData;
+    if (data != null) {
+      for (String freed : data.takeUnreferenced()) { // their purges are durable now
+        after.add(() -> data.deleteIfUnused(freed));
+      }
+    }
     for (int i = 0; i < batch.size(); i++) {
       complete(batch.get(i), replies.get(i));
     }
