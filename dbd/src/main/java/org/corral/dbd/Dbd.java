@@ -25,6 +25,7 @@ import org.corral.protocol.DbdAddress;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.auth.MungeAuth;
 
 /**
  * The running slurmdbd: the database (migrated when opened; retried until it answers, so a
@@ -75,7 +76,10 @@ public final class Dbd implements AutoCloseable {
     AssocService assocService = new AssocService(assocs, slurmUid, UserDirectory.system());
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
             64 << 20, Duration.ofMinutes(5), 1024),
-        new Credentials(key, "slurmdbd", clock), new DbdService(jobs, cluster, slurmUid, clock,
+        new Credentials(key, "slurmdbd", clock),
+        MungeAuth.forAuthType(cfg.get("AuthType").orElse("auth/munge"),
+            cfg.get("AuthInfo").orElse(null), clock),
+        new DbdService(jobs, cluster, slurmUid, clock,
             assocService, new ArchiveService(purger, jobs, assocService, cfg.archiveDirSetting()),
             new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db),
             DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid)));

@@ -27,13 +27,22 @@ final class ServerConnection implements Runnable {
   private final Credentials credentials;
   private final RequestHandler handler;
   private final UserDirectory users;
+  private final UserAuth userAuth;
 
-  /** A reply, and whether the connection ends after it. */
-  private record Outcome(Response response, boolean close) {}
+  /**
+   * A reply, whether the connection ends after it, and the user request it answers when that
+   * came with a user credential over TCP (its reply is sealed for that user's command).
+   */
+  private record Outcome(Response response, boolean close, UserAuth.Verified user) {
+    Outcome(Response response, boolean close) {
+      this(response, close, null);
+    }
+  }
 
   ServerConnection(FramedConnection connection, boolean tcp, String remote,
       RpcServerConfig config, Credentials credentials, RequestHandler handler,
-      UserDirectory users) {
+      UserDirectory users, UserAuth userAuth) {
+    this.userAuth = userAuth;
     this.connection = connection;
     this.tcp = tcp;
     this.remote = remote;
@@ -76,7 +85,7 @@ final class ServerConnection implements Runnable {
         return;
       }
       Outcome outcome = answer(request, local);
-      connection.write(seal(outcome.response), config.idleTimeout());
+      connection.write(seal(outcome), config.idleTimeout());
       if (outcome.close) {
         connection.finishAfterError(DRAIN_BYTES, DRAIN_TIME);
         return;
@@ -86,7 +95,16 @@ final class ServerConnection implements Runnable {
 
   private Outcome answer(Envelope envelope, Peer local) {
     Peer peer = local;
-    if (tcp || envelope.hasCredential()) {
+    UserAuth.Verified user = null;
+    if (tcp && !envelope.hasCredential() && userAuth != null
+        && userAuth.carriesCredential(envelope)) {
+      try {
+        user = userAuth.verify(envelope);
+        peer = user.peer();
+      } catch (AuthException e) {
+        return reject(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
+      }
+    } else if (tcp || envelope.hasCredential()) {
       if (credentials == null) {
         return reject(SlurmError.AUTH_CRED_INVALID, "this server accepts no daemon credentials");
       }
@@ -109,7 +127,7 @@ final class ServerConnection implements Runnable {
       return reject(SlurmError.INVALID_MESSAGE, "message type " + envelope.getType()
           + " does not match its body (" + (bodyType == 0 ? "none or unknown" : bodyType) + ")");
     }
-    return new Outcome(handle(peer, request), false);
+    return new Outcome(handle(peer, request), false, user);
   }
 
   /** The handler's answer; its failures are ours, so they never end the connection. */
@@ -140,17 +158,33 @@ final class ServerConnection implements Runnable {
   private void refuse(SlurmError error, String why) {
     Outcome outcome = reject(error, why);
     try {
-      connection.write(seal(outcome.response), config.idleTimeout());
+      connection.write(seal(outcome), config.idleTimeout());
       connection.finishAfterError(DRAIN_BYTES, DRAIN_TIME);
     } catch (IOException e) {
       LOG.log(Level.DEBUG, "could not send refusal to {0}: {1}", remote, e.getMessage());
     }
   }
 
-  /** TCP replies are signed so the calling daemon can trust them; local ones need not be. */
-  private Envelope seal(Response response) {
+  /**
+   * TCP replies are signed so the calling daemon or user command can trust them; local ones need
+   * not be. A refusal of a user's credential goes back plainly: there is nothing to bind it to,
+   * and the command reports it as a refusal it could not verify.
+   */
+  private Envelope seal(Outcome outcome) {
+    Response response = outcome.response;
     int type = response.getBodyCase().getNumber();
-    if (tcp) {
+    if (outcome.user != null) {
+      try {
+        return userAuth.sealReply(type, response.toByteArray(), outcome.user);
+      } catch (AuthException e) {
+        LOG.log(Level.WARNING, "cannot seal the reply to {0}: {1}", remote, e.getMessage());
+        Response error = Responses.error(SlurmError.AUTH_CRED_INVALID,
+            "the server cannot seal its reply: " + e.getMessage());
+        return Envelope.newBuilder().setType(error.getBodyCase().getNumber())
+            .setBody(error.toByteString()).build();
+      }
+    }
+    if (tcp && credentials != null) {
       return credentials.sealReply(type, response.toByteArray());
     }
     return Envelope.newBuilder().setType(type).setBody(response.toByteString()).build();

@@ -24,6 +24,7 @@ import org.corral.protocol.Credentials;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.auth.MungeAuth;
 import org.corral.protocol.msg.PriorityWeights;
 
 /**
@@ -132,7 +133,8 @@ public final class Controller implements AutoCloseable {
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
-        64 << 20, Duration.ofMinutes(5), 4096), creds, service);
+        64 << 20, Duration.ofMinutes(5), 4096), creds,
+        MungeAuth.forAuthType(cfg.authType(), cfg.get("AuthInfo").orElse(null), clock), service);
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
     sched[0].trigger();
     return self[0];
