@@ -45,7 +45,7 @@ final class SubmitPolicy {
     if (spec.getInteractive() && !spec.getScript().isEmpty()) {
       throw new SlurmException(SlurmError.INVALID_MESSAGE, "an allocation (srun, salloc) carries no batch script");
     }
-    if (!spec.getInteractive() && spec.getScript().isBlank()) {
+    if (!spec.getInteractive() && spec.getScript().isBlank() && spec.getScriptRef().isEmpty()) {
       throw new SlurmException(SlurmError.JOB_SCRIPT_MISSING);
     }
     PartitionInfo p = partition(spec, s);
