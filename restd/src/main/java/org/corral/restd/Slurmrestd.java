@@ -41,6 +41,7 @@ public final class Slurmrestd implements AutoCloseable {
   }
 
   public static void main(String[] args) {
+    org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     RestdOptions o;
     try {
       o = RestdOptions.parse(List.of(args), System.getenv());
