@@ -66,6 +66,7 @@ public final class Slurmd {
   }
 
   public static void main(String[] args) {
+    org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     String name = null;
     Path conf = null;
     boolean verbose = false;

@@ -9,9 +9,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import org.corral.common.SlurmError;
 import org.corral.common.config.SchedulingConfig;
 import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.jobdata.JobData;
+import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.JournalCorruptException;
 import org.corral.ctld.journal.RecoveryMode;
@@ -21,11 +23,13 @@ import org.corral.ctld.state.Command;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.ControllerAddress;
 import org.corral.protocol.Credentials;
+import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.auth.MungeAuth;
 import org.corral.protocol.msg.PriorityWeights;
+import org.corral.protocol.msg.Request;
 
 /**
  * The running controller: recovers the state from StateSaveLocation, then wires the writer
@@ -133,11 +137,28 @@ public final class Controller implements AutoCloseable {
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
-        64 << 20, Duration.ofMinutes(5), 4096), creds,
+        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
         MungeAuth.forAuthType(cfg.authType(), cfg.get("AuthInfo").orElse(null), clock), service);
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
     sched[0].trigger();
     return self[0];
+  }
+
+  /**
+   * What a user may send: requests that carry a script or an environment up to a submission's
+   * limits (max_script_size and the environment's), anything else 1 MiB.
+   */
+  private static FrameLimits userFrames(SlurmConfig cfg) throws IOException {
+    int submission;
+    try {
+      submission = SubmitLimits.of(cfg.get("SchedulerParameters").orElse("")).requestBytes();
+    } catch (IllegalArgumentException e) {
+      throw new IOException(cfg.path() + ": " + e.getMessage(), e);
+    }
+    return FrameLimits.DEFAULT
+        .withUserType(Request.SUBMIT_JOB_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
+        .withUserType(Request.CREATE_STEP_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
+        .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission);
   }
 
   private static org.corral.common.config.PreemptConfig preemptConfig(SlurmConfig cfg) throws IOException {

@@ -203,6 +203,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.getDefaultInstance();
         }
         case CREATE_STEP -> {
+          jobs.prepare(req.getCreateStep().getSpec());
           CreateStepReply r = await(writer.submit(s -> steps.create(peer, req.getCreateStep().getSpec(), s)));
           yield Response.newBuilder().setCreateStep(r).build();
         }
