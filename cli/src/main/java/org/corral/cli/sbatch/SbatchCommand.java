@@ -90,6 +90,7 @@ public final class SbatchCommand implements CliCommand {
       options.apply(o.key(), o.value(), Source.COMMAND_LINE);
     }
     options.validate();
+    String cluster = options.clusters == null ? null : WorkingCluster.choose(options.clusters, cli.env(), cli.err());
 
     List<String> scriptArgs = operands.isEmpty() ? List.of() : operands.subList(1, operands.size());
     JobSpec spec = new JobSpecAssembler(facts, cli.env())
@@ -103,7 +104,7 @@ public final class SbatchCommand implements CliCommand {
         throw SbatchFailure.error("Incompatible begin and deadline time specification");
       }
     }
-    return send(spec, options, cli);
+    return send(spec, options, cluster, cli);
   }
 
   /** --begin's or --deadline's time, or Slurm's two-line complaint (exit 255). */
@@ -135,7 +136,8 @@ public final class SbatchCommand implements CliCommand {
     return parsed.options();
   }
 
-  private int send(JobSpec spec, SbatchOptions options, Cli cli) throws SbatchFailure {
+  /** Submits; {@code cluster} is the -M cluster, named after the job id as Slurm does, or null. */
+  private int send(JobSpec spec, SbatchOptions options, String cluster, Cli cli) throws SbatchFailure {
     Request request = Request.newBuilder()
         .setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec).setTestOnly(options.testOnly))
         .build();
@@ -163,11 +165,12 @@ public final class SbatchCommand implements CliCommand {
     }
     int jobId = response.getSubmitJob().getJobId();
     if (options.parsable) {
-      cli.out().println(jobId);
+      cli.out().println(jobId + (cluster == null ? "" : ";" + cluster));
     } else if (!options.quiet) {
-      cli.out().println("Submitted batch job " + jobId);
+      cli.out().println("Submitted batch job " + jobId + (cluster == null ? "" : " on cluster " + cluster));
     }
-    return 0;
+    cli.out().flush();
+    return options.waitForEnd ? JobWaiter.await(jobId, cli, Thread::sleep) : 0;
   }
 
   /**

@@ -35,6 +35,10 @@ final class SbatchOptions {
   String chdir;
   String export;
   boolean parsable;
+  /** -W/--wait: sbatch exits when the job has, with its exit code. */
+  boolean waitForEnd;
+  /** -M/--clusters as given. */
+  String clusters;
   boolean testOnly;
   boolean hold;
   String dependency;
@@ -89,6 +93,9 @@ final class SbatchOptions {
       case "D" -> chdir = value;
       case "export" -> export = value;
       case "parsable" -> parsable = true;
+      case "W" -> waitForEnd = true;
+      case "M" -> clusters = value;
+      case "wait-all-nodes" -> checkWaitAllNodes(value);
       case "H" -> hold = true;
       case "d" -> dependency = value;
       case "A" -> account = value;
@@ -126,6 +133,22 @@ final class SbatchOptions {
               "option " + SbatchOptionTable.displayName(key) + " is not supported by Corral");
         }
       }
+    }
+  }
+
+  /**
+   * --wait-all-nodes=0|1, with Slurm's messages. A Corral node is ready when it is allocated (no
+   * nodes to boot), so either value starts the script at once.
+   */
+  private static void checkWaitAllNodes(String value) throws CommandFailure {
+    if (value == null || value.isEmpty()) {
+      return;
+    }
+    if (!value.matches("\\d{1,9}")) {
+      throw SbatchFailure.error("Invalid numeric value \"" + value + "\" for --wait-all-nodes.");
+    }
+    if (Integer.parseInt(value) > 1) {
+      throw SbatchFailure.invalid("Invalid --wait-all-nodes specification");
     }
   }
 
