@@ -240,16 +240,39 @@ public final class ScontrolCommand implements CliCommand {
           .getLicenseInfo().getLicensesList(), oneLiner, cli.out());
       return 0;
     }
-    if (is(entity, "hostnames", 5) && name != null) {
-      Hostlist.expand(name).forEach(cli.out()::println);
+    if (is(entity, "hostnames", 5)) {
+      String list = name != null ? hostlistArgument(name, cli)
+          : cli.env().getOrDefault("SLURM_NODELIST", cli.env().get("SLURM_JOB_NODELIST"));
+      if (list == null || list.isEmpty()) {
+        cli.err().println("scontrol: error: host list is empty"); // and exit 0, as the reference
+        return 0;
+      }
+      Hostlist.expand(list).forEach(cli.out()::println);
+      return 0;
+    }
+    if (is(entity, "hostlistsorted", 9) && name != null) {
+      cli.out().println(Hostlist.compressSorted(Hostlist.expand(hostlistArgument(name, cli))));
       return 0;
     }
     if (is(entity, "hostlist", 5) && name != null) {
-      cli.out().println(Hostlist.compress(Hostlist.expand(name)));
+      cli.out().println(Hostlist.compress(Hostlist.expand(hostlistArgument(name, cli))));
       return 0;
     }
     cli.err().println("invalid entity:" + entity + " for keyword:" + keyword + " ");
     return 1;
+  }
+
+  /** A host list as given, or read from the file an absolute path names (names separated by commas or lines). */
+  private static String hostlistArgument(String arg, Cli cli) throws Failed {
+    if (!arg.startsWith("/")) {
+      return arg;
+    }
+    try {
+      return String.join(",", java.nio.file.Files.readString(java.nio.file.Path.of(arg)).strip().split("[,\\s]+"));
+    } catch (IOException | RuntimeException e) {
+      cli.err().println("scontrol: error: cannot read host list file " + arg);
+      throw new Failed();
+    }
   }
 
   private int showConfig(Cli cli) throws Failed, IOException {

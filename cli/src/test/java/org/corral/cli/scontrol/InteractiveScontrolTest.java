@@ -77,4 +77,25 @@ class InteractiveScontrolTest {
     assertThat(run("", "show", "partition")).isZero();
     assertThat(sent.get(0).getPartitionInfo().getAll()).isFalse();
   }
+
+  @Test
+  void hostnamesInTheOrderGivenFromTheEnvironmentWithoutAListAndHostlistSorted() throws Exception {
+    assertThat(run("", "show", "hostnames", "n[3,1,2],n1,m2")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("n3\nn1\nn2\nn1\nm2\n");
+    out.reset();
+    assertThat(run("", "show", "hostlistsorted", "n3,n10,n1,n2,n1")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("n[1,1-3,10]\n");
+    out.reset();
+    assertThat(run("", "show", "hostnames")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("scontrol: error: host list is empty\n");
+    java.nio.file.Path file = java.nio.file.Files.createTempFile("hosts", ".txt");
+    try {
+      java.nio.file.Files.writeString(file, "n2,n1\nn[4-5]\n");
+      assertThat(run("", "show", "hostnames", file.toString())).isZero();
+      assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("n2\nn1\nn4\nn5\n");
+    } finally {
+      java.nio.file.Files.delete(file);
+    }
+  }
 }
