@@ -3,6 +3,7 @@ package org.corral.common.config;
 import static org.corral.common.config.ConfKey.Support.HONOURED;
 import static org.corral.common.config.ConfKey.Support.NOT_IMPLEMENTED;
 import static org.corral.common.config.ConfKey.Support.SHOWN_ONLY;
+import static org.corral.common.config.ConfType.LIST;
 import static org.corral.common.config.ConfType.MEGABYTES;
 import static org.corral.common.config.ConfType.MICROSECONDS;
 import static org.corral.common.config.ConfType.MINUTES;
@@ -43,7 +44,7 @@ public final class SlurmConfKeys {
   public static final ConfKey<Long> ACCOUNTING_STORAGE_PORT = honoured("AccountingStoragePort", PORT, null);
   public static final ConfKey<Set<String>> ACCOUNTING_STORAGE_ENFORCE = honoured("AccountingStorageEnforce",
       flags(List.of("none", "0"),
-          "associations", "limits", "qos", "safe", "wckeys", "nojobs", "nosteps"), null);
+          "associations", "limits", "qos", "safe", "wckeys", "nojobs", "nosteps"), null).withUnset("none");
   public static final ConfKey<String> ACCOUNTING_STORAGE_TYPE = honoured("AccountingStorageType",
       plugin(false, "accounting_storage/none", "accounting_storage/slurmdbd"), "accounting_storage/none");
   public static final ConfKey<String> ACCOUNTING_STORAGE_USER = ignored("AccountingStorageUser", TEXT, null,
@@ -66,7 +67,7 @@ public final class SlurmConfKeys {
       upper("NO", "ALL", "ANY", "YES", "0", "1"), "NO");
   public static final ConfKey<String> EPILOG = honoured("Epilog", TEXT, null);
   public static final ConfKey<Long> FIRST_JOB_ID = honoured("FirstJobId", NUMBER, "1");
-  public static final ConfKey<String> GRES_TYPES = honoured("GresTypes", TEXT, null);
+  public static final ConfKey<List<String>> GRES_TYPES = honoured("GresTypes", LIST, "");
   public static final ConfKey<Long> HEALTH_CHECK_INTERVAL = honoured("HealthCheckInterval", SECONDS, "0");
   public static final ConfKey<Set<String>> HEALTH_CHECK_NODE_STATE = honoured("HealthCheckNodeState",
       flags(List.of(),
