@@ -302,7 +302,7 @@ class SlurmConfigTest {
       "DisableRootJobs=perhaps|DisableRootJobs|invalid value for DisableRootJobs: 'perhaps'",
       "SuspendTime=soon|SuspendTime|invalid value for SuspendTime: 'soon'"})
   void theDaemonsRefuseABadValueOfAnyKeyWithFileLineAndReason(String body, String key, String message,
-      @TempDir Path dir) throws IOException {
+      @TempDir Path dir) throws Exception {
     Path conf = dir.resolve("slurm.conf");
     Files.writeString(conf, "SlurmctldHost=c\nClusterName=x\n" + body + "\n");
     assertThatThrownBy(() -> SlurmConfig.load(conf)).isInstanceOfSatisfying(ConfigException.class, e -> {
