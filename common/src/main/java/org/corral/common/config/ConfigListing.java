@@ -34,7 +34,7 @@ public final class ConfigListing {
   public static List<Map.Entry<String, String>> of(SlurmConfig cfg, Map<String, String> derived) {
     List<Map.Entry<String, String>> out = new ArrayList<>();
     boolean multifactor = cfg.scheduling().multifactor();
-    for (ConfKey<?> k : SlurmConfKeys.ALL) {
+    for (ConfKey<?> k : SlurmConfKeys.all()) {
       if (!k.printed() || (!multifactor && MULTIFACTOR_ONLY.contains(k.name()))
           || (k.name().equals("SelectTypeParameters") && !cfg.isSet(k))) {
         continue;

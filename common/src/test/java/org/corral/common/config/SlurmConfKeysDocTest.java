@@ -37,7 +37,7 @@ class SlurmConfKeysDocTest {
   static String render() {
     List<String> honoured = new ArrayList<>();
     StringBuilder inert = new StringBuilder("| key | default | what Corral does |\n|---|---|---|\n");
-    for (ConfKey<?> k : SlurmConfKeys.ALL) {
+    for (ConfKey<?> k : SlurmConfKeys.all()) {
       switch (k.support()) {
         case HONOURED -> honoured.add("`" + k.name() + "`");
         case NOT_IMPLEMENTED -> inert.append("| `").append(k.name()).append("` | ")
