@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import org.corral.common.Version;
 import org.corral.common.config.AccountingConfig;
 import org.corral.common.config.ConfigException;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.common.config.SubmitLimits;
 import org.corral.protocol.ClusterKey;
@@ -101,7 +102,7 @@ public final class Slurmrestd implements AutoCloseable {
       dbd = new OnBehalfClient(dbdChannels);
     }
     Routes.Apis api = new Routes.Apis(slurm, new SlurmdbApi(dbd, acct.host(), clock));
-    JwtVerifier jwt = new JwtVerifier(JwtVerifier.keyFile(cfg.get("AuthAltParameters").orElse(null),
+    JwtVerifier jwt = new JwtVerifier(JwtVerifier.keyFile(cfg.text(SlurmConfKeys.AUTH_ALT_PARAMETERS).orElse(null),
         cfg.stateSaveLocation()), clock);
     Authenticator auth = new Authenticator(o.authTypes(), jwt, cfg.slurmUser());
     byte[] openapi = Json.MAPPER.writeValueAsBytes(OpenApiDocument.implemented());

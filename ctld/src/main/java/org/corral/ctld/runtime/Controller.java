@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import org.corral.common.SlurmError;
 import org.corral.common.config.SchedulingConfig;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.jobdata.JobData;
 import org.corral.common.config.SubmitLimits;
@@ -127,13 +128,14 @@ public final class Controller implements AutoCloseable {
 
     Controller[] self = new Controller[1];
     SuspendRequests suspensions = new SuspendRequests(auth, clock, orders,
-        cfg.get("SchedulerParameters").orElse(""));
+        cfg.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse(""));
     ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
-        RateLimiter.fromParameters(cfg.get("SlurmctldParameters").orElse(""), clock::millis),
-        new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData);
+        RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
+        new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
+        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,

@@ -6,6 +6,7 @@ import org.corral.common.ArrayTasks;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
 import org.corral.common.SlurmError;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.state.ClusterState;
@@ -43,9 +44,10 @@ final class SubmitPolicy {
     this.config = config;
     this.limits = SubmitLimits.of(config.get("SchedulerParameters").orElse(""));
     this.licenses = config.licenses();
-    this.maxArraySize = Integer.parseInt(config.get("MaxArraySize").orElse("1001").trim());
-    String enforce = config.get("EnforcePartLimits").orElse("NO").trim().toUpperCase(java.util.Locale.ROOT);
-    this.enforcePartLimits = enforce.equals("ALL") || enforce.equals("ANY") || enforce.equals("YES");
+    this.maxArraySize = (int) Math.min(Integer.MAX_VALUE, config.value(SlurmConfKeys.MAX_ARRAY_SIZE));
+    String enforce = config.value(SlurmConfKeys.ENFORCE_PART_LIMITS);
+    this.enforcePartLimits = enforce.equals("ALL") || enforce.equals("ANY") || enforce.equals("YES")
+        || enforce.equals("1");
   }
 
   /**
@@ -161,7 +163,7 @@ final class SubmitPolicy {
       return;
     }
     java.util.Set<String> types = new java.util.HashSet<>();
-    for (String t : config.get("GresTypes").orElse("").split(",")) {
+    for (String t : config.value(SlurmConfKeys.GRES_TYPES)) {
       types.add(t.trim().toLowerCase(java.util.Locale.ROOT));
     }
     List<org.corral.common.gres.GresCount> perNode;
