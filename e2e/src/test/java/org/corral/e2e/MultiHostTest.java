@@ -66,6 +66,7 @@ class MultiHostTest {
   static void down() throws Exception {
     if (dir != null) {
       corral("down", "--hosts", "--dir", dir.toString());
+      run(List.of("rm", "-rf", dir.toString()), null);
     }
     if (work != null) {
       run(List.of("rm", "-rf", work.toString()), null);
