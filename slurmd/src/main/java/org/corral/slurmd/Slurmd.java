@@ -23,6 +23,7 @@ import org.corral.slurmd.hooks.HealthCheck;
 import org.corral.slurmd.hooks.HookSettings;
 import org.corral.slurmd.hooks.NodeJobHooks;
 import org.corral.slurmd.cgroup.LimiterSelection;
+import org.corral.slurmd.cgroup.NodeCgroupName;
 import org.corral.slurmd.cgroup.ResourceLimiter;
 import org.corral.slurmd.launch.JobConfinement;
 import org.corral.slurmd.launch.JobSupervisor;
@@ -126,7 +127,8 @@ public final class Slurmd {
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
       CgroupConf cgroupConf = loadCgroupConf(cfg, log);
-      ResourceLimiter limiter = LimiterSelection.choose(cgroupConf, nodeName, node.realMemoryMb() * 1024 * 1024);
+      ResourceLimiter limiter = LimiterSelection.choose(cgroupConf,
+          NodeCgroupName.of(cfg, nodeName), node.realMemoryMb() * 1024 * 1024);
       link.cgroupPlugin(limiter.name());
       link.gres(gres.slots());
       JobConfinement confinement = new JobConfinement(limiter, node.cpus(), JobConfinement.hostCpus(),

@@ -14,9 +14,9 @@ import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
 import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Opt;
-import org.corral.cli.sbatch.SbatchOptions.Source;
 import org.corral.cli.submit.CommandFailure;
 import org.corral.cli.submit.HelpText;
+import org.corral.cli.submit.ResourceOptions.Source;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.Request;
@@ -92,28 +92,9 @@ public final class SbatchCommand implements CliCommand {
     options.validate();
 
     List<String> scriptArgs = operands.isEmpty() ? List.of() : operands.subList(1, operands.size());
-    JobSpec spec = new JobSpecAssembler(facts, cli.env())
+    JobSpec spec = new JobSpecAssembler(facts, cli.env(), java.time.ZonedDateTime.now(cli.clock()))
         .assemble(options, script, operands.isEmpty() ? null : operands.get(0), scriptArgs);
-    if (options.begin != null) {
-      spec = spec.toBuilder().setBeginTime(time(options.begin, "--begin", cli)).build();
-    }
-    if (options.deadline != null) {
-      spec = spec.toBuilder().setDeadline(time(options.deadline, "--deadline", cli)).build();
-      if (spec.getBeginTime() > spec.getDeadline()) {
-        throw SbatchFailure.error("Incompatible begin and deadline time specification");
-      }
-    }
     return send(spec, options, cli);
-  }
-
-  /** --begin's or --deadline's time, or Slurm's two-line complaint (exit 255). */
-  private static long time(String text, String option, Cli cli) throws SbatchFailure {
-    try {
-      return org.corral.common.TimeSpec.parse(text, java.time.ZonedDateTime.now(cli.clock()));
-    } catch (IllegalArgumentException e) {
-      throw new SbatchFailure(SbatchFailure.USAGE_STATUS, List.of(
-          "Invalid time specification (pos=0): " + text, "sbatch: error: Invalid " + option + " specification"));
-    }
   }
 
   private static Getopt.Result parse(List<String> args, String program) throws SbatchFailure {
@@ -164,7 +145,7 @@ public final class SbatchCommand implements CliCommand {
     int jobId = response.getSubmitJob().getJobId();
     if (options.parsable) {
       cli.out().println(jobId);
-    } else if (!options.quiet) {
+    } else if (!options.allocation.quiet) {
       cli.out().println("Submitted batch job " + jobId);
     }
     return 0;

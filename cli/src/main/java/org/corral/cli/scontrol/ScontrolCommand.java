@@ -139,6 +139,9 @@ public final class ScontrolCommand implements CliCommand {
           "slurm_shutdown");
       return 0;
     }
+    if (is(keyword, "write", 5) && !rest.isEmpty() && is(rest.get(0), "batch_script", 5)) {
+      return BatchScriptCommand.run(rest.subList(1, rest.size()), cli);
+    }
     if (is(keyword, "token", 5)) {
       return TokenCommand.run(rest, cli);
     }

@@ -131,7 +131,7 @@ public final class SrunCommand implements CliCommand {
     String jobName = options.resources.jobName != null ? options.resources.jobName : baseName(argv.get(0));
     InteractiveAllocation allocation = new InteractiveAllocation("srun", cli.err(), controller, queue,
         options.resources.quiet);
-    int newJob = allocation.submit(jobSpec(options, jobName, argv, cwd));
+    int newJob = allocation.submit(jobSpec(options, jobName, argv, cwd, cli.clock()));
     JobInfo job = allocation.awaitStart(newJob, options.immediate);
     int rc = 1;
     try {
@@ -218,7 +218,8 @@ public final class SrunCommand implements CliCommand {
         .setUnbuffered(o.unbuffered)
         .setSrunHost(host)
         .setSrunPid((int) ProcessHandle.current().pid())
-        .setKillOnBadExit(o.killOnBadExit);
+        .setKillOnBadExit(o.killOnBadExit)
+        .setOvercommit(r.overcommit);
     r.gres.applyTo(b);
     if (r.minNodes != null) {
       b.setMinNodes(r.minNodes).setMaxNodes(r.maxNodes);
@@ -260,7 +261,8 @@ public final class SrunCommand implements CliCommand {
   }
 
   /** The allocation srun asks for when it runs outside one. */
-  private JobSpec jobSpec(SrunOptions o, String jobName, List<String> argv, Path cwd) throws CommandFailure {
+  private JobSpec jobSpec(SrunOptions o, String jobName, List<String> argv, Path cwd, java.time.Clock clock)
+      throws CommandFailure {
     ResourceOptions r = o.resources;
     JobSpec.Builder b = JobSpec.newBuilder()
         .setName(jobName)
@@ -268,10 +270,9 @@ public final class SrunCommand implements CliCommand {
         .setSubmitHost(facts.hostname())
         .setAllocSid(facts.sessionId())
         .setCommand(argv.get(0))
-        .setExclusive(r.exclusive)
         .setInteractive(true);
     AllocatingProcess.mark(b);
-    return ResourceRequest.apply(r, b).build();
+    return ResourceRequest.apply(r, b, "srun", java.time.ZonedDateTime.now(clock)).build();
   }
 
   /** The allocation named by SLURM_JOB_ID (or SLURM_JOBID); null outside one. */

@@ -6,10 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import org.corral.common.config.SchedulingConfig;
 import org.corral.common.config.SlurmConfig;
+import org.corral.ctld.jobdata.JobData;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.JournalCorruptException;
 import org.corral.ctld.journal.RecoveryMode;
@@ -62,10 +64,13 @@ public final class Controller implements AutoCloseable {
     Credentials creds = new Credentials(key, "slurmctld", clock);
 
     Path stateDir = cfg.stateSaveLocation().resolve("journal");
-    if (clearState && Files.isDirectory(stateDir)) {
-      try (var files = Files.walk(stateDir)) {
-        for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
+    Path dataDir = cfg.stateSaveLocation().resolve("job_data");
+    for (Path dir : List.of(stateDir, dataDir)) {
+      if (clearState && Files.isDirectory(dir)) {
+        try (var files = Files.walk(dir)) {
+          for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            Files.delete(p);
+          }
         }
       }
     }
@@ -74,6 +79,11 @@ public final class Controller implements AutoCloseable {
     ClusterState recovered = StateRecovery.recover(journal, (int) cfg.firstJobId());
     LOG.log(Level.INFO, "Recovered state of " + recovered.jobs().size() + " jobs; next job id "
         + recovered.nextJobId());
+    JobData jobData = JobData.open(dataDir);
+    int orphans = jobData.recover(recovered);
+    if (orphans > 0) {
+      LOG.log(Level.INFO, "Removed " + orphans + " job script/environment files no job names");
+    }
 
     SchedulerLoop[] sched = new SchedulerLoop[1];
     AccountingShipper[] shipper = new AccountingShipper[1];
@@ -85,6 +95,7 @@ public final class Controller implements AutoCloseable {
         shipper[0].trigger();
       }
     });
+    writer.keep(jobData);
     shipper[0] = new AccountingShipper(writer, cfg.clusterName(), cfg.accounting(), creds);
     long now = clock.instant().getEpochSecond();
     await(writer.submit(s -> Decision.of(null, new Command.LoadConfig(
@@ -92,7 +103,7 @@ public final class Controller implements AutoCloseable {
 
     NodeAgent agent = new NodeAgent(creds, nodeTimeout);
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
-        NodeHookPolicy.of(cfg));
+        NodeHookPolicy.of(cfg), jobData);
     ControllerStats stats = new ControllerStats(now, users);
     AssociationCache associations = new AssociationCache(cfg.accounting(), cfg.clusterName(), creds,
         cfg.stateSaveLocation());
@@ -118,7 +129,7 @@ public final class Controller implements AutoCloseable {
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
         RateLimiter.fromParameters(cfg.get("SlurmctldParameters").orElse(""), clock::millis),
-        new ReservationRequests(auth, clock, users, new AssocPolicy(associations)));
+        new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData);
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
