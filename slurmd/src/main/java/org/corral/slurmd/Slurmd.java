@@ -2,7 +2,6 @@ package org.corral.slurmd;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,7 +53,7 @@ public final class Slurmd {
   /** slurmd -C: the host's node line, with the GPUs AutoDetect finds when a gres.conf asks for it. */
   private static void printHardware(String name, Path conf) {
     try {
-      String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
+      String host = JobSupervisor.shortHostName();
       String nodeName = name != null ? name : host;
       Path slurmConf = conf != null ? conf : SlurmConfig.defaultPath(System.getenv());
       String gres = org.corral.slurmd.gres.GresInventory.detectedSummary(slurmConf.resolveSibling("gres.conf"),
@@ -97,7 +96,7 @@ public final class Slurmd {
     }
     try {
       SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
-      String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
+      String host = JobSupervisor.shortHostName();
       String nodeName = name != null ? name : host;
       NodeConfig node = cfg.node(nodeName).orElse(null);
       if (node == null) {
