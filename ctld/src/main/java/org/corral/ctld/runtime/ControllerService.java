@@ -160,7 +160,7 @@ public final class ControllerService implements RequestHandler {
         }
         case BATCH_SCRIPT -> Response.newBuilder().setBatchScript(batchScript(peer, req.getBatchScript().getJobId()))
             .build();
-        case JOB_INFO -> Response.newBuilder().setJobInfo(jobInfo(req, writer.current())).build();
+        case JOB_INFO -> Response.newBuilder().setJobInfo(JobQueries.jobInfo(req.getJobInfo(), writer.current())).build();
         case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
         case RESERVATION -> {
           var r = req.getReservation();
@@ -327,36 +327,6 @@ public final class ControllerService implements RequestHandler {
 
   private static Response error(SlurmError e, String message) {
     return Response.newBuilder().setErrorCode(e.code()).setErrorMessage(message).build();
-  }
-
-  private static JobInfoReply jobInfo(Request req, ClusterState s) {
-    JobInfoReply.Builder b = JobInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
-    var ids = req.getJobInfo().getJobIdsList();
-    if (ids.isEmpty()) {
-      for (JobRecord r : s.jobs().values()) {
-        b.addJobs(r.getInfo());
-      }
-    } else {
-      for (int id : ids) {
-        s.job(id).ifPresent(r -> b.addJobs(r.getInfo()));
-        if (s.job(id).map(r -> r.getInfo().getArrayJobId() == id).orElse(false)) {
-          // an array's id names all of it: its record, then its started tasks (newest first, as Slurm lists them)
-          List<JobRecord> tasks = new ArrayList<>();
-          for (JobRecord r : s.jobs().values()) {
-            if (r.getInfo().getArrayJobId() == id && r.getInfo().getJobId() != id) {
-              tasks.add(r);
-            }
-          }
-          for (int i = tasks.size() - 1; i >= 0; i--) {
-            b.addJobs(tasks.get(i).getInfo());
-          }
-        }
-      }
-      if (b.getJobsCount() == 0) {
-        throw new SlurmException(SlurmError.INVALID_JOB_ID);
-      }
-    }
-    return b.build();
   }
 
   private static NodeInfoReply nodeInfo(Request req, ClusterState s) {
