@@ -53,6 +53,14 @@ public final class SinfoCommand implements CliCommand {
     if (opts.info() != null) { // --usage, --help or --version: printed, nothing else done
       return HelpText.info(cli, SinfoCommand.class, opts.info(), null);
     }
+    if (opts.iterate() > 0) {
+      return org.corral.cli.format.Iteration.repeat(opts.iterate(), cli, () -> list(opts, args, cli));
+    }
+    return list(opts, args, cli);
+  }
+
+  /** One listing. */
+  private int list(SinfoOptions opts, List<String> args, Cli cli) {
     if (opts.reservations()) {
       return reservations(cli);
     }

@@ -94,4 +94,11 @@ class SqueueCommandTest {
     assertThat(err.toString(StandardCharsets.UTF_8))
         .isEqualTo("slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n");
   }
+
+  @Test
+  void iterateTakesPositiveSecondsWithTheReferencesMessage() {
+    assertThat(run(jobs(), Map.of(), "-i", "0")).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("squeue: error: --iterate=0\n\n");
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
 }
