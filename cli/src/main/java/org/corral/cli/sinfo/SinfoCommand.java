@@ -119,7 +119,7 @@ public final class SinfoCommand implements CliCommand {
       groups = groups.stream().filter(g -> !g.empty() && !g.first().getReason().isEmpty()).toList();
     }
     if (opts.header()) {
-      if (opts.dateLine()) {
+      if (opts.dateLine() || opts.iterate() > 0) { // -l's date line, and each -i listing's
         cli.out().println(SlurmTimes.ctime(cli.clock().instant(), cli.clock().getZone()));
       }
       cli.out().println(table.header());

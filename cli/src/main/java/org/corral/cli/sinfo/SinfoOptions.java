@@ -99,7 +99,6 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
             throw new IllegalArgumentException("Error: invalid entry for --iterate=" + v);
           }
           iterate = seconds;
-          dateLine = true; // each listing's date line
         }
         default -> { } // -M, -S, -v: accepted, no effect here
       }
