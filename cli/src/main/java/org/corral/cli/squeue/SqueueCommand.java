@@ -72,6 +72,14 @@ public final class SqueueCommand implements CliCommand {
     if (opts.info() != null) { // --usage, --help or --version: printed, nothing else done
       return HelpText.info(cli, SqueueCommand.class, opts.info(), USAGE);
     }
+    if (opts.iterate() > 0) {
+      return org.corral.cli.format.Iteration.repeat(opts.iterate(), cli, () -> list(opts, args, cli));
+    }
+    return list(opts, args, cli);
+  }
+
+  /** One listing. */
+  private int list(SqueueOptions opts, List<String> args, Cli cli) {
     if (opts.steps() != null) {
       return StepListing.run(opts, cli);
     }

@@ -307,7 +307,7 @@ final class JobRequests {
         err = SlurmError.INVALID_JOB_ID;
       } else if (!auth.mayActOnJob(peer, r.getInfo())) {
         err = SlurmError.ACCESS_DENIED;
-      } else if (!JobStates.isQueued(r.getInfo())) {
+      } else if (!JobStates.isHoldable(r.getInfo())) {
         err = SlurmError.JOB_NOT_PENDING;
       } else if (req.getRelease() && !admin && r.getInfo().getPriority() == 0
           && !r.getInfo().getUserHeld()) {
