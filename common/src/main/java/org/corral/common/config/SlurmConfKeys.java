@@ -58,7 +58,8 @@ public final class SlurmConfKeys {
   public static final ConfKey<Long> ACCT_GATHER_NODE_FREQ = ignored("AcctGatherNodeFreq", SECONDS, "0",
       "no node energy/profile sampling");
   public static final ConfKey<String> AUTH_TYPE = ignored("AuthType", plugin(false, "auth/munge", "auth/slurm",
-      "auth/none", "auth/jwt"), "auth/munge", "users by SO_PEERCRED, daemons by HMAC with slurm.key (auth/slurm-like)");
+      "auth/none", "auth/jwt"), "auth/munge", "users by SO_PEERCRED, daemons by HMAC with slurm.key (auth/slurm-like)")
+      .as("auth/slurm");
   public static final ConfKey<String> AUTH_ALT_PARAMETERS = honoured("AuthAltParameters", TEXT, null);
   public static final ConfKey<String> CLUSTER_NAME = honoured("ClusterName", TEXT, null);
   public static final ConfKey<Long> DEF_MEM_PER_CPU = honoured("DefMemPerCPU", MEGABYTES, null);
@@ -203,7 +204,8 @@ public final class SlurmConfKeys {
             "salloc runs the shell locally"),
         JOB_ACCT_GATHER_FREQUENCY,
         ignored("JobAcctGatherType", plugin(false, "jobacct_gather/none", "jobacct_gather/linux",
-            "jobacct_gather/cgroup"), "jobacct_gather/none", "usage is always sampled from /proc and the cgroup"),
+            "jobacct_gather/cgroup"), "jobacct_gather/none", "usage is always sampled from /proc and the cgroup")
+          .as("jobacct_gather/linux"),
         ignored("JobAcctGatherParams", TEXT, null, "usage is always sampled the same way"),
         ignored("JobCompHost", TEXT, "localhost", "no job completion plugin"),
         ignored("JobCompLoc", TEXT, "/var/log/slurm_jobcomp.log", "no job completion plugin"),
