@@ -15,6 +15,7 @@ import org.corral.common.config.AccountingConfig;
 import org.corral.common.config.ConfigException;
 import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
+import org.corral.common.config.SubmitLimits;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.RpcChannel;
@@ -41,6 +42,7 @@ public final class Slurmrestd implements AutoCloseable {
   }
 
   public static void main(String[] args) {
+    org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     RestdOptions o;
     try {
       o = RestdOptions.parse(List.of(args), System.getenv());
@@ -64,6 +66,18 @@ public final class Slurmrestd implements AutoCloseable {
       System.exit(1);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The largest request body: a submission within the controller's limits, with room for JSON's
+   * escapes of the script.
+   */
+  private static int maxBody(SlurmConfig cfg) throws IOException {
+    try {
+      return 2 * SubmitLimits.of(cfg.get("SchedulerParameters").orElse("")).requestBytes();
+    } catch (IllegalArgumentException e) {
+      throw new IOException(cfg.path() + ": " + e.getMessage(), e);
     }
   }
 
@@ -95,7 +109,7 @@ public final class Slurmrestd implements AutoCloseable {
     List<AutoCloseable> parts = new ArrayList<>();
     try {
       for (String l : o.tcp()) {
-        RestServer s = new RestServer(RestdOptions.address(l), api, auth, a -> -1, openapi);
+        RestServer s = new RestServer(RestdOptions.address(l), api, auth, a -> -1, openapi, maxBody(cfg));
         parts.add(s);
         LOG.log(Level.INFO, "slurmrestd listening on " + s.address());
       }
@@ -103,7 +117,7 @@ public final class Slurmrestd implements AutoCloseable {
         UnixBridge bridge = new UnixBridge(p);
         parts.add(bridge);
         RestServer s = new RestServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), api, auth,
-            bridge::uidOf, openapi);
+            bridge::uidOf, openapi, maxBody(cfg));
         parts.add(s);
         bridge.start(s.address());
         LOG.log(Level.INFO, "slurmrestd listening on unix:" + p);

@@ -2,7 +2,6 @@ package org.corral.slurmd;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +24,7 @@ import org.corral.slurmd.hooks.HealthCheck;
 import org.corral.slurmd.hooks.HookSettings;
 import org.corral.slurmd.hooks.NodeJobHooks;
 import org.corral.slurmd.cgroup.LimiterSelection;
+import org.corral.slurmd.cgroup.NodeCgroupName;
 import org.corral.slurmd.cgroup.ResourceLimiter;
 import org.corral.slurmd.launch.JobConfinement;
 import org.corral.slurmd.launch.JobSupervisor;
@@ -53,7 +53,7 @@ public final class Slurmd {
   /** slurmd -C: the host's node line, with the GPUs AutoDetect finds when a gres.conf asks for it. */
   private static void printHardware(String name, Path conf) {
     try {
-      String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
+      String host = JobSupervisor.shortHostName();
       String nodeName = name != null ? name : host;
       Path slurmConf = conf != null ? conf : SlurmConfig.defaultPath(System.getenv());
       String gres = org.corral.slurmd.gres.GresInventory.detectedSummary(slurmConf.resolveSibling("gres.conf"),
@@ -66,6 +66,7 @@ public final class Slurmd {
   }
 
   public static void main(String[] args) {
+    org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     String name = null;
     Path conf = null;
     boolean verbose = false;
@@ -95,7 +96,7 @@ public final class Slurmd {
     }
     try {
       SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
-      String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
+      String host = JobSupervisor.shortHostName();
       String nodeName = name != null ? name : host;
       NodeConfig node = cfg.node(nodeName).orElse(null);
       if (node == null) {
@@ -128,7 +129,8 @@ public final class Slurmd {
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
       CgroupConf cgroupConf = loadCgroupConf(cfg, log);
-      ResourceLimiter limiter = LimiterSelection.choose(cgroupConf, nodeName, node.realMemoryMb() * 1024 * 1024);
+      ResourceLimiter limiter = LimiterSelection.choose(cgroupConf,
+          NodeCgroupName.of(cfg, nodeName), node.realMemoryMb() * 1024 * 1024);
       link.cgroupPlugin(limiter.name());
       link.gres(gres.slots());
       JobConfinement confinement = new JobConfinement(limiter, node.cpus(), JobConfinement.hostCpus(),
