@@ -57,9 +57,10 @@ public final class SlurmConfKeys {
       null, "no TLS to slurmdbd");
   public static final ConfKey<Long> ACCT_GATHER_NODE_FREQ = ignored("AcctGatherNodeFreq", SECONDS, "0",
       "no node energy/profile sampling");
-  public static final ConfKey<String> AUTH_TYPE = ignored("AuthType", plugin(false, "auth/munge", "auth/slurm",
-      "auth/none", "auth/jwt"), "auth/munge", "users by SO_PEERCRED, daemons by HMAC with slurm.key (auth/slurm-like)")
-      .as("auth/slurm");
+  /** auth/munge: users of other hosts by MUNGE; else (shown as auth/slurm) local users only. */
+  public static final ConfKey<String> AUTH_TYPE = honoured("AuthType", plugin(false, "auth/munge", "auth/slurm",
+      "auth/none", "auth/jwt"), "auth/munge");
+  public static final ConfKey<String> AUTH_INFO = honoured("AuthInfo", TEXT, null);
   public static final ConfKey<String> AUTH_ALT_PARAMETERS = honoured("AuthAltParameters", TEXT, null);
   public static final ConfKey<String> CLUSTER_NAME = honoured("ClusterName", TEXT, null);
   public static final ConfKey<Long> DEF_MEM_PER_CPU = honoured("DefMemPerCPU", MEGABYTES, null);
@@ -157,7 +158,7 @@ public final class SlurmConfKeys {
         ignored("AllowSpecResourcesUsage", YES_NO, "no", "no core specialization"),
         ignored("AuthAltTypes", TEXT, null, "slurmrestd takes JWTs (AuthAltParameters=jwt_key=) without it"),
         AUTH_ALT_PARAMETERS,
-        ignored("AuthInfo", TEXT, null, "no MUNGE"),
+        AUTH_INFO,
         AUTH_TYPE,
         ignored("BatchStartTimeout", SECONDS, "10", "launches are not timed out"),
         ignored("BcastExclude", TEXT, "/lib,/usr/lib,/lib64,/usr/lib64", "no sbcast"),
