@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.ControllerAddress;
 import org.corral.protocol.DbdAddress;
@@ -40,7 +41,7 @@ final class DaemonChannels {
   }
 
   private static RpcChannel remote(SlurmConfig cfg, String host, int port, String daemon) {
-    MungeAuth auth = MungeAuth.forAuthType(cfg.authType(), cfg.get("AuthInfo").orElse(null),
+    MungeAuth auth = MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null),
         Clock.systemUTC());
     if (auth == null) {
       throw new IllegalStateException("no " + daemon + " socket on this host ("

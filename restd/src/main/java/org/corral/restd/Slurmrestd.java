@@ -75,7 +75,7 @@ public final class Slurmrestd implements AutoCloseable {
    */
   private static int maxBody(SlurmConfig cfg) throws IOException {
     try {
-      return 2 * SubmitLimits.of(cfg.get("SchedulerParameters").orElse("")).requestBytes();
+      return 2 * SubmitLimits.of(cfg.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse("")).requestBytes();
     } catch (IllegalArgumentException e) {
       throw new IOException(cfg.path() + ": " + e.getMessage(), e);
     }

@@ -22,8 +22,11 @@ public final class ConfigListing {
       "PriorityWeightAge", "PriorityWeightAssoc", "PriorityWeightFairshare", "PriorityWeightJobSize",
       "PriorityWeightPartition", "PriorityWeightQOS", "PriorityWeightTRES");
 
-  /** What Corral authenticates with (Slurm 23.11's auth/slurm is the same idea: a shared key file). */
-  static final String AUTH_IN_USE = "auth/slurm";
+  /**
+   * What Corral authenticates with when not MUNGE: local users by SO_PEERCRED, daemons by a shared
+   * key file, as Slurm 23.11's auth/slurm.
+   */
+  static final String AUTH_WITHOUT_MUNGE = "auth/slurm";
 
   private ConfigListing() {}
 
@@ -66,7 +69,7 @@ public final class ConfigListing {
       case "AccountingStoragePort" -> acct.enabled() ? Integer.toString(acct.port()) : cfg.isSet(k) ? cfg.shown(k) : "0";
       case "AccountingStorageTRES" -> tres(cfg);
       case "AccountingStorageUser" -> cfg.isSet(k) ? cfg.shown(k) : cfg.slurmUser();
-      case "AuthType" -> AUTH_IN_USE;
+      case "AuthType" -> cfg.authType().equals("auth/munge") ? "auth/munge" : AUTH_WITHOUT_MUNGE;
       case "HASH_VAL" -> "Match";
       case "MULTIPLE_SLURMD" -> "Yes";
       case "MaxNodeCount" -> cfg.isSet(k) ? cfg.shown(k) : Integer.toString(cfg.nodes().size());

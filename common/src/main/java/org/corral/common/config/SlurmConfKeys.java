@@ -57,8 +57,10 @@ public final class SlurmConfKeys {
       null, "no TLS to slurmdbd");
   public static final ConfKey<Long> ACCT_GATHER_NODE_FREQ = ignored("AcctGatherNodeFreq", SECONDS, "0",
       "no node energy/profile sampling");
-  public static final ConfKey<String> AUTH_TYPE = ignored("AuthType", plugin(false, "auth/munge", "auth/slurm",
-      "auth/none", "auth/jwt"), "auth/munge", "users by SO_PEERCRED, daemons by HMAC with slurm.key (auth/slurm-like)");
+  /** auth/munge: users of other hosts by MUNGE; else (shown as auth/slurm) local users only. */
+  public static final ConfKey<String> AUTH_TYPE = honoured("AuthType", plugin(false, "auth/munge", "auth/slurm",
+      "auth/none", "auth/jwt"), "auth/munge");
+  public static final ConfKey<String> AUTH_INFO = honoured("AuthInfo", TEXT, null);
   public static final ConfKey<String> AUTH_ALT_PARAMETERS = honoured("AuthAltParameters", TEXT, null);
   public static final ConfKey<String> CLUSTER_NAME = honoured("ClusterName", TEXT, null);
   public static final ConfKey<Long> DEF_MEM_PER_CPU = honoured("DefMemPerCPU", MEGABYTES, null);
@@ -156,7 +158,7 @@ public final class SlurmConfKeys {
         ignored("AllowSpecResourcesUsage", YES_NO, "no", "no core specialization"),
         ignored("AuthAltTypes", TEXT, null, "slurmrestd takes JWTs (AuthAltParameters=jwt_key=) without it"),
         AUTH_ALT_PARAMETERS,
-        ignored("AuthInfo", TEXT, null, "no MUNGE"),
+        AUTH_INFO,
         AUTH_TYPE,
         ignored("BatchStartTimeout", SECONDS, "10", "launches are not timed out"),
         ignored("BcastExclude", TEXT, "/lib,/usr/lib,/lib64,/usr/lib64", "no sbcast"),
@@ -203,7 +205,8 @@ public final class SlurmConfKeys {
             "salloc runs the shell locally"),
         JOB_ACCT_GATHER_FREQUENCY,
         ignored("JobAcctGatherType", plugin(false, "jobacct_gather/none", "jobacct_gather/linux",
-            "jobacct_gather/cgroup"), "jobacct_gather/none", "usage is always sampled from /proc and the cgroup"),
+            "jobacct_gather/cgroup"), "jobacct_gather/none", "usage is always sampled from /proc and the cgroup")
+          .as("jobacct_gather/linux"),
         ignored("JobAcctGatherParams", TEXT, null, "usage is always sampled the same way"),
         ignored("JobCompHost", TEXT, "localhost", "no job completion plugin"),
         ignored("JobCompLoc", TEXT, "/var/log/slurm_jobcomp.log", "no job completion plugin"),

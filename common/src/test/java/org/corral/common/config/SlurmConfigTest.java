@@ -318,6 +318,19 @@ class SlurmConfigTest {
   }
 
   @Test
+  void showConfigListsBothControllersAndTheAuthenticationInUse() throws Exception {
+    Map<String, String> lines = new java.util.LinkedHashMap<>();
+    ConfigListing.of(parse("SlurmctldHost=c\nSlurmctldHost=b(10.0.0.2)\nAuthType=auth/none\nNodeName=n1\n"), Map.of())
+        .forEach(e -> lines.put(e.getKey(), e.getValue()));
+    assertThat(lines).containsEntry("SlurmctldHost[0]", "c").containsEntry("SlurmctldHost[1]", "b(10.0.0.2)")
+        .containsEntry("AuthType", "auth/slurm").containsEntry("MaxNodeCount", "1")
+        .containsEntry("SchedulerTimeSlice", "30 sec").containsEntry("DefMemPerNode", "UNLIMITED");
+    assertThat(lines).doesNotContainKey("SlurmctldHost");
+    assertThat(ConfigListing.of(parse("SlurmctldHost=c\n"), Map.of()))
+        .contains(Map.entry("AuthType", "auth/munge"));
+  }
+
+  @Test
   void oneWarningListsTheKeysReadButWithoutEffect() throws Exception {
     SlurmConfig c = parse("SlurmctldHost=c\nDisableRootJobs=YES\nMaxMemPerCPU=1000\nSelectType=select/cons_tres\n"
         + "MailProg=/bin/mail\nKillWait=10\nOverTimeLimit=0\n");

@@ -140,7 +140,7 @@ public final class Controller implements AutoCloseable {
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
         64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
-        MungeAuth.forAuthType(cfg.authType(), cfg.get("AuthInfo").orElse(null), clock), service);
+        MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), service);
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
     sched[0].trigger();
     return self[0];
@@ -153,7 +153,7 @@ public final class Controller implements AutoCloseable {
   private static FrameLimits userFrames(SlurmConfig cfg) throws IOException {
     int submission;
     try {
-      submission = SubmitLimits.of(cfg.get("SchedulerParameters").orElse("")).requestBytes();
+      submission = SubmitLimits.of(cfg.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse("")).requestBytes();
     } catch (IllegalArgumentException e) {
       throw new IOException(cfg.path() + ": " + e.getMessage(), e);
     }

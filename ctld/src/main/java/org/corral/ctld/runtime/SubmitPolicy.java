@@ -42,7 +42,7 @@ final class SubmitPolicy {
 
   SubmitPolicy(SlurmConfig config) {
     this.config = config;
-    this.limits = SubmitLimits.of(config.get("SchedulerParameters").orElse(""));
+    this.limits = SubmitLimits.of(config.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse(""));
     this.licenses = config.licenses();
     this.maxArraySize = (int) Math.min(Integer.MAX_VALUE, config.value(SlurmConfKeys.MAX_ARRAY_SIZE));
     String enforce = config.value(SlurmConfKeys.ENFORCE_PART_LIMITS);
