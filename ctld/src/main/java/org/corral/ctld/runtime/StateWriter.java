@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
+import org.corral.ctld.journal.JobIdHighWater;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
@@ -33,6 +34,8 @@ public final class StateWriter implements AutoCloseable {
 
   private final BlockingQueue<Proposal<?>> queue = new LinkedBlockingQueue<>();
   private final Journal journal;
+  /** Moved past every job id before the batch that handed it out is acknowledged. */
+  private final JobIdHighWater highWater;
   private final Runnable onChange;
   private final ExecutorService effects = Executors.newVirtualThreadPerTaskExecutor();
   private final Thread thread;
@@ -44,7 +47,8 @@ public final class StateWriter implements AutoCloseable {
    * @param onChange called (on the writer thread, must be quick) after each batch that changed
    *     jobs or nodes, e.g. to wake the scheduler
    */
-  public StateWriter(ClusterState recovered, Journal journal, Runnable onChange) {
+  public StateWriter(ClusterState recovered, Journal journal, JobIdHighWater highWater, Runnable onChange) {
+    this.highWater = highWater;
     this.state = recovered;
     this.published = recovered;
     this.journal = journal;
@@ -131,6 +135,7 @@ public final class StateWriter implements AutoCloseable {
         replies.add(e);
       }
     }
+    highWater.cover(state.nextJobId());
     journal.sync();
     published = state;
     for (int i = 0; i < batch.size(); i++) {
