@@ -24,6 +24,7 @@ import org.corral.protocol.Credentials;
 import org.corral.protocol.DbdAddress;
 import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
+import org.corral.protocol.SocketDirectory;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.auth.MungeAuth;
@@ -71,7 +72,7 @@ public final class Dbd implements AutoCloseable {
         ZoneId.systemDefault());
     rollups.registerFrom(cluster, cfg.path().toAbsolutePath().resolveSibling("slurm.conf"));
     Path socket = DbdAddress.unixSocket(cfg.pidFile(), cfg.port());
-    Files.createDirectories(socket.getParent());
+    SocketDirectory.ensure(socket.getParent());
     Purger purger = new Purger(jobs, new Purger.Plan(cfg.purgeAfter("PurgeJobAfter"), cfg.archives("ArchiveJobs"),
         cfg.purgeAfter("PurgeStepAfter"), cfg.archives("ArchiveSteps"), Optional.of(cfg.archiveDirSetting()),
         List.of()), clock);

@@ -184,6 +184,72 @@ class SecurityTest {
     stillServes();
   }
 
+  /** Every regular file and directory under {@code root} whose mode gives group or others anything. */
+  private static java.util.List<String> openToOthers(Path root) throws Exception {
+    java.util.List<String> open = new java.util.ArrayList<>();
+    try (var all = Files.walk(root)) {
+      for (Path p : all.toList()) {
+        if (Files.isSymbolicLink(p) || !(Files.isRegularFile(p) || Files.isDirectory(p))) {
+          continue;
+        }
+        var mode = java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+        if (!mode.endsWith("------")) {
+          open.add(p + " " + mode);
+        }
+      }
+    }
+    return open;
+  }
+
+  /**
+   * What holds other users' jobs (StateSaveLocation: journal and snapshots with every script and
+   * environment; the accounting database and its WAL; the daemons' logs) is the daemons' alone,
+   * after `corral up` and after a job ran: a second user can read none of it.
+   */
+  @Test
+  void stateAccountingAndLogsAreClosedToOtherUsers() throws Exception {
+    TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
+    TestUsers.User bob = TestUsers.ensure(TestUsers.BOB);
+    Path state = cluster.dir.resolve("state");
+    assertThat(openToOthers(state)).as("after corral up").isEmpty();
+    Path work = cluster.workDir(alice);
+    LocalCluster.Result r = cluster.as(alice, work, "sbatch", "--wrap", "echo ALICE_SECRET=hunter2 >/dev/null",
+        "--export=ALL,ALICE_SECRET=hunter2");
+    int id = LocalCluster.jobId(r);
+    assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
+    assertThat(openToOthers(state)).as("after a job ran").isEmpty();
+    try (var dbd = Files.list(cluster.dir.resolve("dbd"))) {
+      for (Path f : dbd.toList()) {
+        assertThat(openToOthers(f)).as("accounting database").isEmpty();
+      }
+    }
+    try (var logs = Files.list(cluster.dir.resolve("log"))) {
+      for (Path f : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
+        assertThat(openToOthers(f)).as("log").isEmpty();
+      }
+    }
+    LocalCluster.Result grep = cluster.as(bob, work.getParent(), "grep", "-r", "hunter2", state.toString(),
+        cluster.dir.resolve("dbd").toString(), cluster.dir.resolve("log").toString());
+    assertThat(grep.out()).doesNotContain("hunter2");
+    assertThat(grep.exitCode()).isNotZero();
+  }
+
+  /** A negative --nice raises a job's priority: operators' only, refused to others with Slurm 22.05's words. */
+  @Test
+  void aNegativeNiceFromAPlainUserIsRefusedAsSlurmRefusesIt() throws Exception {
+    TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
+    Path work = cluster.workDir(alice);
+    LocalCluster.Result sbatch = cluster.as(alice, work, "sbatch", "--nice=-10", "-H", "--wrap", "true");
+    assertThat(sbatch.exitCode()).isEqualTo(1);
+    assertThat(sbatch.err()).isEqualTo("sbatch: error: Batch job submission failed: Invalid --nice value\n");
+    LocalCluster.Result positive = cluster.as(alice, work, "sbatch", "--nice=10", "-H", "--wrap", "true");
+    LocalCluster.Result byRoot = cluster.as(null, work, "sbatch", "--nice=-10", "-H", "--wrap", "true");
+    assertThat(positive.exitCode()).as(positive.toString()).isZero();
+    assertThat(byRoot.exitCode()).as(byRoot.toString()).isZero();
+    cluster.as(null, "scancel", String.valueOf(LocalCluster.jobId(positive)),
+        String.valueOf(LocalCluster.jobId(byRoot)));
+  }
+
   @Test
   void aUserCannotShutTheControllerDown() throws Exception {
     TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);

@@ -35,6 +35,11 @@ public final class Credentials {
   private final long maxSkewMs;
   private final SecureRandom random = new SecureRandom();
   private final NonceCache nonces = new NonceCache();
+  /**
+   * When this side started: the nonce cache dies with the process, so a message signed before
+   * then could be replayed to a restarted daemon within its TTL; none is accepted.
+   */
+  private final long startedMs;
 
   public Credentials(ClusterKey key, String self, Clock clock) {
     this(key, self, clock, DEFAULT_TTL, DEFAULT_MAX_SKEW);
@@ -52,6 +57,7 @@ public final class Credentials {
     }
     this.ttlMs = ttl.toMillis();
     this.maxSkewMs = maxSkew.toMillis();
+    this.startedMs = clock.millis();
   }
 
   /** The name this side signs as ("slurmctld" or a node name). */
@@ -134,6 +140,10 @@ public final class Credentials {
     if (-age > maxSkewMs) {
       throw new AuthException("credential from " + c.getSender() + " is dated " + (-age)
           + " ms in the future (clock skew above " + maxSkewMs + " ms)");
+    }
+    if (c.getTimestampMs() < startedMs) {
+      throw new AuthException("credential from " + c.getSender() + " was signed before this daemon"
+          + " started (" + (startedMs - c.getTimestampMs()) + " ms): a replay across a restart");
     }
     if (!nonces.firstUse(nonce, c.getTimestampMs() + ttlMs, now)) {
       throw new AuthException("credential from " + c.getSender() + " was replayed");

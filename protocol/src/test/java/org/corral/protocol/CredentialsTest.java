@@ -111,6 +111,17 @@ class CredentialsTest {
     assertRefused(e, "expired");
   }
 
+  /** A launch order captured before a node daemon restarted is refused by the new daemon. */
+  @Test
+  void refusesAMessageSignedBeforeTheReceiverStarted() throws AuthException {
+    Envelope captured = ctld.seal(50, body);
+    clock.advance(Duration.ofSeconds(5));
+    Credentials restartedNode = new Credentials(key, "node1", clock);
+    assertThatThrownBy(() -> restartedNode.verify(captured)).isInstanceOf(AuthException.class)
+        .hasMessageContaining("before this daemon started");
+    assertThat(restartedNode.verify(ctld.seal(50, body))).isEqualTo("slurmctld");
+  }
+
   private void assertRefused(Envelope e, String why) {
     assertThatThrownBy(() -> ctld.verify(e)).isInstanceOf(AuthException.class)
         .hasMessageContaining(why);

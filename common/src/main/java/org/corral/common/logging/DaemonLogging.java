@@ -14,6 +14,7 @@ import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.corral.common.PrivateFiles;
 
 /**
  * Daemon logs in Slurm's shape: {@code [2026-11-23T12:00:00.123] error: text}, to the configured
@@ -32,6 +33,8 @@ public final class DaemonLogging {
       if (file.getParent() != null) {
         Files.createDirectories(file.getParent());
       }
+      // Logs name users, jobs and paths: the daemon's alone, as Slurm's are
+      PrivateFiles.ensurePrivate(file);
       h = new FileHandler(file.toString(), true);
     } else {
       h = new ConsoleHandler();

@@ -17,4 +17,12 @@ public record Recovery(
     entries = List.copyOf(entries);
     notes = List.copyOf(notes);
   }
+
+  /**
+   * Whether recovery cut or set aside records (a torn or damaged tail, a damaged file): some of
+   * them may have been acknowledged. An unfinished snapshot loses nothing.
+   */
+  public boolean mayHaveLostRecords() {
+    return notes.stream().anyMatch(n -> !n.startsWith("journal: removed unfinished snapshot"));
+  }
 }

@@ -9,12 +9,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import org.corral.common.PrivateFiles;
 import org.corral.common.SlurmError;
 import org.corral.common.config.SchedulingConfig;
 import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.jobdata.JobData;
 import org.corral.common.config.SubmitLimits;
+import org.corral.ctld.journal.JobIdHighWater;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.JournalCorruptException;
 import org.corral.ctld.journal.RecoveryMode;
@@ -26,6 +28,7 @@ import org.corral.protocol.ControllerAddress;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
+import org.corral.protocol.SocketDirectory;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.auth.MungeAuth;
@@ -68,6 +71,7 @@ public final class Controller implements AutoCloseable {
     ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
     Credentials creds = new Credentials(key, "slurmctld", clock);
 
+    closeStateToOthers(cfg.stateSaveLocation(), ControllerAddress.unixSocket(cfg));
     Path stateDir = cfg.stateSaveLocation().resolve("journal");
     Path dataDir = cfg.stateSaveLocation().resolve("job_data");
     for (Path dir : List.of(stateDir, dataDir)) {
@@ -81,7 +85,18 @@ public final class Controller implements AutoCloseable {
     }
     Journal journal = Journal.open(stateDir, mode);
     journal.recovery().notes().forEach(n -> LOG.log(Level.WARNING, n));
+    if (clearState) { // -c: a fresh start numbers from FirstJobId again, as Slurm's does
+      JobIdHighWater.forget(cfg.stateSaveLocation());
+    }
+    JobIdHighWater highWater = JobIdHighWater.open(cfg.stateSaveLocation());
     ClusterState recovered = StateRecovery.recover(journal, (int) cfg.firstJobId());
+    if (journal.recovery().mayHaveLostRecords() && recovered.nextJobId() < highWater.mark()) {
+      // ids up to the mark may have been handed out by entries the journal lost: none is reused
+      LOG.log(Level.WARNING, "job ids " + recovered.nextJobId() + "-" + (highWater.mark() - 1)
+          + " may have been handed out before the journal's damaged tail; numbering goes on at "
+          + highWater.mark());
+      recovered = recovered.withNextJobIdAtLeast(highWater.mark());
+    }
     LOG.log(Level.INFO, "Recovered state of " + recovered.jobs().size() + " jobs; next job id "
         + recovered.nextJobId());
     JobData jobData = JobData.open(dataDir);
@@ -92,7 +107,7 @@ public final class Controller implements AutoCloseable {
 
     SchedulerLoop[] sched = new SchedulerLoop[1];
     AccountingShipper[] shipper = new AccountingShipper[1];
-    StateWriter writer = new StateWriter(recovered, journal, () -> {
+    StateWriter writer = new StateWriter(recovered, journal, highWater, () -> {
       if (sched[0] != null) {
         sched[0].trigger();
       }
@@ -137,13 +152,27 @@ public final class Controller implements AutoCloseable {
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
         new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
     Path socket = ControllerAddress.unixSocket(cfg);
-    Files.createDirectories(socket.getParent());
+    SocketDirectory.ensure(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
         64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
         MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), service);
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
     sched[0].trigger();
     return self[0];
+  }
+
+  /**
+   * StateSaveLocation holds every job's script and environment: SlurmUser's alone (files 0600,
+   * directories 0700). What an earlier version or an administrator left open is closed here,
+   * each named in a warning.
+   */
+  private static void closeStateToOthers(Path state, Path socket) throws IOException {
+    Files.createDirectories(state);
+    // users reach the socket through its directories: when it lies under the state, those stay
+    boolean socketInside = socket.toAbsolutePath().startsWith(state.toAbsolutePath());
+    for (Path opened : PrivateFiles.closeTree(state, !socketInside)) {
+      LOG.log(Level.WARNING, "StateSaveLocation: " + opened + " was open to other users: closed");
+    }
   }
 
   /**

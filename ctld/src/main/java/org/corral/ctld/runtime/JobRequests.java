@@ -73,6 +73,9 @@ final class JobRequests {
   /** Off the writer thread, before {@link #submit}: what the submission needs fetched. */
   void prepare(Peer peer, JobSpec spec) {
     policy.checkSizes(spec);
+    if (spec.getNice() < 0 && !auth.isAdmin(peer)) { // a higher priority is for operators, as in Slurm
+      throw new SlurmException(SlurmError.INVALID_NICE);
+    }
     assocPolicy.prefetch(spec, userName(peer));
   }
 

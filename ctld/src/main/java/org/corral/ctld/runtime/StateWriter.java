@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
 import org.corral.ctld.jobdata.JobData;
+import org.corral.ctld.journal.JobIdHighWater;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
@@ -35,6 +36,8 @@ public final class StateWriter implements AutoCloseable {
 
   private final BlockingQueue<Proposal<?>> queue = new LinkedBlockingQueue<>();
   private final Journal journal;
+  /** Moved past every job id before the batch that handed it out is acknowledged. */
+  private final JobIdHighWater highWater;
   private final Runnable onChange;
   private final ExecutorService effects = Executors.newVirtualThreadPerTaskExecutor();
   private final Thread thread;
@@ -51,13 +54,15 @@ public final class StateWriter implements AutoCloseable {
    * @param onChange called (on the writer thread, must be quick) after each batch that changed
    *     jobs or nodes, e.g. to wake the scheduler
    */
-  public StateWriter(ClusterState recovered, Journal journal, Runnable onChange) {
-    this(recovered, journal, onChange, SNAPSHOT_BYTES);
+  public StateWriter(ClusterState recovered, Journal journal, JobIdHighWater highWater, Runnable onChange) {
+    this(recovered, journal, highWater, onChange, SNAPSHOT_BYTES);
   }
 
   /** @param snapshotBytes journal bytes after which a snapshot is written */
-  StateWriter(ClusterState recovered, Journal journal, Runnable onChange, long snapshotBytes) {
+  StateWriter(ClusterState recovered, Journal journal, JobIdHighWater highWater, Runnable onChange,
+      long snapshotBytes) {
     this.snapshotBytes = snapshotBytes;
+    this.highWater = highWater;
     this.state = recovered;
     this.published = recovered;
     this.journal = journal;
@@ -156,6 +161,7 @@ public final class StateWriter implements AutoCloseable {
         replies.add(e);
       }
     }
+    highWater.cover(state.nextJobId());
     journal.sync();
     published = state;
     JobData data = jobData;

@@ -112,6 +112,53 @@ class ControllerTest {
     }
   }
 
+  /**
+   * The journal loses its last record (a torn or damaged tail): the job it held is gone, but its
+   * id, which its submitter was told, is never handed to another job (the id high-water mark).
+   */
+  @Test
+  void aJobIdLostWithTheJournalsTailIsNeverReused() throws Exception {
+    int ctldPort = FreePorts.one();
+    SlurmConfig cfg = config(ctldPort, FreePorts.one());
+    UnixSocketChannel user = new UnixSocketChannel(dir.resolve("slurmctld-" + ctldPort + ".sock"));
+    Request submit = Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder()
+        .setSpec(JobSpec.newBuilder().setName("t").setScript("#!/bin/sh\ntrue\n").setWorkDir("/tmp"))).build();
+    int last = 0;
+    Path segment = null;
+    long beforeLast = 0;
+    try (Controller ctld = Controller.start(cfg, Clock.systemUTC(), RecoveryMode.STRICT, false,
+        Duration.ofSeconds(2))) {
+      for (int i = 0; i < 3; i++) {
+        if (i == 2) {
+          try (var files = Files.list(dir.resolve("state/journal"))) {
+            segment = files.filter(f -> f.getFileName().toString().endsWith(".log"))
+                .max(java.util.Comparator.naturalOrder()).orElseThrow();
+          }
+          beforeLast = Files.size(segment);
+        }
+        last = user.call(submit).getSubmitJob().getJobId();
+      }
+    }
+    assertThat(last).isEqualTo(3);
+    try (var snapshots = Files.list(dir.resolve("state/journal"))) { // as if killed: no final snapshot
+      for (Path snap : snapshots.filter(f -> f.getFileName().toString().endsWith(".snap")).toList()) {
+        Files.delete(snap);
+      }
+    }
+    try (var ch = java.nio.channels.FileChannel.open(segment, java.nio.file.StandardOpenOption.WRITE)) {
+      ch.truncate(beforeLast + 3); // the third job's record, acknowledged, is lost to a damaged tail
+    }
+    // STRICT refuses to start on it; slurmctld -i keeps the intact records
+    try (Controller ctld = Controller.start(cfg, Clock.systemUTC(), RecoveryMode.IGNORE_DAMAGE, false,
+        Duration.ofSeconds(2))) {
+      assertThat(user.call(Request.newBuilder().setJobInfo(JobInfoRequest.newBuilder().addJobIds(3)).build())
+          .getJobInfo().getJobsList()).as("the lost job").isEmpty();
+      int next = user.call(submit).getSubmitJob().getJobId();
+      assertThat(next).isGreaterThan(3);
+      assertThat(job(user, 2).getName()).isEqualTo("t");
+    }
+  }
+
   @Test
   void aNodeMayNotSpeakForAnotherNorSubmitJobs() throws Exception {
     int ctldPort = FreePorts.one();

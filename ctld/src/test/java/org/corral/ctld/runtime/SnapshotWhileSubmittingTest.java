@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.corral.ctld.journal.JobIdHighWater;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -48,7 +49,7 @@ class SnapshotWhileSubmittingTest {
     Path live = dir.resolve("journal");
     Journal journal = Journal.open(live, RecoveryMode.STRICT);
     ClusterState start = TestStates.cluster(1, 4, 1000);
-    StateWriter writer = new StateWriter(start, journal, () -> { }, 64 << 10);
+    StateWriter writer = new StateWriter(start, journal, JobIdHighWater.open(dir), () -> { }, 64 << 10);
     Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     List<Future<?>> submitters = new ArrayList<>();

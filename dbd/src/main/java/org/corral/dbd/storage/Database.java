@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.corral.common.PrivateFiles;
 import org.corral.dbd.config.DbdConfig.Storage;
 import org.flywaydb.core.Flyway;
 
@@ -18,6 +19,7 @@ import org.flywaydb.core.Flyway;
  * every database but for a few types, filled in as placeholders.
  */
 public final class Database implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(Database.class.getName());
   private final HikariDataSource pool;
   private final Storage storage;
 
@@ -26,12 +28,28 @@ public final class Database implements AutoCloseable {
     this.storage = storage;
   }
 
+  /**
+   * Every job's record is in the SQLite file and its WAL: SlurmUser's alone (0600; SQLite gives
+   * the WAL and shared-memory files the database file's mode). One left open is closed, with a
+   * warning.
+   */
+  private static void closeToOthers(Path db) throws IOException {
+    PrivateFiles.ensurePrivate(db);
+    for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+      Path f = db.resolveSibling(db.getFileName() + suffix);
+      if (Files.exists(f) && PrivateFiles.closeToOthers(f)) {
+        LOG.log(System.Logger.Level.WARNING, f + " was readable by others: now 0600");
+      }
+    }
+  }
+
   /** Opens the database at {@code jdbcUrl} and migrates its schema. */
   public static Database open(Storage storage, String jdbcUrl, String user, String password)
       throws SQLException, IOException {
     if (storage == Storage.SQLITE) {
       Path file = Path.of(jdbcUrl.substring("jdbc:sqlite:".length())).toAbsolutePath();
       Files.createDirectories(file.getParent());
+      closeToOthers(file);
     }
     HikariConfig hc = new HikariConfig();
     hc.setJdbcUrl(jdbcUrl);
