@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.corral.ctld.journal.JobIdHighWater;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -13,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import org.corral.ctld.journal.JobIdHighWater;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.RecoveryMode;
 import org.corral.ctld.state.ClusterState;
