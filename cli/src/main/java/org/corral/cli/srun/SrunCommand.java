@@ -223,6 +223,9 @@ public final class SrunCommand implements CliCommand {
         .setSrunPid((int) ProcessHandle.current().pid())
         .setKillOnBadExit(o.killOnBadExit)
         .setOvercommit(r.overcommit);
+    if (r.distribution != null) {
+      b.setDistribution(r.distribution);
+    }
     r.gres.applyTo(b);
     if (r.minNodes != null) {
       b.setMinNodes(r.minNodes).setMaxNodes(r.maxNodes);

@@ -91,6 +91,9 @@ final class BatchEnvironment {
     if (spec.getOvercommit()) {
       env.put("SLURM_OVERCOMMIT", "1");
     }
+    if (!spec.getDistribution().isEmpty()) {
+      env.put("SLURM_DISTRIBUTION", org.corral.common.TaskDistribution.shown(spec.getDistribution()));
+    }
     env.put("SLURM_PROCID", "0");
     env.putIfAbsent("SLURM_SUBMIT_DIR", workDir);
     String submitHost = !job.getSubmitHost().isEmpty() ? job.getSubmitHost() : spec.getSubmitHost();
