@@ -74,6 +74,16 @@ public record TaskDistribution(Kind kind, int planeSize) {
     return t.replace("*", "block");
   }
 
+  /** The N of a readable "plane=N"; 0 for any other text. */
+  public static int planeSizeOf(String text) {
+    try {
+      TaskDistribution d = parse(text);
+      return d.kind() == Kind.PLANE ? d.planeSize() : 0;
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
+  }
+
   /**
    * The task ids on each node.
    *

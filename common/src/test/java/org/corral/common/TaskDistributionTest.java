@@ -27,6 +27,9 @@ class TaskDistributionTest {
     assertThat(TaskDistribution.shown("cyclic:cyclic,Pack")).isEqualTo("cyclic:cyclic,pack");
     assertThat(TaskDistribution.shown("*:block")).isEqualTo("block:block");
     assertThat(TaskDistribution.shown("plane=2")).isEqualTo("plane");
+    assertThat(TaskDistribution.planeSizeOf("plane=2")).isEqualTo(2);
+    assertThat(TaskDistribution.planeSizeOf("cyclic")).isZero();
+    assertThat(TaskDistribution.planeSizeOf("plane=x")).isZero();
   }
 
   /** Inside an allocation of 5,1 CPUs (reference: 0:n1 1:n2 2-5:n1, and plane=2 0,1:n1 2:n2 3-6:n1). */

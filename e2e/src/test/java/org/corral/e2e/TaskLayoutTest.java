@@ -54,6 +54,7 @@ class TaskLayoutTest {
       "-N2 -n 4 -c 2|NTASKS=4 NTPN= TPN=3,1 JCPN=6,2 NNODES=2 CPT=2 DIST=|0:n1 1:n1 2:n2 3:n2",
       "-N4 -n 4|NTASKS=4 NTPN= TPN=1(x4) JCPN=1(x4) NNODES=4 CPT= DIST=|0:n1 1:n2 2:n3 3:n4",
       "-N2 -n 4 --ntasks-per-node=2|NTASKS=4 NTPN=2 TPN=2(x2) JCPN=2(x2) NNODES=2 CPT= DIST=|0:n1 1:n1 2:n2 3:n2",
+      "-n 3 --ntasks-per-node=2|NTASKS=3 NTPN=2 TPN=2(x2) JCPN=2(x2) NNODES=2 CPT= DIST=|0:n1 1:n1 2:n2",
       "-N2 -n 3 --ntasks-per-core=1|NTASKS=3 NTPN= TPN=2,1 JCPN=2,1 NNODES=2 CPT= DIST=|0:n1 1:n1 2:n2",
       "-N2 -n 6 -m cyclic|NTASKS=6 NTPN= TPN=5,1 JCPN=5,1 NNODES=2 CPT= DIST=cyclic|0:n1 1:n2 2:n1 3:n1 4:n1 5:n1",
       "-N2 -n 6 -m block|NTASKS=6 NTPN= TPN=5,1 JCPN=5,1 NNODES=2 CPT= DIST=block|0:n1 1:n1 2:n1 3:n1 4:n1 5:n2",

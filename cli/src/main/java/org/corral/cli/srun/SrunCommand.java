@@ -87,6 +87,10 @@ public final class SrunCommand implements CliCommand {
     SrunOptions options = new SrunOptions();
     for (Map.Entry<String, String> e : SrunOptionTable.ENVIRONMENT) {
       String value = cli.env().get(e.getKey());
+      if (e.getKey().equals("SLURM_DISTRIBUTION") && "plane".equalsIgnoreCase(value)
+          && cli.env().get("SLURM_DIST_PLANESIZE") != null) { // a batch job's -m plane=N, as Slurm passes it
+        value = "plane=" + cli.env().get("SLURM_DIST_PLANESIZE").strip();
+      }
       if (value != null) {
         options.apply(e.getValue(), value.isEmpty() ? null : value, Source.ENVIRONMENT);
       }

@@ -56,9 +56,9 @@ final class StepEnvironment {
     }
     if (r.distribution != null) {
       v.put("SLURM_DISTRIBUTION", TaskDistribution.shown(r.distribution));
-      TaskDistribution d = TaskDistribution.parse(r.distribution);
-      if (d.kind() == TaskDistribution.Kind.PLANE) {
-        v.put("SLURM_DIST_PLANESIZE", String.valueOf(d.planeSize()));
+      int plane = TaskDistribution.planeSizeOf(r.distribution);
+      if (plane > 0) {
+        v.put("SLURM_DIST_PLANESIZE", String.valueOf(plane));
       }
     }
     if (!o.cpuBind.isEmpty()) {

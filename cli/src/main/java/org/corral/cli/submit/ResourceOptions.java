@@ -121,6 +121,10 @@ public final class ResourceOptions {
       case "O" -> overcommit = true;
       case "mincpus" -> minCpus = OptionValues.positive(program, value, "--mincpus");
       case "m" -> distribution = distribution(value);
+      // Checked and kept for nothing: Corral lays CPUs out without sockets or hyperthreads, so
+      // a task per core or N per socket asks no less than the task count does.
+      case "ntasks-per-core" -> OptionValues.positive(program, value, "--ntasks-per-core");
+      case "ntasks-per-socket" -> OptionValues.positive(program, value, "--ntasks-per-socket");
       case "D" -> chdir = value;
       case "Q" -> quiet = true;
       case "v" -> verbose++;

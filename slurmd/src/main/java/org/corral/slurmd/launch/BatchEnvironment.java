@@ -93,6 +93,10 @@ final class BatchEnvironment {
     }
     if (!spec.getDistribution().isEmpty()) {
       env.put("SLURM_DISTRIBUTION", org.corral.common.TaskDistribution.shown(spec.getDistribution()));
+      int plane = org.corral.common.TaskDistribution.planeSizeOf(spec.getDistribution());
+      if (plane > 0) {
+        env.put("SLURM_DIST_PLANESIZE", Integer.toString(plane));
+      }
     }
     env.put("SLURM_PROCID", "0");
     env.putIfAbsent("SLURM_SUBMIT_DIR", workDir);
