@@ -7,8 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 import org.corral.common.config.SlurmConfig;
-import org.corral.protocol.ControllerAddress;
-import org.corral.protocol.DbdAddress;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.BackoffRetry;
 import org.corral.protocol.UnixSocketChannel;
@@ -88,13 +86,13 @@ public final class Main {
     };
   }
 
-  /** The controller's Unix socket, found through slurm.conf on first use. */
+  /** The controller's channel (DaemonChannels), found through slurm.conf on first use. */
   static Supplier<RpcChannel> controller(PrintStream err, String name) {
     return () -> {
       Path conf = SlurmConfig.defaultPath(System.getenv());
       try {
         // rate limited (SlurmctldParameters=rl_enable): back off and retry, as Slurm's commands do
-        return new BackoffRetry(new UnixSocketChannel(ControllerAddress.unixSocket(SlurmConfig.loadShared(conf))));
+        return new BackoffRetry(DaemonChannels.controller(SlurmConfig.loadShared(conf)));
       } catch (Exception e) {
         err.println(name + ": error: " + e.getMessage());
         throw new ControllerUnreachable();
@@ -102,17 +100,12 @@ public final class Main {
     };
   }
 
-  /**
-   * slurmdbd's Unix socket, found through slurm.conf on first use (beside the controller's pid
-   * file, named after AccountingStoragePort: see DbdAddress).
-   */
+  /** slurmdbd's channel (DaemonChannels), found through slurm.conf on first use. */
   static Supplier<RpcChannel> accounting(PrintStream err, String name) {
     return () -> {
       Path conf = SlurmConfig.defaultPath(System.getenv());
       try {
-        SlurmConfig cfg = SlurmConfig.loadShared(conf);
-        return new UnixSocketChannel(DbdAddress.unixSocket(Path.of(cfg.slurmctldPidFile()),
-            cfg.accounting().port()));
+        return DaemonChannels.accounting(SlurmConfig.loadShared(conf));
       } catch (Exception e) {
         err.println(name + ": error: " + e.getMessage());
         throw new ControllerUnreachable();

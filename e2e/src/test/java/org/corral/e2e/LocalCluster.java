@@ -267,12 +267,16 @@ final class LocalCluster implements AutoCloseable {
    * what they started, by pid.
    */
   private void killLeftovers() {
+    processes().forEach(p -> {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    });
+  }
+
+  /** The processes whose command line names this cluster's directory (daemons, launchers, job shells). */
+  List<ProcessHandle> processes() {
     String mark = root.toString();
-    ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().map(c -> c.contains(mark)).orElse(false))
-        .forEach(p -> {
-          p.descendants().forEach(ProcessHandle::destroyForcibly);
-          p.destroyForcibly();
-        });
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(c -> c.contains(mark)).orElse(false)).toList();
   }
 }

@@ -44,6 +44,9 @@ public final class Corral {
               usage: corral up [--nodes N] [--cpus C] [--memory MB] [--dir DIR] [--port-base P] [--config FILE]
                      corral down [--dir DIR]
                      corral status [--dir DIR]
+                     corral up --hosts [--dir DIR] [--port-base P] [--netns-prefix PFX] [--subnet A.B.C]
+                     corral down --hosts [--dir DIR]
+                     corral on [--dir DIR] HOST [-u USER] COMMAND...   (a host of corral up --hosts)
                      corral simulate (--swf FILE | --generate JOBS) [--nodes N] [--cpus C] ...""");
           yield cmd.equals("help") || cmd.equals("--help") ? 0 : 2;
         }
@@ -67,9 +70,14 @@ public final class Corral {
     if (o.config() != null && !ctldRunning) {
       Files.writeString(conf, LocalConfigWriter.fromFile(o));
       written = true;
-    } else if (!Files.exists(conf) || (o.shaped() && !ctldRunning)) {
+    } else if (!Files.exists(conf) || (o.shaped() && !ctldRunning && !LocalConfigWriter.fromGivenFile(conf))) {
       Files.writeString(conf, LocalConfigWriter.defaultConfig(o));
       written = true;
+    } else if (o.shaped() && !ctldRunning) {
+      // A cluster made from the user's slurm.conf is restarted as it is, never replaced by the
+      // default one (--config FILE again writes it anew).
+      out.println("corral: " + conf + " came from --config; starting it as it is (--nodes, --cpus,"
+          + " --memory and --port-base apply to the default cluster only)");
     }
     Path key = dir.resolve("slurm.key");
     if (!Files.exists(key)) {
@@ -145,13 +153,19 @@ public final class Corral {
       out.println("No Corral cluster in " + o.dir());
       return 0;
     }
-    List<Daemon> daemons = daemons(SlurmConfig.load(conf));
+    SlurmConfig cfg = SlurmConfig.load(conf);
+    List<Daemon> daemons = daemons(cfg);
     int stopped = 0;
     for (Daemon d : daemons.reversed()) {
       if (d.stop(15_000)) {
         out.println("stopped " + d.label());
         stopped++;
       }
+    }
+    int launchers = JobLaunchers.stop(spoolDirs(cfg));
+    if (launchers > 0) {
+      out.println("stopped " + launchers + " job launcher" + (launchers == 1 ? "" : "s") + " and their jobs");
+      stopped++;
     }
     if (stopped == 0) {
       out.println("Corral cluster in " + o.dir() + " was not running.");
@@ -254,6 +268,13 @@ public final class Corral {
               .orElse(nodeOut.toString())));
     }
     return out;
+  }
+
+  /** Each node's SlurmdSpoolDir, as its slurmd expands it. */
+  private static List<Path> spoolDirs(SlurmConfig cfg) {
+    String host = LocalConfigWriter.hostName();
+    return cfg.nodes().stream()
+        .map(n -> Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), n.name(), host))).toList();
   }
 
   /** slurmrestd listens on the port three above the controller's (6820 for 6817). */

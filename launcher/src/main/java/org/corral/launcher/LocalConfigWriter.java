@@ -23,7 +23,17 @@ final class LocalConfigWriter {
   private static final Pattern NODE_LINE = Pattern.compile("^\\s*NodeName\\s*=\\s*(\\S+)(.*)$",
       Pattern.CASE_INSENSITIVE);
 
+  /** How a slurm.conf written from the user's file begins. */
+  private static final String FROM_FILE = "# Written by `corral up --config ";
+
   private LocalConfigWriter() {}
+
+  /** Whether {@code conf} was written from a slurm.conf given with --config. */
+  static boolean fromGivenFile(Path conf) throws IOException {
+    try (var lines = Files.lines(conf)) {
+      return lines.findFirst().map(l -> l.startsWith(FROM_FILE)).orElse(false);
+    }
+  }
 
   static String hostName() {
     try {
@@ -81,7 +91,7 @@ final class LocalConfigWriter {
     Path src = o.config();
     SlurmConfig given = SlurmConfig.load(src);
     List<String> out = new ArrayList<>();
-    out.add("# Written by `corral up --config " + src + "`: that file, with what a one-host");
+    out.add(FROM_FILE + src + "`: that file, with what a one-host");
     out.add("# cluster needs added where it is silent (ports, paths under " + o.dir() + ", node ports).");
     int nextPort = 1;
     for (String line : Files.readAllLines(src)) {

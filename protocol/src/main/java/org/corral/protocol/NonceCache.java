@@ -9,7 +9,7 @@ import java.util.Set;
  * Nonces seen within their credential's lifetime. An entry is kept until its credential would
  * be refused as expired anyway, so memory is bounded by the rate of valid messages times the TTL.
  */
-final class NonceCache {
+public final class NonceCache {
   private record Entry(long expiresAtMs, ByteBuffer nonce) {}
 
   private final Set<ByteBuffer> seen = new HashSet<>();
@@ -17,7 +17,7 @@ final class NonceCache {
       new PriorityQueue<>((a, b) -> Long.compare(a.expiresAtMs, b.expiresAtMs));
 
   /** Records a nonce; false if it was already recorded and has not expired. */
-  synchronized boolean firstUse(byte[] nonce, long expiresAtMs, long nowMs) {
+  public synchronized boolean firstUse(byte[] nonce, long expiresAtMs, long nowMs) {
     evictExpired(nowMs);
     ByteBuffer key = ByteBuffer.wrap(nonce.clone());
     if (!seen.add(key)) {

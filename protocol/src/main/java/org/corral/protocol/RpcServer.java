@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
 /**
- * Serves requests on a TCP address (daemons, every request signed) and/or a Unix domain socket
+ * Serves requests on a TCP address (daemons, every request signed; users of other hosts with a
+ * {@link UserAuth} credential) and/or a Unix domain socket
  * (local users, identified by the kernel). One virtual thread per connection; a bad connection
  * is answered with an error and closed without disturbing the others.
  */
@@ -34,6 +35,7 @@ public final class RpcServer implements AutoCloseable {
   private final Credentials credentials;
   private final RequestHandler handler;
   private final UserDirectory users;
+  private final UserAuth userAuth;
   private final Semaphore slots;
   private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
   private final List<Thread> acceptors = new ArrayList<>();
@@ -42,7 +44,8 @@ public final class RpcServer implements AutoCloseable {
   private volatile boolean closed;
 
   private RpcServer(RpcServerConfig config, Credentials credentials, RequestHandler handler,
-      UserDirectory users) {
+      UserDirectory users, UserAuth userAuth) {
+    this.userAuth = userAuth;
     this.config = config;
     this.credentials = credentials;
     this.handler = handler;
@@ -57,12 +60,22 @@ public final class RpcServer implements AutoCloseable {
    */
   public static RpcServer start(RpcServerConfig config, Credentials credentials,
       RequestHandler handler) throws IOException {
+    return start(config, credentials, null, handler);
+  }
+
+  /**
+   * Binds the configured listeners and starts serving; users on other hosts reach the TCP
+   * listener with {@code userAuth}'s credentials (null: daemons only on TCP).
+   */
+  public static RpcServer start(RpcServerConfig config, Credentials credentials,
+      UserAuth userAuth, RequestHandler handler) throws IOException {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(handler, "handler");
     if (config.tcpPort() != RpcServerConfig.NO_TCP && credentials == null) {
       throw new IllegalArgumentException("a TCP listener needs credentials");
     }
-    RpcServer server = new RpcServer(config, credentials, handler, UserDirectory.system());
+    RpcServer server = new RpcServer(config, credentials, handler, UserDirectory.system(),
+        userAuth);
     try {
       server.bind();
     } catch (IOException | RuntimeException e) {
@@ -158,7 +171,7 @@ public final class RpcServer implements AutoCloseable {
           channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         }
         ServerConnection connection = new ServerConnection(new FramedConnection(channel), isTcp,
-            remote, config, credentials, handler, users);
+            remote, config, credentials, handler, users, userAuth);
         Thread.ofVirtual().name("rpc-conn").start(() -> {
           try {
             connection.run();

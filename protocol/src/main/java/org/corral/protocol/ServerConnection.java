@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.function.IntUnaryOperator;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.Envelope;
 import org.corral.protocol.msg.Request;
@@ -19,6 +20,7 @@ final class ServerConnection implements Runnable {
   /** How much of a refused request's remainder we read away so our error reply arrives. */
   private static final long DRAIN_BYTES = 1024 * 1024;
   private static final Duration DRAIN_TIME = Duration.ofSeconds(1);
+  private static final String SELF = System.getProperty("user.name");
 
   private final FramedConnection connection;
   private final boolean tcp;
@@ -27,13 +29,24 @@ final class ServerConnection implements Runnable {
   private final Credentials credentials;
   private final RequestHandler handler;
   private final UserDirectory users;
+  private final UserAuth userAuth;
+  /** The daemon whose signed hello opened this TCP connection, or null before it. */
+  private String greetedBy;
 
-  /** A reply, and whether the connection ends after it. */
-  private record Outcome(Response response, boolean close) {}
+  /**
+   * A reply, whether the connection ends after it, and the user request it answers when that
+   * came with a user credential over TCP (its reply is sealed for that user's command).
+   */
+  private record Outcome(Response response, boolean close, UserAuth.Verified user) {
+    Outcome(Response response, boolean close) {
+      this(response, close, null);
+    }
+  }
 
   ServerConnection(FramedConnection connection, boolean tcp, String remote,
       RpcServerConfig config, Credentials credentials, RequestHandler handler,
-      UserDirectory users) {
+      UserDirectory users, UserAuth userAuth) {
+    this.userAuth = userAuth;
     this.connection = connection;
     this.tcp = tcp;
     this.remote = remote;
@@ -64,19 +77,35 @@ final class ServerConnection implements Runnable {
   }
 
   private void serve(Peer local) throws IOException {
+    boolean trustedLocal = local != null && isTrusted(local);
     while (true) {
       Envelope request;
       try {
-        request = connection.read(config.maxFrameBytes(), config.idleTimeout());
+        IntUnaryOperator limit = frameLimit(local, trustedLocal);
+        request = connection.read(frameCeiling(trustedLocal), limit, config.idleTimeout());
       } catch (ProtocolException e) {
-        refuse(e.error(), e.getMessage());
+        SlurmError error = !tcp && !trustedLocal && e.frameType() > 0
+            ? config.frames().refusalFor(e.frameType()) : e.error();
+        if (error != e.error()) { // the user sees Slurm's message alone, the log says why
+          LOG.log(Level.INFO, "request of type {0} from uid {1} refused: {2}", e.frameType(),
+              local.uid(), e.getMessage());
+          refuse(error, error.message());
+        } else {
+          refuse(error, e.getMessage());
+        }
         return;
       }
       if (request == null) {
         return;
       }
+      if (tcp && request.getType() == Hello.TYPE) {
+        if (greeted(request)) {
+          continue;
+        }
+        return;
+      }
       Outcome outcome = answer(request, local);
-      connection.write(seal(outcome.response), config.idleTimeout());
+      connection.write(seal(outcome), config.idleTimeout());
       if (outcome.close) {
         connection.finishAfterError(DRAIN_BYTES, DRAIN_TIME);
         return;
@@ -84,9 +113,58 @@ final class ServerConnection implements Runnable {
     }
   }
 
+  /**
+   * How large the next frame may be: a TCP connection's are small until it has said who it is;
+   * local users' by type, unless they are root or the server's own user.
+   */
+  private IntUnaryOperator frameLimit(Peer local, boolean trustedLocal) {
+    int max = config.maxFrameBytes();
+    FrameLimits frames = config.frames();
+    if (tcp) {
+      int limit = greetedBy != null ? max : Math.min(max, frames.unauthenticated());
+      return type -> limit;
+    }
+    return trustedLocal ? type -> max : type -> Math.min(max, frames.forUser(type));
+  }
+
+  /** The largest frame {@link #frameLimit} allows for any type. */
+  private int frameCeiling(boolean trustedLocal) {
+    int max = config.maxFrameBytes();
+    if (tcp) {
+      return greetedBy != null ? max : Math.min(max, config.frames().unauthenticated());
+    }
+    // A local user's frame is checked by its type, a few bytes in: its refusal depends on it.
+    return trustedLocal ? max : Integer.MAX_VALUE;
+  }
+
+  /** Root and the user this server runs as: the ones who may send as much as a daemon. */
+  private static boolean isTrusted(Peer local) {
+    return local.uid() == 0 || SELF.equals(local.userName());
+  }
+
+  /** Checks a TCP connection's hello; a bad one is refused and ends the connection. */
+  private boolean greeted(Envelope hello) {
+    try {
+      greetedBy = Hello.verify(credentials, hello);
+      return true;
+    } catch (AuthException e) {
+      refuse(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
+      return false;
+    }
+  }
+
   private Outcome answer(Envelope envelope, Peer local) {
     Peer peer = local;
-    if (tcp || envelope.hasCredential()) {
+    UserAuth.Verified user = null;
+    if (tcp && !envelope.hasCredential() && userAuth != null
+        && userAuth.carriesCredential(envelope)) {
+      try {
+        user = userAuth.verify(envelope);
+        peer = user.peer();
+      } catch (AuthException e) {
+        return reject(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
+      }
+    } else if (tcp || envelope.hasCredential()) {
       if (credentials == null) {
         return reject(SlurmError.AUTH_CRED_INVALID, "this server accepts no daemon credentials");
       }
@@ -109,7 +187,7 @@ final class ServerConnection implements Runnable {
       return reject(SlurmError.INVALID_MESSAGE, "message type " + envelope.getType()
           + " does not match its body (" + (bodyType == 0 ? "none or unknown" : bodyType) + ")");
     }
-    return new Outcome(handle(peer, request), false);
+    return new Outcome(handle(peer, request), false, user);
   }
 
   /** The handler's answer; its failures are ours, so they never end the connection. */
@@ -140,17 +218,33 @@ final class ServerConnection implements Runnable {
   private void refuse(SlurmError error, String why) {
     Outcome outcome = reject(error, why);
     try {
-      connection.write(seal(outcome.response), config.idleTimeout());
+      connection.write(seal(outcome), config.idleTimeout());
       connection.finishAfterError(DRAIN_BYTES, DRAIN_TIME);
     } catch (IOException e) {
       LOG.log(Level.DEBUG, "could not send refusal to {0}: {1}", remote, e.getMessage());
     }
   }
 
-  /** TCP replies are signed so the calling daemon can trust them; local ones need not be. */
-  private Envelope seal(Response response) {
+  /**
+   * TCP replies are signed so the calling daemon or user command can trust them; local ones need
+   * not be. A refusal of a user's credential goes back plainly: there is nothing to bind it to,
+   * and the command reports it as a refusal it could not verify.
+   */
+  private Envelope seal(Outcome outcome) {
+    Response response = outcome.response;
     int type = response.getBodyCase().getNumber();
-    if (tcp) {
+    if (outcome.user != null) {
+      try {
+        return userAuth.sealReply(type, response.toByteArray(), outcome.user);
+      } catch (AuthException e) {
+        LOG.log(Level.WARNING, "cannot seal the reply to {0}: {1}", remote, e.getMessage());
+        Response error = Responses.error(SlurmError.AUTH_CRED_INVALID,
+            "the server cannot seal its reply: " + e.getMessage());
+        return Envelope.newBuilder().setType(error.getBodyCase().getNumber())
+            .setBody(error.toByteString()).build();
+      }
+    }
+    if (tcp && credentials != null) {
       return credentials.sealReply(type, response.toByteArray());
     }
     return Envelope.newBuilder().setType(type).setBody(response.toByteString()).build();

@@ -268,16 +268,21 @@ final class Adds {
   }
 
   static Plan cluster(Args a, View v) {
-    List<String> names = new ArrayList<>(lower(a.names));
+    // The words name the clusters once, however they are given (NAME, Name=NAME, Names=NAME).
+    Set<String> names = new LinkedHashSet<>(lower(a.names));
     names.addAll(lower(a.cond("names")));
+    StringBuilder known = new StringBuilder();
+    names.stream().filter(n -> v.clusters().contains(n))
+        .forEach(n -> known.append(" This cluster ").append(n).append(" already exists.  Not adding.\n"));
     List<String> fresh = names.stream().filter(n -> !v.clusters().contains(n)).toList();
     if (fresh.isEmpty()) {
-      return Plan.refuse(" Nothing new added.\n", false);
+      return Plan.refuse(known.isEmpty() ? " Nothing new added.\n" : known.toString(), false);
     }
     Plan p = new Plan("adding clusters");
+    known.toString().lines().forEach(p::line);
     p.line(" Adding Cluster(s)");
     for (String n : fresh) {
-      p.line("  Name          = " + n);
+      p.line("  Name           = " + n);
       p.changes.add(AcctChange.newBuilder().setAddCluster(AcctCluster.newBuilder().setName(n)).build());
     }
     return p;

@@ -53,6 +53,14 @@ public final class SinfoCommand implements CliCommand {
     if (opts.info() != null) { // --usage, --help or --version: printed, nothing else done
       return HelpText.info(cli, SinfoCommand.class, opts.info(), null);
     }
+    if (opts.iterate() > 0) {
+      return org.corral.cli.format.Iteration.repeat(opts.iterate(), cli, () -> list(opts, args, cli));
+    }
+    return list(opts, args, cli);
+  }
+
+  /** One listing. */
+  private int list(SinfoOptions opts, List<String> args, Cli cli) {
     if (opts.reservations()) {
       return reservations(cli);
     }
@@ -111,7 +119,7 @@ public final class SinfoCommand implements CliCommand {
       groups = groups.stream().filter(g -> !g.empty() && !g.first().getReason().isEmpty()).toList();
     }
     if (opts.header()) {
-      if (opts.dateLine()) {
+      if (opts.dateLine() || opts.iterate() > 0) { // -l's date line, and each -i listing's
         cli.out().println(SlurmTimes.ctime(cli.clock().instant(), cli.clock().getZone()));
       }
       cli.out().println(table.header());

@@ -13,7 +13,7 @@ import org.corral.common.Hostlist;
 record SinfoOptions(String format, String longFormat, boolean header, boolean dateLine,
     boolean nodeOriented, boolean summarize, boolean reasons, boolean exact,
     List<String> partitions, List<String> nodes, List<String> states, boolean all,
-    boolean json, boolean dead, boolean responding, boolean reservations, String info) {
+    boolean json, boolean dead, boolean responding, boolean reservations, String info, int iterate) {
 
   /** Slurm's list after "Bad state string" (sinfo -t with a word it does not know). */
   static final String VALID_STATES = "unknown,down,idle,allocated,?,mixed,future,drain,drained,"
@@ -62,6 +62,7 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
     boolean responding = false;
     boolean reservations = false;
     String info = null;
+    int iterate = 0;
     List<String> nodes = null;
     List<String> states = null;
     for (Getopt.Opt o : GETOPT.parse(args).options()) {
@@ -92,11 +93,18 @@ record SinfoOptions(String format, String longFormat, boolean header, boolean da
             }
           }
         }
-        default -> { } // -i, -M, -S, -v: accepted, no effect here
+        case "i" -> {
+          Integer seconds = org.corral.cli.format.Iteration.seconds(v);
+          if (seconds == null) {
+            throw new IllegalArgumentException("Error: invalid entry for --iterate=" + v);
+          }
+          iterate = seconds;
+        }
+        default -> { } // -M, -S, -v: accepted, no effect here
       }
     }
     return new SinfoOptions(format, longFormat, header, dateLine, nodeOriented, summarize,
-        reasons, exact, partitions, nodes, states, all, json, dead, responding, reservations, info);
+        reasons, exact, partitions, nodes, states, all, json, dead, responding, reservations, info, iterate);
   }
 
   private static List<String> split(String v) {

@@ -69,7 +69,7 @@ final class JobColumns {
       col('z', "SCT", "S:C:T", j -> "*:*:*"),
       col('O', "Contiguous", "CONTIGUOUS", j -> j.getContiguous() ? "1" : "0"),
       col('w', "WCKey", "WCKEY", j -> "(null)"),
-      col('f', "Feature", "FEATURES", j -> "(null)"),
+      col('f', "Feature", "FEATURES", j -> orNull(j.getFeatures())),
       col('b', "TresPerNode", "TRES_PER_NODE", j -> j.getTresPerNode().isEmpty() ? "N/A" : j.getTresPerNode()),
       col('q', "QOS", "QOS", j -> j.getQos().isEmpty() ? "(null)" : j.getQos()),
       col('y', "Nice", "NICE", j -> Integer.toString(j.getNice())),

@@ -72,6 +72,14 @@ public final class SqueueCommand implements CliCommand {
     if (opts.info() != null) { // --usage, --help or --version: printed, nothing else done
       return HelpText.info(cli, SqueueCommand.class, opts.info(), USAGE);
     }
+    if (opts.iterate() > 0) {
+      return org.corral.cli.format.Iteration.repeat(opts.iterate(), cli, () -> list(opts, args, cli));
+    }
+    return list(opts, args, cli);
+  }
+
+  /** One listing. */
+  private int list(SqueueOptions opts, List<String> args, Cli cli) {
     if (opts.steps() != null) {
       return StepListing.run(opts, cli);
     }
@@ -92,8 +100,7 @@ public final class SqueueCommand implements CliCommand {
     List<JobInfo> jobs;
     long lastUpdate;
     try {
-      Response r = cli.controller().get().call(Request.newBuilder()
-          .setJobInfo(JobInfoRequest.getDefaultInstance()).build());
+      Response r = cli.controller().get().call(Request.newBuilder().setJobInfo(filter.request()).build());
       if (r.getErrorCode() != 0) {
         cli.error("error: " + SlurmError.messageFor(r.getErrorCode()));
         return 1;
@@ -171,6 +178,20 @@ public final class SqueueCommand implements CliCommand {
         uids.addAll(users.uidsOf(opts.users(), u -> cli.error("error: Invalid user: " + u + "\n")));
       }
       this.nodes = opts.nodes() == null ? null : new HashSet<>(opts.nodes());
+    }
+
+    /**
+     * What to ask the controller for: one job (-j with one id, as Slurm's squeue loads it alone)
+     * or the jobs of the users -u names; never fewer than {@link #accepts} takes.
+     */
+    JobInfoRequest request() {
+      JobInfoRequest.Builder b = JobInfoRequest.newBuilder();
+      if (oneJob(opts)) {
+        b.addJobIds(opts.jobIds().get(0));
+      } else if (opts.jobIds() == null && opts.arrayTasks().isEmpty() && !uids.isEmpty()) {
+        b.addAllUserIds(uids);
+      }
+      return b.build();
     }
 
     boolean accepts(JobInfo j) {

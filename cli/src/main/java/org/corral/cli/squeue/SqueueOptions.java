@@ -30,7 +30,8 @@ record SqueueOptions(
     List<String> accounts,
     List<String> qos,
     String info,
-    List<String> arrayTasks) {
+    List<String> arrayTasks,
+    int iterate) {
 
   /** A bad option value; each line is printed as "squeue: error: LINE". */
   static final class UsageException extends Exception {
@@ -115,7 +116,10 @@ record SqueueOptions(
             b.jobIds = jobIds(v, b.arrayTasks);
           }
         }
-        case "l" -> b.dateLine = true;
+        case "l" -> {
+          b.dateLine = true;
+          b.longListing = true;
+        }
         case "n" -> b.names = split(v);
         case "o" -> {
           b.format = v;
@@ -141,7 +145,15 @@ record SqueueOptions(
         case "t" -> b.states = states(v);
         case "u" -> b.users = split(v);
         case "w" -> b.nodes = Hostlist.expand(v);
-        default -> { } // -a, -i, -M, -v: accepted; nothing they change here
+        case "i" -> {
+          Integer seconds = org.corral.cli.format.Iteration.seconds(v);
+          if (seconds == null) {
+            throw new UsageException("--iterate=" + v + "\n"); // Slurm's own blank line
+          }
+          b.iterate = seconds;
+          b.dateLine = true; // each listing's date line
+        }
+        default -> { } // -a, -M, -v: accepted; nothing they change here
       }
     }
     if (!r.operands().isEmpty()) {
@@ -191,9 +203,12 @@ record SqueueOptions(
     String sort;
     boolean header = true;
     boolean dateLine;
+    /** -l: the long default format (and the date line). */
+    boolean longListing;
     boolean start;
     boolean expandArrays;
     boolean json;
+    int iterate;
     String info;
     final List<String> arrayTasks = new ArrayList<>();
     List<String> accounts;
@@ -221,12 +236,12 @@ record SqueueOptions(
         }
       }
       if (fmt == null) {
-        fmt = dateLine ? SqueueCommand.LONG_FORMAT : SqueueCommand.DEFAULT_FORMAT;
+        fmt = longListing ? SqueueCommand.LONG_FORMAT : SqueueCommand.DEFAULT_FORMAT;
       }
       return new SqueueOptions(fmt, longFormat, sort == null ? JobOrder.DEFAULT : sort, header,
           dateLine, jobIds, states, users, partitions, names, nodes, steps,
           format != null ? format : StepListing.DEFAULT_FORMAT, expandArrays, json,
-          accounts, qos, info, arrayTasks);
+          accounts, qos, info, arrayTasks, iterate);
     }
   }
 }

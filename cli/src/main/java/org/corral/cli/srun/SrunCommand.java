@@ -3,8 +3,6 @@ package org.corral.cli.srun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -169,9 +167,8 @@ public final class SrunCommand implements CliCommand {
       String jobName, RpcChannel controller, SignalQueue queue, ClusterFacts clusterFacts, Path cwd)
       throws CommandFailure {
     String host = facts.hostname();
-    String ioHost = address(host);
-    try (ServerSocket listener = new ServerSocket()) {
-      listener.bind(new InetSocketAddress(0), 128);
+    String ioHost = SrunListener.commHost(clusterFacts.confPath(), host);
+    try (ServerSocket listener = SrunListener.open(clusterFacts.confPath())) {
       Map<String, String> process = new java.util.LinkedHashMap<>(facts.processVariables());
       process.keySet().removeIf(k -> k.startsWith("SLURM_RLIMIT_")); // srun sends limits, not variables
       List<String> env = StepEnvironment.build(o, cli.env(), job, jobName, clusterFacts, cwd.toString(),
@@ -328,15 +325,6 @@ public final class SrunCommand implements CliCommand {
       return Files.readString(cwd.resolve(file), StandardCharsets.UTF_8);
     } catch (IOException | UncheckedIOException e) {
       throw CommandFailure.error("srun", "Could not open multi_prog config file " + file);
-    }
-  }
-
-  /** This host's address as the nodes reach it (SLURM_SRUN_COMM_HOST). */
-  private static String address(String host) {
-    try {
-      return InetAddress.getByName(host).getHostAddress();
-    } catch (IOException e) {
-      return "127.0.0.1";
     }
   }
 

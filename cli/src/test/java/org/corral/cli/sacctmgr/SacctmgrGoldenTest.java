@@ -191,6 +191,8 @@ class SacctmgrGoldenTest {
       "wk_13_bad_field, wk, ok", "wk_14_bad_condition, wk, ok", "wk_15_add_wckey_refused, wk, ok",
       "wk_16_delete_wckey_refused, wk, ok", "wk_17_show_other_cluster, wk, ok",
       "wk_18_new_user_no_account, wk, ok", "wk_19_add_user_defwckey_only, wk, ok", "wk_20_show_all, wkall, ok",
+      "cl_01_add_cluster, empty, ok", "cl_02_add_existing_cluster, empty, ok",
+      "cl_03_add_existing_and_new_clusters, empty, ok",
   })
   void matchesTheReference(String name, String state, String dbd) throws Exception {
     Run r = run(name, state, dbd);

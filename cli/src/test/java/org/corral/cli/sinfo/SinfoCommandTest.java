@@ -65,4 +65,13 @@ class SinfoCommandTest {
     assertThat(run("-N", "-h").lines().findFirst().orElseThrow())
         .isEqualTo("a1                1   batchq* mix   ");
   }
+
+  @Test
+  void iterateKeepsTheDefaultFormatAndAddsTheDateLine() throws Exception {
+    var opts = SinfoOptions.parse(List.of("-i", "5"), Map.of());
+    assertThat(opts.iterate()).isEqualTo(5);
+    assertThat(opts.dateLine()).isFalse(); // -l's long format is not asked for
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SinfoOptions.parse(List.of("-i", "0"), Map.of()))
+        .hasMessage("Error: invalid entry for --iterate=0");
+  }
 }

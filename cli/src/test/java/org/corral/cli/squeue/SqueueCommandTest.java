@@ -94,4 +94,19 @@ class SqueueCommandTest {
     assertThat(err.toString(StandardCharsets.UTF_8))
         .isEqualTo("slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n");
   }
+
+  @Test
+  void iterateTakesPositiveSecondsWithTheReferencesMessage() {
+    assertThat(run(jobs(), Map.of(), "-i", "0")).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("squeue: error: --iterate=0\n\n");
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
+
+  @Test
+  void featuresAreTheJobsConstraintAsTheReferencePrintsThem() {
+    // Recorded on the reference: sbatch -C fast, and a job without -C.
+    run(jobs(job(44, JobState.PENDING).setFeatures("fast").build(), job(45, JobState.PENDING).build()), Map.of(),
+        "-h", "-j", "44,45", "-o", "%i|%f|");
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("45|(null)|\n44|fast|\n");
+  }
 }

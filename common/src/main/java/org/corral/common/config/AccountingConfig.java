@@ -1,6 +1,5 @@
 package org.corral.common.config;
 
-import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -18,31 +17,12 @@ public record AccountingConfig(boolean enabled, String host, int port, Set<Strin
   public static final String SLURMDBD = "accounting_storage/slurmdbd";
 
   static AccountingConfig of(SlurmConfig cfg) throws ConfigException {
-    String type = cfg.get("AccountingStorageType").orElse("accounting_storage/none").trim();
-    boolean enabled = switch (type.toLowerCase(Locale.ROOT)) {
-      case SLURMDBD -> true;
-      case "accounting_storage/none", "" -> false;
-      default -> throw new ConfigException(cfg.path(), 0, "AccountingStorageType",
-          "unsupported value \"" + type + "\" (accounting_storage/slurmdbd or accounting_storage/none)", null);
-    };
-    int port = DEFAULT_PORT;
-    String p = cfg.get("AccountingStoragePort").orElse("").trim();
-    if (!p.isEmpty()) {
-      try {
-        port = Integer.parseInt(p);
-      } catch (NumberFormatException e) {
-        port = -1;
-      }
-      if (port < 1 || port > 65535) {
-        throw new ConfigException(cfg.path(), 0, "AccountingStoragePort", "invalid port \"" + p + "\"", null);
-      }
-    }
+    boolean enabled = cfg.require(SlurmConfKeys.ACCOUNTING_STORAGE_TYPE).equalsIgnoreCase(SLURMDBD);
+    Long port = cfg.require(SlurmConfKeys.ACCOUNTING_STORAGE_PORT);
     Set<String> enforce = new TreeSet<>();
-    for (String e : cfg.get("AccountingStorageEnforce").orElse("").split(",")) {
-      String v = e.trim().toLowerCase(Locale.ROOT);
-      if (!v.isEmpty() && !v.equals("none") && !v.equals("0")) {
-        enforce.add(v);
-      }
+    Set<String> given = cfg.value(SlurmConfKeys.ACCOUNTING_STORAGE_ENFORCE);
+    if (given != null) {
+      enforce.addAll(given);
     }
     // Slurm: limits and qos imply associations, safe implies limits.
     if (enforce.contains("safe")) {
@@ -51,9 +31,9 @@ public record AccountingConfig(boolean enabled, String host, int port, Set<Strin
     if (enforce.contains("limits") || enforce.contains("qos")) {
       enforce.add("associations");
     }
-    String host = cfg.get("AccountingStorageHost").orElse(cfg.controllerAddr());
-    String track = cfg.get("TrackWCKey").orElse("no").trim().toLowerCase(Locale.ROOT);
-    boolean trackWckey = track.equals("yes") || track.equals("1") || track.equals("true") || enforce.contains("wckeys");
-    return new AccountingConfig(enabled, host, port, Set.copyOf(enforce), trackWckey);
+    String host = cfg.text(SlurmConfKeys.ACCOUNTING_STORAGE_HOST).orElse(cfg.controllerAddr());
+    boolean trackWckey = cfg.value(SlurmConfKeys.TRACK_WCKEY) || enforce.contains("wckeys");
+    return new AccountingConfig(enabled, host, port == null ? DEFAULT_PORT : port.intValue(), Set.copyOf(enforce),
+        trackWckey);
   }
 }

@@ -2,7 +2,6 @@ package org.corral.common.config;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * slurm.conf's preemption settings (preempt.html): PreemptType, the cluster-wide PreemptMode and
@@ -31,20 +30,12 @@ public record PreemptConfig(String type, String mode, long exemptTimeS) {
 
   /** SchedulerTimeSlice, in seconds: 30 unless set, and between 5 and 65533 as Slurm requires. */
   public static long timeSliceS(SlurmConfig cfg) throws ConfigException {
-    Optional<String> v = cfg.get("SchedulerTimeSlice");
-    if (v.isEmpty()) {
-      return 30;
+    long s = cfg.require(SlurmConfKeys.SCHEDULER_TIME_SLICE);
+    if (s < 5 || s > 65533) {
+      throw new ConfigException(cfg.path(), 0, "SchedulerTimeSlice", "invalid value for SchedulerTimeSlice: '" + s
+          + "' (must be between 5 and 65533 seconds)");
     }
-    try {
-      long s = Long.parseLong(v.get().trim());
-      if (s >= 5 && s <= 65533) {
-        return s;
-      }
-    } catch (NumberFormatException e) {
-      // refused below
-    }
-    throw new ConfigException(cfg.path(), 0, "SchedulerTimeSlice",
-        "invalid value for SchedulerTimeSlice: '" + v.get() + "' (must be between 5 and 65533 seconds)");
+    return s;
   }
 
   /**
@@ -62,20 +53,9 @@ public record PreemptConfig(String type, String mode, long exemptTimeS) {
 
   /** Reads the three keys; an unknown PreemptType is refused as Slurm refuses it. */
   public static PreemptConfig of(SlurmConfig cfg) throws ConfigException {
-    String type = cfg.get("PreemptType").map(t -> t.trim().toLowerCase(Locale.ROOT)).orElse(NONE_TYPE);
-    if (!type.equals(NONE_TYPE) && !type.equals("preempt/partition_prio") && !type.equals("preempt/qos")) {
-      throw new ConfigException(cfg.path(), 0, "PreemptType", "invalid value for PreemptType: '" + cfg.get("PreemptType").get() + "'");
-    }
-    String mode = cfg.get("PreemptMode").map(m -> m.trim().toUpperCase(Locale.ROOT)).orElse("OFF");
-    Optional<String> exempt = cfg.get("PreemptExemptTime");
-    long exemptS = 0;
-    if (exempt.isPresent() && !exempt.get().trim().equals("-1")) {
-      try {
-        exemptS = org.corral.common.SlurmDuration.parseMinutes(exempt.get()) * 60;
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(cfg.path(), 0, "PreemptExemptTime", "invalid value for PreemptExemptTime: '" + exempt.get() + "'");
-      }
-    }
+    String type = cfg.require(SlurmConfKeys.PREEMPT_TYPE).toLowerCase(Locale.ROOT);
+    String mode = cfg.value(SlurmConfKeys.PREEMPT_MODE).toUpperCase(Locale.ROOT);
+    long exemptS = cfg.require(SlurmConfKeys.PREEMPT_EXEMPT_TIME) * 60;
     return new PreemptConfig(type, mode, exemptS);
   }
 }

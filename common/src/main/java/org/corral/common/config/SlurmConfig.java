@@ -1,9 +1,5 @@
 package org.corral.common.config;
 
-import static org.corral.common.config.ConfValues.bool;
-import static org.corral.common.config.ConfValues.intValue;
-import static org.corral.common.config.ConfValues.longValue;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,6 +34,15 @@ public final class SlurmConfig {
   private final List<ConfLine> nodeSetLines = new ArrayList<>();
   private final List<ConfLine> downLines = new ArrayList<>();
   private final String preemptMode;
+  /** The typed value of each key of {@link SlurmConfKeys} the file sets, by {@link ConfKey#index}. */
+  private final Object[] values = new Object[SlurmConfKeys.SLOTS];
+  /** A bad value the commands did not need (not strict), by {@link ConfKey#index}. */
+  private final ConfigException[] errors = new ConfigException[SlurmConfKeys.SLOTS];
+  /**
+   * Which keys' values have been read. The daemons read all at once; the commands each key when
+   * first asked, so that they never build the whole table of keys.
+   */
+  private final boolean[] read = new boolean[SlurmConfKeys.SLOTS];
   private volatile Records records;
 
   private final String controllerHost;
@@ -60,7 +65,12 @@ public final class SlurmConfig {
   private record Records(List<NodeConfig> nodes, Map<String, NodeConfig> nodesByName,
       List<PartitionConfig> partitions) {}
 
-  private SlurmConfig(Path path, List<ConfLine> lines, boolean buildRecords) throws ConfigException {
+  /**
+   * @param strict the daemons: every value is checked now, the first bad one fails the load. The
+   *     commands (not strict) check only what they always need (ports, timeouts, scheduling and
+   *     accounting settings); another key with a bad value reads as its default.
+   */
+  private SlurmConfig(Path path, List<ConfLine> lines, boolean strict) throws ConfigException {
     this.path = path;
     for (ConfLine line : lines) {
       switch (line.firstKey().toLowerCase(Locale.ROOT)) {
@@ -81,6 +91,9 @@ public final class SlurmConfig {
         default -> topLevel(line);
       }
     }
+    if (strict) {
+      parseValues();
+    }
     ConfLine ctld = controllerLines.isEmpty() ? null : byKey.get("slurmctldhost");
     String first = controllerLines.isEmpty() ? get("ControlMachine").orElse(null) : controllerLines.get(0);
     if (first == null) {
@@ -94,17 +107,17 @@ public final class SlurmConfig {
     // ControlAddr goes with the old ControlMachine only; SlurmctldHost carries its own address.
     controllerAddr = controllerLines.isEmpty() && !first.contains("(") ? get("ControlAddr").orElse(h.addr()) : h.addr();
 
-    slurmctldPort = port("SlurmctldPort", 6817);
-    slurmdPort = port("SlurmdPort", 6818);
-    slurmdTimeout = intOr("SlurmdTimeout", 300);
-    killWait = intOr("KillWait", 30);
-    minJobAge = intOr("MinJobAge", 300);
-    firstJobId = longOr("FirstJobId", 1);
-    maxJobId = longOr("MaxJobId", 0x03ff0000L);
-    defMemPerCpu = memOpt("DefMemPerCPU");
-    defMemPerNode = memOpt("DefMemPerNode");
-    jobRequeue = byKey.containsKey("jobrequeue") ? bool(byKey.get("jobrequeue"), "JobRequeue", get("JobRequeue").get()) : true;
-    returnToService = intOr("ReturnToService", 0);
+    slurmctldPort = require(SlurmConfKeys.SLURMCTLD_PORT).intValue();
+    slurmdPort = require(SlurmConfKeys.SLURMD_PORT).intValue();
+    slurmdTimeout = seconds(SlurmConfKeys.SLURMD_TIMEOUT);
+    killWait = seconds(SlurmConfKeys.KILL_WAIT);
+    minJobAge = seconds(SlurmConfKeys.MIN_JOB_AGE);
+    firstJobId = require(SlurmConfKeys.FIRST_JOB_ID);
+    maxJobId = require(SlurmConfKeys.MAX_JOB_ID);
+    defMemPerCpu = megabytes(SlurmConfKeys.DEF_MEM_PER_CPU);
+    defMemPerNode = megabytes(SlurmConfKeys.DEF_MEM_PER_NODE);
+    jobRequeue = require(SlurmConfKeys.JOB_REQUEUE);
+    returnToService = require(SlurmConfKeys.RETURN_TO_SERVICE).intValue();
     if (returnToService > 2) {
       throw byKey.get("returntoservice").invalid("ReturnToService", get("ReturnToService").get());
     }
@@ -112,7 +125,7 @@ public final class SlurmConfig {
     accounting = AccountingConfig.of(this);
     preemptMode = byKey.containsKey("preemptmode")
         ? PartitionLines.preemptMode(byKey.get("preemptmode"), get("PreemptMode").get()) : "OFF";
-    if (buildRecords) {
+    if (strict) {
       records = buildRecords();
     }
   }
@@ -203,35 +216,57 @@ public final class SlurmConfig {
     }
   }
 
-  private int port(String key, int dflt) throws ConfigException {
-    Optional<String> v = get(key);
-    if (v.isEmpty()) {
-      return dflt;
+  /** Reads every value the file sets, in file order: the first bad one fails (the daemons). */
+  private void parseValues() throws ConfigException {
+    for (ConfLine line : byKey.values()) {
+      ConfKey<?> key = SlurmConfKeys.find(line.firstKey());
+      if (key != null) {
+        read(key);
+        if (errors[key.index()] != null) {
+          throw errors[key.index()];
+        }
+      }
     }
-    String first = v.get().contains("-") ? v.get().substring(0, v.get().indexOf('-')) : v.get();
-    int p = intValue(byKey.get(key.toLowerCase(Locale.ROOT)), key, first, 1);
-    if (p > 65535) {
-      throw byKey.get(key.toLowerCase(Locale.ROOT)).invalid(key, v.get());
-    }
-    return p;
   }
 
-  private int intOr(String key, int dflt) throws ConfigException {
-    ConfLine line = byKey.get(key.toLowerCase(Locale.ROOT));
-    return line == null ? dflt : intValue(line, key, line.firstValue(), 0);
-  }
-
-  private long longOr(String key, long dflt) throws ConfigException {
-    ConfLine line = byKey.get(key.toLowerCase(Locale.ROOT));
-    return line == null ? dflt : longValue(line, key, line.firstValue(), 0);
-  }
-
-  private OptionalLong memOpt(String key) throws ConfigException {
-    ConfLine line = byKey.get(key.toLowerCase(Locale.ROOT));
-    if (line == null || ConfValues.isUnlimited(line.firstValue())) {
-      return OptionalLong.empty();
+  /** Reads a key's value from its line, once; a bad one waits in {@link #errors}. */
+  private void read(ConfKey<?> key) {
+    int i = key.index();
+    if (read[i]) {
+      return;
     }
-    return OptionalLong.of(ConfValues.megabytes(line, key, line.firstValue()));
+    ConfLine line = byKey.get(key.name().toLowerCase(Locale.ROOT));
+    if (line != null) {
+      try {
+        values[i] = key.type().parse(key.name(), line.firstValue());
+      } catch (IllegalArgumentException e) {
+        String reason = e.getMessage() == null || e.getMessage().isEmpty() ? "" : " (" + e.getMessage() + ")";
+        errors[i] = line.error(key.name(), "invalid value for " + key.name() + ": '" + line.firstValue() + "'" + reason);
+      }
+    }
+    read[i] = true;
+  }
+
+  /** The value of a key the commands need too: a bad one fails the load in every mode. */
+  <T> T require(ConfKey<T> key) throws ConfigException {
+    read(key);
+    if (errors[key.index()] != null) {
+      throw errors[key.index()];
+    }
+    return value(key);
+  }
+
+  private int seconds(ConfKey<Long> key) throws ConfigException {
+    long v = require(key);
+    if (v > Integer.MAX_VALUE) {
+      throw byKey.get(key.name().toLowerCase(Locale.ROOT)).invalid(key.name(), get(key.name()).get());
+    }
+    return (int) v;
+  }
+
+  private OptionalLong megabytes(ConfKey<Long> key) throws ConfigException {
+    Long v = require(key);
+    return v == null || v == ConfType.UNLIMITED_MB ? OptionalLong.empty() : OptionalLong.of(v);
   }
 
   /** "slurm.conf line 7", as warnings name a place. */
@@ -319,6 +354,38 @@ public final class SlurmConfig {
     return line == null ? Optional.empty() : Optional.of(line.firstValue());
   }
 
+  /**
+   * The typed value of a key: as the file sets it, else the key's default (null when it has none).
+   * For the commands, a key whose value was bad reads as its default.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T value(ConfKey<T> key) {
+    read(key);
+    Object v = values[key.index()];
+    return v != null ? (T) v : key.defaultValue();
+  }
+
+  /** Whether the file sets the key (with a good value). */
+  public boolean isSet(ConfKey<?> key) {
+    read(key);
+    return values[key.index()] != null;
+  }
+
+  /** The value of a text key, when set and not empty or "(null)". */
+  public Optional<String> text(ConfKey<String> key) {
+    String v = value(key);
+    return v == null || v.isEmpty() || v.equals("(null)") ? Optional.empty() : Optional.of(v);
+  }
+
+  /** How scontrol show config prints the key's value (its unit included). */
+  public String shown(ConfKey<?> key) {
+    return isSet(key) ? printed(key) : key.unsetText();
+  }
+
+  private <T> String printed(ConfKey<T> key) {
+    return key.type().print(value(key));
+  }
+
   /** Top-level keys as spelled in the file, to their values, in file order. */
   public Map<String, String> entries() {
     Map<String, String> out = new LinkedHashMap<>();
@@ -338,6 +405,16 @@ public final class SlurmConfig {
       }
     }
     all.addAll(warnings.subList(next, warnings.size()));
+    List<String> inert = new ArrayList<>();
+    for (ConfKey<?> k : SlurmConfKeys.all()) {
+      if (k.support() == ConfKey.Support.NOT_IMPLEMENTED && isSet(k) && !printed(k).equals(k.unsetText())
+          && !printed(k).equals(k.corralValue())) {
+        inert.add(k.name());
+      }
+    }
+    if (!inert.isEmpty()) {
+      all.add(path.getFileName() + ": read but not implemented by Corral, without effect: " + String.join(", ", inert));
+    }
     return Collections.unmodifiableList(all);
   }
 
@@ -345,7 +422,7 @@ public final class SlurmConfig {
   private record PendingKeyCheck(int position, ConfLine line, String key) {}
 
   public String clusterName() {
-    return get("ClusterName").orElse("");
+    return text(SlurmConfKeys.CLUSTER_NAME).orElse("");
   }
 
   /** Every SlurmctldHost value in order (primary first), as written. */
@@ -370,34 +447,34 @@ public final class SlurmConfig {
   }
 
   public String slurmUser() {
-    return get("SlurmUser").orElse("root");
+    return value(SlurmConfKeys.SLURM_USER);
   }
 
   public Path stateSaveLocation() {
-    return Path.of(get("StateSaveLocation").orElse("/var/spool/slurmctld"));
+    return Path.of(value(SlurmConfKeys.STATE_SAVE_LOCATION));
   }
 
   /** May hold %n/%h: see {@link #expandNodeTemplate}. */
   public String slurmdSpoolDir() {
-    return get("SlurmdSpoolDir").orElse("/var/spool/slurmd");
+    return value(SlurmConfKeys.SLURMD_SPOOL_DIR);
   }
 
   public String slurmctldPidFile() {
-    return get("SlurmctldPidFile").orElse("/var/run/slurmctld.pid");
+    return value(SlurmConfKeys.SLURMCTLD_PID_FILE);
   }
 
   /** May hold %n/%h. */
   public String slurmdPidFile() {
-    return get("SlurmdPidFile").orElse("/var/run/slurmd.pid");
+    return value(SlurmConfKeys.SLURMD_PID_FILE);
   }
 
   public Optional<String> slurmctldLogFile() {
-    return get("SlurmctldLogFile");
+    return text(SlurmConfKeys.SLURMCTLD_LOG_FILE);
   }
 
   /** May hold %n/%h. */
   public Optional<String> slurmdLogFile() {
-    return get("SlurmdLogFile");
+    return text(SlurmConfKeys.SLURMD_LOG_FILE);
   }
 
   /** Seconds. */
@@ -443,7 +520,7 @@ public final class SlurmConfig {
    * @throws IllegalArgumentException when Licenses= is malformed
    */
   public Map<String, Integer> licenses() {
-    return org.corral.common.Licenses.parse(get("Licenses").orElse("").trim());
+    return org.corral.common.Licenses.parse(text(SlurmConfKeys.LICENSES).orElse(""));
   }
 
   /** Priority plugin, weights and scheduler parameters. */
@@ -461,7 +538,7 @@ public final class SlurmConfig {
   }
 
   public String authType() {
-    return get("AuthType").orElse("auth/munge");
+    return value(SlurmConfKeys.AUTH_TYPE);
   }
 
   /** Every node, expanded from hostlists, in configuration order. */

@@ -148,6 +148,43 @@ public final class Journal implements AutoCloseable {
    */
   public void writeSnapshot(long lastIndex, byte[] state) throws IOException {
     Objects.requireNonNull(state, "state");
+    PendingSnapshot p = startSnapshot(lastIndex);
+    p.write(out -> out.write(state));
+    finishSnapshot(p);
+  }
+
+  /**
+   * A snapshot being written: started and finished by the journal's owner, written by any thread
+   * meanwhile (the owner goes on appending), so that writing a large state stalls no one.
+   */
+  public final class PendingSnapshot {
+    private final long index;
+    private volatile boolean written;
+
+    private PendingSnapshot(long index) {
+      this.index = index;
+    }
+
+    public long index() {
+      return index;
+    }
+
+    /** Streams the state into the snapshot file and makes it durable (any thread, once). */
+    public void write(SnapshotBody state) throws IOException {
+      SnapshotFile.write(dir, index, state);
+      written = true;
+    }
+  }
+
+  /**
+   * Begins a snapshot of the state through {@code lastIndex}: syncs pending records and starts a
+   * new segment for the records after it. Write it with {@link PendingSnapshot#write}, then
+   * {@link #finishSnapshot}. One at a time.
+   *
+   * @throws IllegalArgumentException unless {@code lastIndex} lies between the newest snapshot's
+   *     index and {@link #lastIndex()}
+   */
+  public PendingSnapshot startSnapshot(long lastIndex) throws IOException {
     ensureUsable();
     if (lastIndex < snapshotIndex || lastIndex > this.lastIndex) {
       throw new IllegalArgumentException(
@@ -160,12 +197,24 @@ public final class Journal implements AutoCloseable {
     }
     sync();
     try {
-      SnapshotFile.write(dir, lastIndex, state);
-      snapshotIndex = lastIndex;
       syncedBytesSinceSnapshot = 0;
       if (segment.hasRecords()) {
         roll(this.lastIndex + 1);
       }
+    } catch (IOException | RuntimeException e) {
+      throw fail(e);
+    }
+    return new PendingSnapshot(lastIndex);
+  }
+
+  /** Takes a written snapshot as the newest and prunes what the older retained one covers. */
+  public void finishSnapshot(PendingSnapshot p) throws IOException {
+    ensureUsable();
+    if (!p.written) {
+      return; // its write failed: the journal still holds everything
+    }
+    snapshotIndex = Math.max(snapshotIndex, p.index());
+    try {
       prune();
     } catch (IOException | RuntimeException e) {
       throw fail(e);

@@ -6,10 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import org.corral.common.SlurmError;
 import org.corral.common.config.SchedulingConfig;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
+import org.corral.ctld.jobdata.JobData;
+import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.JournalCorruptException;
 import org.corral.ctld.journal.RecoveryMode;
@@ -19,10 +24,13 @@ import org.corral.ctld.state.Command;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.ControllerAddress;
 import org.corral.protocol.Credentials;
+import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.auth.MungeAuth;
 import org.corral.protocol.msg.PriorityWeights;
+import org.corral.protocol.msg.Request;
 
 /**
  * The running controller: recovers the state from StateSaveLocation, then wires the writer
@@ -61,10 +69,13 @@ public final class Controller implements AutoCloseable {
     Credentials creds = new Credentials(key, "slurmctld", clock);
 
     Path stateDir = cfg.stateSaveLocation().resolve("journal");
-    if (clearState && Files.isDirectory(stateDir)) {
-      try (var files = Files.walk(stateDir)) {
-        for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
+    Path dataDir = cfg.stateSaveLocation().resolve("job_data");
+    for (Path dir : List.of(stateDir, dataDir)) {
+      if (clearState && Files.isDirectory(dir)) {
+        try (var files = Files.walk(dir)) {
+          for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            Files.delete(p);
+          }
         }
       }
     }
@@ -73,6 +84,11 @@ public final class Controller implements AutoCloseable {
     ClusterState recovered = StateRecovery.recover(journal, (int) cfg.firstJobId());
     LOG.log(Level.INFO, "Recovered state of " + recovered.jobs().size() + " jobs; next job id "
         + recovered.nextJobId());
+    JobData jobData = JobData.open(dataDir);
+    int orphans = jobData.recover(recovered);
+    if (orphans > 0) {
+      LOG.log(Level.INFO, "Removed " + orphans + " job script/environment files no job names");
+    }
 
     SchedulerLoop[] sched = new SchedulerLoop[1];
     AccountingShipper[] shipper = new AccountingShipper[1];
@@ -84,6 +100,7 @@ public final class Controller implements AutoCloseable {
         shipper[0].trigger();
       }
     });
+    writer.keep(jobData);
     shipper[0] = new AccountingShipper(writer, cfg.clusterName(), cfg.accounting(), creds);
     long now = clock.instant().getEpochSecond();
     await(writer.submit(s -> Decision.of(null, new Command.LoadConfig(
@@ -91,7 +108,7 @@ public final class Controller implements AutoCloseable {
 
     NodeAgent agent = new NodeAgent(creds, nodeTimeout);
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
-        NodeHookPolicy.of(cfg));
+        NodeHookPolicy.of(cfg), jobData);
     ControllerStats stats = new ControllerStats(now, users);
     AssociationCache associations = new AssociationCache(cfg.accounting(), cfg.clusterName(), creds,
         cfg.stateSaveLocation());
@@ -111,20 +128,39 @@ public final class Controller implements AutoCloseable {
 
     Controller[] self = new Controller[1];
     SuspendRequests suspensions = new SuspendRequests(auth, clock, orders,
-        cfg.get("SchedulerParameters").orElse(""));
+        cfg.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse(""));
     ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
-        RateLimiter.fromParameters(cfg.get("SlurmctldParameters").orElse(""), clock::millis),
-        new ReservationRequests(auth, clock, users, new AssocPolicy(associations)));
+        RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
+        new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
+        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
-        64 << 20, Duration.ofMinutes(5), 4096), creds, service);
+        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
+        MungeAuth.forAuthType(cfg.authType(), cfg.get("AuthInfo").orElse(null), clock), service);
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
     sched[0].trigger();
     return self[0];
+  }
+
+  /**
+   * What a user may send: requests that carry a script or an environment up to a submission's
+   * limits (max_script_size and the environment's), anything else 1 MiB.
+   */
+  private static FrameLimits userFrames(SlurmConfig cfg) throws IOException {
+    int submission;
+    try {
+      submission = SubmitLimits.of(cfg.get("SchedulerParameters").orElse("")).requestBytes();
+    } catch (IllegalArgumentException e) {
+      throw new IOException(cfg.path() + ": " + e.getMessage(), e);
+    }
+    return FrameLimits.DEFAULT
+        .withUserType(Request.SUBMIT_JOB_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
+        .withUserType(Request.CREATE_STEP_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
+        .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission);
   }
 
   private static org.corral.common.config.PreemptConfig preemptConfig(SlurmConfig cfg) throws IOException {

@@ -1,5 +1,6 @@
 package org.corral.ctld.runtime;
 
+import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -9,10 +10,13 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.corral.common.SlurmError;
+import org.corral.ctld.jobdata.JobData;
 import org.corral.ctld.state.ClusterState;
 import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
+import org.corral.protocol.msg.BatchScriptReply;
 import org.corral.protocol.msg.ConfigEntry;
+import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.ConfigReply;
 import org.corral.protocol.msg.PriorityWeights;
 import org.corral.protocol.msg.CreateStepReply;
@@ -60,11 +64,16 @@ public final class ControllerService implements RequestHandler {
   private final LicenseRequests licenses;
   private final RateLimiter rateLimiter;
   private final ReservationRequests reservations;
+  private final JobData jobData;
+  private final ConfigView configView;
 
   ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
-      ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations) {
+      ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
+      JobData jobData, ConfigView configView) {
+    this.jobData = jobData;
+    this.configView = configView;
     this.rateLimiter = rateLimiter;
     this.reservations = reservations;
     this.shares = shares;
@@ -117,7 +126,7 @@ public final class ControllerService implements RequestHandler {
             yield Response.newBuilder().setSubmitJob(SubmitJobReply.newBuilder()
                 .setWillRun(run.toBuilder().setJobId(id))).build();
           }
-          int id = await(writer.submit(s -> jobs.submit(peer, spec, s)));
+          int id = submit(peer, spec);
           LOG.log(Level.DEBUG, "_slurm_rpc_submit_batch_job: JobId=" + id + " uid=" + peer.uid());
           yield Response.newBuilder().setSubmitJob(SubmitJobReply.newBuilder().setJobId(id)).build();
         }
@@ -149,7 +158,9 @@ public final class ControllerService implements RequestHandler {
           JobResultsReply r = await(writer.submit(s -> jobs.requeue(peer, req.getRequeueJobs(), s)));
           yield Response.newBuilder().setJobResults(r).build();
         }
-        case JOB_INFO -> Response.newBuilder().setJobInfo(jobInfo(req, writer.current())).build();
+        case BATCH_SCRIPT -> Response.newBuilder().setBatchScript(batchScript(peer, req.getBatchScript().getJobId()))
+            .build();
+        case JOB_INFO -> Response.newBuilder().setJobInfo(JobQueries.jobInfo(req.getJobInfo(), writer.current())).build();
         case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
         case RESERVATION -> {
           var r = req.getReservation();
@@ -194,6 +205,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.getDefaultInstance();
         }
         case CREATE_STEP -> {
+          jobs.prepare(req.getCreateStep().getSpec());
           CreateStepReply r = await(writer.submit(s -> steps.create(peer, req.getCreateStep().getSpec(), s)));
           yield Response.newBuilder().setCreateStep(r).build();
         }
@@ -248,6 +260,39 @@ public final class ControllerService implements RequestHandler {
     }
   }
 
+  /**
+   * A submission: its script and environment are stored (durably, off the writer thread) before
+   * its job is journaled, and the job record names them.
+   */
+  private int submit(Peer peer, JobSpec spec) {
+    if (!spec.getScriptRef().isEmpty() || !spec.getEnvironmentRef().isEmpty()) { // the controller's own to set
+      throw new SlurmException(SlurmError.INVALID_MESSAGE, "a submission may not name stored job data");
+    }
+    try (JobData.Stored stored = jobData.store(spec)) {
+      return await(writer.submit(s -> jobs.submit(peer, stored.spec(), s)));
+    } catch (IOException e) {
+      LOG.log(Level.ERROR, "cannot store a job's script or environment: " + e);
+      throw new SlurmException(SlurmError.ERROR_ON_DESC_TO_RECORD_COPY, "cannot store the job's script: " + e.getMessage());
+    }
+  }
+
+  /** scontrol write batch_script: the job's owner, its account's coordinators, operators and administrators. */
+  private BatchScriptReply batchScript(Peer peer, int jobId) {
+    JobRecord r = writer.current().job(jobId).orElseThrow(() -> new SlurmException(SlurmError.INVALID_JOB_ID));
+    if (!auth.mayActOnJob(peer, r.getInfo())) {
+      throw new SlurmException(SlurmError.USER_ID_MISSING);
+    }
+    if (r.getSpec().getInteractive()) {
+      throw new SlurmException(SlurmError.JOB_SCRIPT_MISSING);
+    }
+    try {
+      return BatchScriptReply.newBuilder().setScript(jobData.script(r.getSpec())).build();
+    } catch (IOException e) {
+      LOG.log(Level.ERROR, "job " + jobId + ": " + e.getMessage());
+      throw new SlurmException(SlurmError.JOB_SCRIPT_MISSING);
+    }
+  }
+
   /** Long-polls the published state until the job leaves PENDING or the wait is over. */
   private WaitAllocationReply waitAllocation(WaitAllocationRequest req) {
     long deadline = System.nanoTime() + Math.min(req.getTimeoutMs(), MAX_WAIT_MS) * 1_000_000L;
@@ -284,36 +329,6 @@ public final class ControllerService implements RequestHandler {
     return Response.newBuilder().setErrorCode(e.code()).setErrorMessage(message).build();
   }
 
-  private static JobInfoReply jobInfo(Request req, ClusterState s) {
-    JobInfoReply.Builder b = JobInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
-    var ids = req.getJobInfo().getJobIdsList();
-    if (ids.isEmpty()) {
-      for (JobRecord r : s.jobs().values()) {
-        b.addJobs(r.getInfo());
-      }
-    } else {
-      for (int id : ids) {
-        s.job(id).ifPresent(r -> b.addJobs(r.getInfo()));
-        if (s.job(id).map(r -> r.getInfo().getArrayJobId() == id).orElse(false)) {
-          // an array's id names all of it: its record, then its started tasks (newest first, as Slurm lists them)
-          List<JobRecord> tasks = new ArrayList<>();
-          for (JobRecord r : s.jobs().values()) {
-            if (r.getInfo().getArrayJobId() == id && r.getInfo().getJobId() != id) {
-              tasks.add(r);
-            }
-          }
-          for (int i = tasks.size() - 1; i >= 0; i--) {
-            b.addJobs(tasks.get(i).getInfo());
-          }
-        }
-      }
-      if (b.getJobsCount() == 0) {
-        throw new SlurmException(SlurmError.INVALID_JOB_ID);
-      }
-    }
-    return b.build();
-  }
-
   private static NodeInfoReply nodeInfo(Request req, ClusterState s) {
     Set<String> names = new HashSet<>(req.getNodeInfo().getNamesList());
     NodeInfoReply.Builder b = NodeInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
@@ -346,7 +361,8 @@ public final class ControllerService implements RequestHandler {
 
   private ConfigReply config() {
     ConfigReply.Builder b = ConfigReply.newBuilder().setPriorityWeights(weights);
-    configEntries.forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
+    configView.lines(writer.current())
+        .forEach(e -> b.addEntries(ConfigEntry.newBuilder().setKey(e.getKey()).setValue(e.getValue())));
     confinement.configEntries().forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
     return b.build();
   }

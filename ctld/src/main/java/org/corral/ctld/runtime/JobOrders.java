@@ -2,11 +2,13 @@ package org.corral.ctld.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.corral.ctld.jobdata.JobData;
 import org.corral.ctld.nodes.NodeAgent;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
+import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.NodeHookRequest;
@@ -25,20 +27,21 @@ final class JobOrders {
   private final int killWait;
   private final java.time.Clock clock;
   private final NodeHookPolicy hooks;
+  private final JobData data;
 
-  JobOrders(NodeAgent agent, StateWriter writer, String clusterName, int killWait, java.time.Clock clock) {
-    this(agent, writer, clusterName, killWait, clock, NodeHookPolicy.NONE);
-  }
-
-  /** @param hooks whether the job's other nodes run a Prolog at allocation and an Epilog at the end */
+  /**
+   * @param hooks whether the job's other nodes run a Prolog at allocation and an Epilog at the end
+   * @param data where jobs' scripts and environments are read from at launch
+   */
   JobOrders(NodeAgent agent, StateWriter writer, String clusterName, int killWait,
-      java.time.Clock clock, NodeHookPolicy hooks) {
+      java.time.Clock clock, NodeHookPolicy hooks, JobData data) {
     this.agent = agent;
     this.writer = writer;
     this.clusterName = clusterName;
     this.killWait = killWait;
     this.clock = clock;
     this.hooks = hooks;
+    this.data = data;
   }
 
   /** The launch of a job that {@code state} shows running. */
@@ -60,8 +63,16 @@ final class JobOrders {
       if (node == null) {
         return;
       }
+      JobSpec spec;
+      try {
+        spec = data.complete(rec.getSpec());
+      } catch (java.io.IOException e) {
+        writer.submit(s -> Decision.of(null, new Command.LaunchFailed(jobId,
+            clock.instant().getEpochSecond(), "cannot read the job's script or environment: " + e.getMessage())));
+        return;
+      }
       LaunchBatchRequest req = LaunchBatchRequest.newBuilder()
-          .setJob(j).setSpec(rec.getSpec()).setClusterName(clusterName)
+          .setJob(j).setSpec(spec).setClusterName(clusterName)
           .setCpusOnNode(first.getCpus()).setMemOnNodeMb(first.getMemMb()).build();
       if (!agent.launch(node, req)) {
         writer.submit(s -> Decision.of(null, new Command.LaunchFailed(jobId,

@@ -44,6 +44,7 @@ final class RpcNames {
     put(Request.BodyCase.RESERVATION, "REQUEST_CREATE_RESERVATION", 3006);
     put(Request.BodyCase.DELETE_RESERVATION, "REQUEST_DELETE_RESERVATION", 3008);
     put(Request.BodyCase.RESERVATION_INFO, "REQUEST_RESERVATION_INFO", 2024);
+    put(Request.BodyCase.BATCH_SCRIPT, "REQUEST_BATCH_SCRIPT", 2051);
   }
 
   private static void put(Request.BodyCase c, String text, int number) {

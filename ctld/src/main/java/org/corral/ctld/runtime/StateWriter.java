@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
+import org.corral.ctld.jobdata.JobData;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
@@ -36,6 +38,11 @@ public final class StateWriter implements AutoCloseable {
   private final Runnable onChange;
   private final ExecutorService effects = Executors.newVirtualThreadPerTaskExecutor();
   private final Thread thread;
+  private final long snapshotBytes;
+  private final ExecutorService snapshotter =
+      Executors.newSingleThreadExecutor(Thread.ofPlatform().name("state-snapshot").daemon().factory());
+  private volatile Journal.PendingSnapshot snapshotting; // set and cleared by the writer thread
+  private Future<?> snapshotWrite;
   private volatile ClusterState published;
   private volatile boolean running = true;
   private ClusterState state;
@@ -45,6 +52,12 @@ public final class StateWriter implements AutoCloseable {
    *     jobs or nodes, e.g. to wake the scheduler
    */
   public StateWriter(ClusterState recovered, Journal journal, Runnable onChange) {
+    this(recovered, journal, onChange, SNAPSHOT_BYTES);
+  }
+
+  /** @param snapshotBytes journal bytes after which a snapshot is written */
+  StateWriter(ClusterState recovered, Journal journal, Runnable onChange, long snapshotBytes) {
+    this.snapshotBytes = snapshotBytes;
     this.state = recovered;
     this.published = recovered;
     this.journal = journal;
@@ -68,6 +81,13 @@ public final class StateWriter implements AutoCloseable {
     this.observer = o;
   }
 
+  private volatile JobData jobData;
+
+  /** Follows job records' references to scripts and environments, deleting freed ones once durable. */
+  public void keep(JobData data) {
+    this.jobData = data;
+  }
+
   /** Runs {@code decide} on the writer thread; completes once its commands are durable. */
   public <T> CompletableFuture<T> submit(Function<ClusterState, Decision<T>> decide) {
     CompletableFuture<T> f = new CompletableFuture<>();
@@ -85,6 +105,7 @@ public final class StateWriter implements AutoCloseable {
       try {
         Proposal<?> first = queue.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS);
         if (first == null) {
+          finishSnapshot();
           continue;
         }
         batch.add(first);
@@ -120,6 +141,10 @@ public final class StateWriter implements AutoCloseable {
           if (o != null) {
             o.applied(before, state, c);
           }
+          JobData data = jobData;
+          if (data != null) {
+            data.applied(before, state, c);
+          }
           if (c.durable()) {
             journal.append(CommandCodec.encode(c));
           }
@@ -133,6 +158,12 @@ public final class StateWriter implements AutoCloseable {
     }
     journal.sync();
     published = state;
+    JobData data = jobData;
+    if (data != null) {
+      for (String freed : data.takeUnreferenced()) { // their purges are durable now
+        after.add(() -> data.deleteIfUnused(freed));
+      }
+    }
     for (int i = 0; i < batch.size(); i++) {
       complete(batch.get(i), replies.get(i));
     }
@@ -142,9 +173,45 @@ public final class StateWriter implements AutoCloseable {
     if (changed) {
       onChange.run();
     }
-    if (journal.bytesSinceSnapshot() > SNAPSHOT_BYTES) {
-      snapshot();
+    finishSnapshot();
+    if (snapshotting == null && journal.bytesSinceSnapshot() > snapshotBytes) {
+      startSnapshot();
     }
+  }
+
+  /**
+   * Snapshots the state as of the last journal entry on a thread of its own: the state is an
+   * immutable version, streamed to the file while the writer goes on (writer thread).
+   */
+  private void startSnapshot() throws IOException {
+    long index = journal.lastIndex();
+    ClusterState s = state;
+    Journal.PendingSnapshot p = journal.startSnapshot(index);
+    snapshotting = p;
+    snapshotWrite = snapshotter.submit(() -> {
+      long t0 = System.nanoTime();
+      try {
+        p.write(out -> SnapshotCodec.write(s, index, out));
+        LOG.log(Level.INFO, "snapshot written at journal index " + index + " (" + s.jobs().size() + " jobs) in "
+            + (System.nanoTime() - t0) / 1_000_000 + " ms");
+      } catch (IOException | RuntimeException e) {
+        LOG.log(Level.WARNING, "snapshot at journal index " + index + " failed (the journal keeps everything): " + e);
+      }
+    });
+  }
+
+  /** Takes a snapshot written meanwhile as the newest (writer thread). */
+  private void finishSnapshot() throws IOException {
+    Journal.PendingSnapshot p = snapshotting;
+    if (p != null && snapshotWrite.isDone()) {
+      journal.finishSnapshot(p);
+      snapshotting = null;
+    }
+  }
+
+  /** Whether a snapshot is being written now. */
+  boolean snapshotInProgress() {
+    return snapshotting != null;
   }
 
   @SuppressWarnings("unchecked")
@@ -156,10 +223,23 @@ public final class StateWriter implements AutoCloseable {
     }
   }
 
-  /** Writes a snapshot of the state as of the last journal entry (writer thread only). */
-  private void snapshot() throws IOException {
+  /** Writes a snapshot of the state as of the last journal entry, once the writer has stopped. */
+  private void finalSnapshot() throws IOException {
+    if (snapshotWrite != null) {
+      try {
+        snapshotWrite.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (java.util.concurrent.ExecutionException e) {
+        // logged by the snapshot thread
+      }
+      finishSnapshot();
+    }
     long index = journal.lastIndex();
-    journal.writeSnapshot(index, SnapshotCodec.encode(state, index));
+    Journal.PendingSnapshot p = journal.startSnapshot(index);
+    p.write(out -> SnapshotCodec.write(state, index, out));
+    journal.finishSnapshot(p);
     LOG.log(Level.INFO, "snapshot written at journal index " + index);
   }
 
@@ -173,11 +253,12 @@ public final class StateWriter implements AutoCloseable {
     }
     try {
       if (!thread.isAlive()) {
-        snapshot();
+        finalSnapshot();
       }
     } catch (IOException e) {
       LOG.log(Level.WARNING, "final snapshot failed: " + e);
     }
     effects.shutdown();
+    snapshotter.shutdown();
   }
 }

@@ -30,6 +30,11 @@ public final class JobStates {
     return j.getState() == JobState.PENDING || j.getState() == JobState.SPECIAL_EXIT;
   }
 
+  /** Whether scontrol hold/uhold/release take it: queued, or running (it runs on, held), not completing. */
+  public static boolean isHoldable(JobInfo j) {
+    return (isQueued(j) || j.getState() == JobState.RUNNING) && !j.getCompleting();
+  }
+
   /** Whether the job has ended (it may still be completing). */
   public static boolean isFinished(JobInfo j) {
     return switch (j.getState()) {

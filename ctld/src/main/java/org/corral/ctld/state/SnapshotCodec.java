@@ -1,11 +1,18 @@
 package org.corral.ctld.state;
 
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.corral.protocol.msg.AcctEvent;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeInfo;
+import org.corral.protocol.msg.ReservationInfo;
 import org.corral.protocol.msg.StateSnapshot;
 import org.pcollections.HashTreePMap;
 import org.pcollections.TreePMap;
@@ -18,17 +25,39 @@ public final class SnapshotCodec {
   private SnapshotCodec() {}
 
   public static byte[] encode(ClusterState s, long lastIndex) {
-    return StateSnapshot.newBuilder()
-        .setLastIndex(lastIndex)
-        .setNextJobId(s.nextJobId())
-        .addAllJobs(s.jobs().values())
-        .addAllNodes(s.nodesInOrder())
-        .addAllAcctOutbox(s.outbox().events().values())
-        .setNextAcctEvent(s.outbox().nextEventId())
-        .addAllReservations(s.reservations().all())
-        .setReservationsCreated(s.reservations().created())
-        .build()
-        .toByteArray();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      write(s, lastIndex, out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array cannot fail
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * Writes a {@code StateSnapshot} message one record at a time, as {@link #encode} would give
+   * it, without building it whole first: the state is an immutable version, so this may run on
+   * any thread while the writer goes on.
+   */
+  public static void write(ClusterState s, long lastIndex, OutputStream to) throws IOException {
+    CodedOutputStream out = CodedOutputStream.newInstance(to, 1 << 16);
+    out.writeUInt64(StateSnapshot.LAST_INDEX_FIELD_NUMBER, lastIndex);
+    out.writeUInt32(StateSnapshot.NEXT_JOB_ID_FIELD_NUMBER, s.nextJobId());
+    for (JobRecord r : s.jobs().values()) {
+      out.writeMessage(StateSnapshot.JOBS_FIELD_NUMBER, r);
+    }
+    for (NodeInfo n : s.nodesInOrder()) {
+      out.writeMessage(StateSnapshot.NODES_FIELD_NUMBER, n);
+    }
+    for (AcctEvent e : s.outbox().events().values()) {
+      out.writeMessage(StateSnapshot.ACCT_OUTBOX_FIELD_NUMBER, e);
+    }
+    out.writeUInt64(StateSnapshot.NEXT_ACCT_EVENT_FIELD_NUMBER, s.outbox().nextEventId());
+    for (ReservationInfo r : s.reservations().all()) {
+      out.writeMessage(StateSnapshot.RESERVATIONS_FIELD_NUMBER, r);
+    }
+    out.writeUInt32(StateSnapshot.RESERVATIONS_CREATED_FIELD_NUMBER, s.reservations().created());
+    out.flush();
   }
 
   public static ClusterState decode(byte[] data) throws InvalidProtocolBufferException {

@@ -334,15 +334,21 @@ public final class StateMachine {
     return freed.withJobs(freed.jobs().plus(c.jobId(), with(rec, failed)), c.time());
   }
 
+  /**
+   * hold/uhold/release of a pending job, or of a running one: as in Slurm, a running job keeps
+   * running with priority 0 and the hold's reason until released (a requeue then keeps it held).
+   */
   private static ClusterState hold(ClusterState s, Command.HoldJob c) {
     JobRecord rec = s.jobs().get(c.jobId());
-    if (rec == null || !JobStates.isQueued(rec.getInfo()) || rec.getInfo().getCompleting()) {
+    if (rec == null || !JobStates.isHoldable(rec.getInfo())) {
       return s;
     }
     JobInfo.Builder b = rec.getInfo().toBuilder();
     if (c.release()) {
-      b.setState(JobState.PENDING) // out of SPECIAL_EXIT too
-          .setPriority(DEFAULT_PRIORITY).setUserHeld(false).setStateReason("None")
+      if (JobStates.isQueued(rec.getInfo())) {
+        b.setState(JobState.PENDING); // out of SPECIAL_EXIT too
+      }
+      b.setPriority(DEFAULT_PRIORITY).setUserHeld(false).setStateReason("None")
           .clearPriorityFactors(); // recalculated by the next scheduling pass
     } else {
       b.setPriority(0).setUserHeld(c.userHold())

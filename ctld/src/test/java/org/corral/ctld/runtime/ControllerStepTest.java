@@ -2,7 +2,6 @@ package org.corral.ctld.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -88,19 +87,12 @@ class ControllerStepTest {
     int ctldPort = FreePorts.one();
     int p1 = FreePorts.one();
     int p2 = FreePorts.one();
-    Files.writeString(dir.resolve("slurm.conf"), """
-        ClusterName=test
-        SlurmctldHost=localhost(127.0.0.1)
-        SlurmctldPort=%d
-        SlurmUser=root
-        StateSaveLocation=%s/state
-        SlurmctldPidFile=%s/slurmctld.pid
+    SlurmConfig cfg = TestClusterConfig.write(dir, ctldPort, """
         NodeName=n1 NodeAddr=127.0.0.1 Port=%d CPUs=4 RealMemory=1000
         NodeName=n2 NodeAddr=127.0.0.1 Port=%d CPUs=4 RealMemory=1000
         PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-        """.formatted(ctldPort, dir, dir, p1, p2));
-    ClusterKey.generate(dir.resolve("slurm.key"));
-    Controller ctld = Controller.start(SlurmConfig.load(dir.resolve("slurm.conf")), Clock.systemUTC(),
+        """.formatted(p1, p2));
+    Controller ctld = Controller.start(cfg, Clock.systemUTC(),
         RecoveryMode.STRICT, false, Duration.ofSeconds(2));
     open.add(ctld);
     UnixSocketChannel user = new UnixSocketChannel(dir.resolve("slurmctld-" + ctldPort + ".sock"));

@@ -2,7 +2,6 @@ package org.corral.ctld.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,20 +38,12 @@ class ControllerTest {
   @TempDir Path dir;
 
   private SlurmConfig config(int ctldPort, int nodePort) throws Exception {
-    Files.writeString(dir.resolve("slurm.conf"), """
-        ClusterName=test
-        SlurmctldHost=localhost(127.0.0.1)
-        SlurmctldPort=%d
-        SlurmUser=root
-        StateSaveLocation=%s/state
-        SlurmctldPidFile=%s/slurmctld.pid
+    return TestClusterConfig.write(dir, ctldPort, """
         SlurmdTimeout=300
         DefMemPerCPU=100
         NodeName=n1 NodeAddr=127.0.0.1 Port=%d CPUs=4 RealMemory=1000
         PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-        """.formatted(ctldPort, dir, dir, nodePort));
-    ClusterKey.generate(dir.resolve("slurm.key"));
-    return SlurmConfig.load(dir.resolve("slurm.conf"));
+        """.formatted(nodePort));
   }
 
   private static JobInfo job(UnixSocketChannel ch, int id) throws Exception {

@@ -38,6 +38,25 @@ class StateMachineTest {
   }
 
   @Test
+  void aRunningJobIsHeldAndReleasedWhereItRuns() {
+    // As the reference: hold of a running job is accepted, Priority=0 Reason=JobHeldAdmin, still RUNNING.
+    ClusterState s = TestStates.submit(TestStates.cluster(2, 8, 4000), 1, TestStates.spec().build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1010, List.of(alloc("n2", 2, 200))));
+    s = StateMachine.apply(s, new Command.HoldJob(1, false, false));
+    JobInfo held = s.job(1).orElseThrow().getInfo();
+    assertThat(held.getState()).isEqualTo(JobState.RUNNING);
+    assertThat(held.getPriority()).isZero();
+    assertThat(held.getStateReason()).isEqualTo("JobHeldAdmin");
+    s = StateMachine.apply(s, new Command.HoldJob(1, false, true));
+    assertThat(s.job(1).orElseThrow().getInfo().getStateReason()).isEqualTo("JobHeldUser");
+    s = StateMachine.apply(s, new Command.HoldJob(1, true, false));
+    JobInfo released = s.job(1).orElseThrow().getInfo();
+    assertThat(released.getState()).isEqualTo(JobState.RUNNING);
+    assertThat(released.getPriority()).isEqualTo(StateMachine.DEFAULT_PRIORITY);
+    assertThat(released.getStateReason()).isEqualTo("None");
+  }
+
+  @Test
   void startTakesResourcesAndEndReturnsThem() {
     ClusterState s = TestStates.submit(TestStates.cluster(2, 8, 4000), 1, TestStates.spec().build(), 1000);
     s = StateMachine.apply(s, new Command.StartJob(1, 1010, List.of(alloc("n2", 2, 200))));

@@ -13,10 +13,11 @@ import java.util.Set;
 import org.corral.common.config.CgroupConf;
 
 /**
- * What cgroup v1 and v2 share: Slurm's layout {@code <root>/slurm_<node>/uid_<uid>/job_<id>/step_<step>}
+ * What cgroup v1 and v2 share: Slurm's layout {@code slurm_<node>/uid_<uid>/job_<id>/step_<step>}
  * in each hierarchy the backend uses (v1: one per controller; v2: the one unified tree), with
- * the node's name in the path because several slurmd's may share one host. Limits sit on the job
- * level; processes only ever join step (leaf) directories.
+ * the node's name in the path because several slurmd's may share one host, under a directory
+ * of the node's cluster because several clusters may too ({@link NodeCgroupName}). Limits sit on
+ * the job level; processes only ever join step (leaf) directories.
  */
 abstract class CgroupBackend implements ResourceLimiter {
   private static final System.Logger LOG = System.getLogger("slurmd");
@@ -34,7 +35,7 @@ abstract class CgroupBackend implements ResourceLimiter {
     this.nodeMemoryBytes = nodeMemoryBytes;
   }
 
-  /** The node's top directory in each hierarchy ({@code .../slurm_<node>}), all existing. */
+  /** The node's top directory in each hierarchy ({@code .../<cluster>/slurm_<node>}), all existing. */
   abstract List<Path> nodeRoots();
 
   /** Makes a new directory ready: for processes (a leaf) or for children (an inner level). */
@@ -325,20 +326,38 @@ abstract class CgroupBackend implements ResourceLimiter {
         if (fs.subdirs(root, "uid_").isEmpty()) {
           try {
             fs.removeDir(root);
+            // The cluster's level goes with its last node on this host.
+            if (fs.subdirs(root.getParent(), "").isEmpty()) {
+              fs.removeDir(root.getParent());
+            }
           } catch (IOException busy) {
-            // a process of ours still in it (v2: this daemon's own leaf): the next daemon reuses it
+            // a process of ours still in it (v2: this daemon's own leaf), or another node of the
+            // cluster made its directory meanwhile: the next daemon reuses it
           }
         }
       }
     }
   }
 
-  /** Creates the node's top directory in one hierarchy. */
-  Path nodeRoot(int hierarchy, Path parent, String nodeName) throws IOException {
-    Path root = parent.resolve("slurm_" + nodeName);
-    if (fs.mkdir(root)) {
-      prepare(hierarchy, root, false);
+  /** Creates the node's top directory (and its cluster's) in one hierarchy. */
+  Path nodeRoot(int hierarchy, Path parent, NodeCgroupName name) throws IOException {
+    Path root = name.nodeDir(parent);
+    for (int attempt = 0; ; attempt++) {
+      Path cluster = name.clusterDir(parent);
+      if (fs.mkdir(cluster)) {
+        prepare(hierarchy, cluster, false);
+      }
+      try {
+        if (fs.mkdir(root)) {
+          prepare(hierarchy, root, false);
+        }
+        return root;
+      } catch (java.nio.file.NoSuchFileException removed) {
+        // the cluster's last other node on this host stopped just now and took the level along
+        if (attempt > 0) {
+          throw removed;
+        }
+      }
     }
-    return root;
   }
 }

@@ -29,7 +29,7 @@ final class CgroupV1 extends CgroupBackend {
    * @throws IOException when the memory hierarchy (or cpuset, with ConstrainCores) is missing
    *     or its directories cannot be created
    */
-  CgroupV1(CgroupFs fs, CgroupConf conf, Path mount, Map<String, String> ownPaths, String nodeName,
+  CgroupV1(CgroupFs fs, CgroupConf conf, Path mount, Map<String, String> ownPaths, NodeCgroupName name,
       long nodeMemoryBytes) throws IOException {
     super(fs, conf, nodeMemoryBytes);
     List<String> found = new ArrayList<>();
@@ -54,7 +54,7 @@ final class CgroupV1 extends CgroupBackend {
     for (int h = 0; h < controllers.size(); h++) {
       String own = ownPaths.getOrDefault(controllers.get(h), "/");
       Path parent = mount.resolve(controllers.get(h)).resolve(own.replaceFirst("^/+", ""));
-      made.add(nodeRoot(h, parent, nodeName));
+      made.add(nodeRoot(h, parent, name));
     }
     this.roots = List.copyOf(made);
   }

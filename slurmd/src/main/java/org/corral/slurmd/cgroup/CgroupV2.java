@@ -15,8 +15,9 @@ import org.corral.common.config.CgroupConf;
  * controllers (cpuset, memory, cpu) are delegated down each inner level through
  * cgroup.subtree_control. v2 allows processes only in leaves, so when the daemon's own cgroup
  * holds the daemon itself, the daemon first moves into a leaf of its own
- * ({@code slurm_<node>/slurmd}), as Slurm's slurmd does; when other processes share it too, the
- * node's tree goes under the top of the hierarchy instead ({@code corral/slurm_<node>}).
+ * ({@code <cluster>/slurm_<node>/slurmd}), as Slurm's slurmd does; when other processes share it
+ * too, the node's tree goes under the top of the hierarchy instead
+ * ({@code corral/<cluster>/slurm_<node>}). {@link NodeCgroupName} says why the cluster's level.
  */
 final class CgroupV2 extends CgroupBackend {
   private final Path root;
@@ -26,7 +27,7 @@ final class CgroupV2 extends CgroupBackend {
    * @param ownPath the daemon's own cgroup (the "0::" line of /proc/self/cgroup)
    * @throws IOException when the tree is not cgroup2 or the controllers cannot be delegated
    */
-  CgroupV2(CgroupFs fs, CgroupConf conf, Path mount, String ownPath, String nodeName, long nodeMemoryBytes,
+  CgroupV2(CgroupFs fs, CgroupConf conf, Path mount, String ownPath, NodeCgroupName name, long nodeMemoryBytes,
       long selfPid) throws IOException {
     super(fs, conf, nodeMemoryBytes);
     Path own = mount.resolve(ownPath.replaceFirst("^/+", ""));
@@ -34,11 +35,11 @@ final class CgroupV2 extends CgroupBackend {
     Path node;
     try {
       controllers = controllers(own, conf);
-      node = underOwn(own, nodeName, selfPid, controllers);
+      node = underOwn(own, name, selfPid, controllers);
     } catch (IOException ownRefused) {
       try {
         controllers = controllers(mount, conf);
-        node = underTop(mount, nodeName, controllers);
+        node = underTop(mount, name, controllers);
       } catch (IOException topRefused) {
         throw new IOException(ownRefused.getMessage() + "; and at the top, " + topRefused.getMessage(), topRefused);
       }
@@ -68,9 +69,10 @@ final class CgroupV2 extends CgroupBackend {
     return String.join(" ", wanted);
   }
 
-  /** slurm_NODE under the daemon's own cgroup, the daemon moved into a leaf if it lives there. */
-  private Path underOwn(Path own, String nodeName, long selfPid, String controllers) throws IOException {
-    Path node = own.resolve("slurm_" + nodeName);
+  /** CLUSTER/slurm_NODE under the daemon's own cgroup, the daemon moved into a leaf if it lives there. */
+  private Path underOwn(Path own, NodeCgroupName name, long selfPid, String controllers) throws IOException {
+    Path node = name.nodeDir(own);
+    fs.mkdir(name.clusterDir(own));
     fs.mkdir(node);
     try {
       fs.write(own.resolve("cgroup.subtree_control"), controllers);
@@ -81,16 +83,17 @@ final class CgroupV2 extends CgroupBackend {
       fs.write(daemon.resolve("cgroup.procs"), Long.toString(selfPid));
       fs.write(own.resolve("cgroup.subtree_control"), controllers);
     }
+    fs.write(name.clusterDir(own).resolve("cgroup.subtree_control"), controllers);
     return node;
   }
 
   /**
-   * corral/slurm_NODE under the tree's top, for a daemon whose cgroup cannot delegate: shared
+   * corral/CLUSTER/slurm_NODE under the tree's top, for a daemon whose cgroup cannot delegate: shared
    * with other processes (started from a shell or an agent rather than in a delegated systemd
    * scope) or not given the controllers, as Slurm's slurmd does with IgnoreSystemd=yes. The top
    * cgroup may hold processes and still delegate.
    */
-  private Path underTop(Path mount, String nodeName, String controllers) throws IOException {
+  private Path underTop(Path mount, NodeCgroupName name, String controllers) throws IOException {
     try {
       fs.write(mount.resolve("cgroup.subtree_control"), controllers);
     } catch (IOException alreadyOnOrRefused) {
@@ -99,7 +102,9 @@ final class CgroupV2 extends CgroupBackend {
     Path top = mount.resolve("corral");
     fs.mkdir(top);
     fs.write(top.resolve("cgroup.subtree_control"), controllers);
-    Path node = top.resolve("slurm_" + nodeName);
+    fs.mkdir(name.clusterDir(top));
+    fs.write(name.clusterDir(top).resolve("cgroup.subtree_control"), controllers);
+    Path node = name.nodeDir(top);
     fs.mkdir(node);
     return node;
   }

@@ -21,19 +21,19 @@ public final class LimiterSelection {
 
   private LimiterSelection() {}
 
-  public static ResourceLimiter choose(CgroupConf conf, String nodeName, long nodeMemoryBytes) {
+  public static ResourceLimiter choose(CgroupConf conf, NodeCgroupName name, long nodeMemoryBytes) {
     String self;
     try {
       self = Files.readString(Path.of("/proc/self/cgroup"));
     } catch (IOException e) {
       self = "";
     }
-    return choose(CgroupFs.kernel(), conf, conf.cgroupMountpoint(), self, nodeName, nodeMemoryBytes,
+    return choose(CgroupFs.kernel(), conf, conf.cgroupMountpoint(), self, name, nodeMemoryBytes,
         ProcessHandle.current().pid());
   }
 
   static ResourceLimiter choose(CgroupFs fs, CgroupConf conf, Path mount, String procSelfCgroup,
-      String nodeName, long nodeMemoryBytes, long selfPid) {
+      NodeCgroupName name, long nodeMemoryBytes, long selfPid) {
     Map<String, String> v1Paths = new HashMap<>();
     String v2Path = "/";
     for (String line : procSelfCgroup.split("\n")) {
@@ -59,8 +59,8 @@ public final class LimiterSelection {
     for (String plugin : order) {
       try {
         ResourceLimiter limiter = plugin.equals("cgroup/v1")
-            ? new CgroupV1(fs, conf, mount, v1Paths, nodeName, nodeMemoryBytes)
-            : new CgroupV2(fs, conf, mount, v2Path, nodeName, nodeMemoryBytes, selfPid);
+            ? new CgroupV1(fs, conf, mount, v1Paths, name, nodeMemoryBytes)
+            : new CgroupV2(fs, conf, mount, v2Path, name, nodeMemoryBytes, selfPid);
         LOG.log(Level.INFO, "confinement: " + plugin + " (CgroupPlugin=" + conf.cgroupPlugin() + ", ConstrainCores="
             + yesNo(conf.constrainCores()) + ", ConstrainRAMSpace=" + yesNo(conf.constrainRAMSpace())
             + ", ConstrainSwapSpace=" + yesNo(conf.constrainSwapSpace()) + ")");

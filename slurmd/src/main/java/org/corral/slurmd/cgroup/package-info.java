@@ -7,12 +7,15 @@
  *
  * <h2>Layout</h2>
  * In each hierarchy (v1: memory, cpuset, cpuacct; v2: the unified tree), under the daemon's own
- * cgroup: {@code slurm_<node>/uid_<uid>/job_<jobid>/step_<stepid>}. Limits (memory, cpuset) are
- * set on the job level; processes only join step directories.
+ * cgroup: {@code <cluster>/slurm_<node>/uid_<uid>/job_<jobid>/step_<stepid>}, the cluster's level
+ * so that clusters on one host never touch each other's ({@link
+ * org.corral.slurmd.cgroup.NodeCgroupName}). Limits (memory, cpuset) are set on the job level;
+ * processes only join step directories.
  *
  * <h2>Life of a job's scope</h2>
  * <pre>{@code
- * ResourceLimiter limiter = LimiterSelection.choose(cgroupConf, nodeName, realMemoryBytes);
+ * ResourceLimiter limiter = LimiterSelection.choose(cgroupConf, NodeCgroupName.of(slurmConf, nodeName),
+ *     realMemoryBytes);
  *
  * // 1. When the job starts on this node (batch launch, or the first step of an allocation):
  * //    cpus = host CPU ids (empty = not constrained); memory = the job's memory on this node in

@@ -26,7 +26,7 @@ class CgroupV1Test {
     assumeTrue(Files.isRegularFile(MOUNT.resolve("memory/cgroup.procs")), "no cgroup v1 memory controller here");
     CgroupConf conf = CgroupConf.parse("ConstrainCores=yes\nConstrainRAMSpace=yes\n", Path.of("cgroup.conf"));
     try {
-      limiter = new CgroupV1(CgroupFs.kernel(), conf, MOUNT, ownPaths(), node, 4L << 30);
+      limiter = new CgroupV1(CgroupFs.kernel(), conf, MOUNT, ownPaths(), new NodeCgroupName("test-" + node, node), 4L << 30);
     } catch (IOException e) {
       assumeTrue(false, "cgroup v1 not writable here: " + e.getMessage());
     }
@@ -41,6 +41,7 @@ class CgroupV1Test {
       List<Path> roots = v1.nodeRoots();
       v1.shutdown();
       assertThat(roots).allSatisfy(root -> assertThat(root).doesNotExist());
+      assertThat(roots).allSatisfy(root -> assertThat(root.getParent()).doesNotExist()); // the cluster's level
     }
   }
 
@@ -51,7 +52,7 @@ class CgroupV1Test {
     job = limiter.limitJob(4242, 1234, cpus, 100L << 20);
     StepScope step = job.openStep("batch");
     Path memoryJob = step.procsFiles().get(0).getParent().getParent();
-    assertThat(memoryJob.toString()).contains("slurm_" + node + "/uid_1234/job_4242");
+    assertThat(memoryJob.toString()).contains("test-" + node + "/slurm_" + node + "/uid_1234/job_4242");
     assertThat(Files.readString(memoryJob.resolve("memory.limit_in_bytes")).strip())
         .isEqualTo(Long.toString(100L << 20));
     Path cpusetJob = step.procsFiles().stream().filter(p -> p.toString().contains("/cpuset/")).findFirst()
@@ -124,6 +125,22 @@ class CgroupV1Test {
     assertThat(step.procsFiles()).allSatisfy(f -> assertThat(f.getParent().getParent()).doesNotExist());
     assertThat(limiter.findJob(4244)).isEmpty();
     job = null;
+  }
+
+  @Test
+  void anotherClusterWithTheSameNodeNamesNeverTouchesThisOnesTree() throws Exception {
+    CgroupConf conf = CgroupConf.parse("ConstrainRAMSpace=yes\n", Path.of("cgroup.conf"));
+    CgroupV1 other = new CgroupV1(CgroupFs.kernel(), conf, MOUNT, ownPaths(), new NodeCgroupName("other-" + node, node),
+        4L << 30);
+    JobScope theirs = other.limitJob(4260, 1234, new BitSet(), 0);
+    theirs.openStep("batch");
+    theirs.remove();
+    other.shutdown(); // what stopping the other cluster's slurmd does
+    assertThat(other.nodeRoots()).allSatisfy(root -> assertThat(root.getParent()).doesNotExist());
+
+    job = limiter.limitJob(4261, 1234, new BitSet(), 50L << 20);
+    StepScope step = job.openStep("batch");
+    assertThat(step.procsFiles()).allSatisfy(f -> assertThat(f.getParent()).isDirectory());
   }
 
   private static java.util.Map<String, String> ownPaths() throws IOException {

@@ -30,7 +30,7 @@ class CgroupV2Test {
 
   private CgroupV2 backend(String conf) throws Exception {
     return new CgroupV2(CgroupFs.plainTree(), CgroupConf.parse(conf, Path.of("cgroup.conf")), mount,
-        "/system.slice/slurmd.service", "n1", 1000L << 20, 77);
+        "/system.slice/slurmd.service", new NodeCgroupName("c1", "n1"), 1000L << 20, 77);
   }
 
   @Test
@@ -42,9 +42,9 @@ class CgroupV2Test {
     BitSet cpus = new BitSet();
     cpus.set(2, 4);
     JobScope job = v2.limitJob(42, 1000, cpus, 200L << 20);
-    Path jobDir = own.resolve("slurm_n1/uid_1000/job_42");
-    assertThat(Files.readString(own.resolve("slurm_n1/cgroup.subtree_control"))).isEqualTo("+cpuset +memory +cpu\n");
-    assertThat(Files.readString(own.resolve("slurm_n1/uid_1000/cgroup.subtree_control"))).isEqualTo("+cpuset +memory +cpu\n");
+    Path jobDir = own.resolve("c1/slurm_n1/uid_1000/job_42");
+    assertThat(Files.readString(own.resolve("c1/slurm_n1/cgroup.subtree_control"))).isEqualTo("+cpuset +memory +cpu\n");
+    assertThat(Files.readString(own.resolve("c1/slurm_n1/uid_1000/cgroup.subtree_control"))).isEqualTo("+cpuset +memory +cpu\n");
     assertThat(Files.readString(jobDir.resolve("cgroup.subtree_control"))).isEqualTo("+cpuset +memory +cpu\n");
     assertThat(Files.readString(jobDir.resolve("memory.max"))).isEqualTo((100L << 20) + "\n");
     assertThat(Files.readString(jobDir.resolve("memory.swap.max"))).isEqualTo((20L << 20) + "\n");
@@ -71,12 +71,12 @@ class CgroupV2Test {
     };
     Files.writeString(mount.resolve("cgroup.controllers"), "cpuset cpu io memory pids\n");
     CgroupV2 v2 = new CgroupV2(shared, CgroupConf.parse("ConstrainRAMSpace=yes\n", Path.of("cgroup.conf")),
-        mount, "/system.slice/slurmd.service", "n1", 1000L << 20, 77);
+        mount, "/system.slice/slurmd.service", new NodeCgroupName("c1", "n1"), 1000L << 20, 77);
     assertThat(Files.readString(mount.resolve("corral/cgroup.subtree_control"))).isEqualTo("+cpuset +memory +cpu\n");
-    assertThat(Files.readString(mount.resolve("corral/slurm_n1/cgroup.subtree_control")))
+    assertThat(Files.readString(mount.resolve("corral/c1/slurm_n1/cgroup.subtree_control")))
         .isEqualTo("+cpuset +memory +cpu\n");
     v2.limitJob(5, 1000, new BitSet(), 100L << 20);
-    assertThat(Files.readString(mount.resolve("corral/slurm_n1/uid_1000/job_5/memory.max")))
+    assertThat(Files.readString(mount.resolve("corral/c1/slurm_n1/uid_1000/job_5/memory.max")))
         .isEqualTo((100L << 20) + "\n");
   }
 
@@ -86,7 +86,7 @@ class CgroupV2Test {
     Files.writeString(own.resolve("cgroup.controllers"), "cpu io memory pids\n");
     Files.writeString(mount.resolve("cgroup.controllers"), "cpuset cpu io memory pids\n");
     backend("ConstrainCores=yes\n");
-    assertThat(Files.readString(mount.resolve("corral/slurm_n1/cgroup.subtree_control")))
+    assertThat(Files.readString(mount.resolve("corral/c1/slurm_n1/cgroup.subtree_control")))
         .isEqualTo("+cpuset +memory +cpu\n");
     Files.delete(mount.resolve("cgroup.controllers")); // and with no cgroup2 at the top either
     assertThatThrownBy(() -> backend("ConstrainCores=yes\n")).hasMessageContaining(
@@ -118,11 +118,11 @@ class CgroupV2Test {
     job.openStep("batch");
     assertThat(v2.findJob(8)).isPresent();
     job.remove();
-    assertThat(own.resolve("slurm_n1/uid_500/job_8")).doesNotExist();
-    assertThat(own.resolve("slurm_n1/uid_500")).isDirectory();
+    assertThat(own.resolve("c1/slurm_n1/uid_500/job_8")).doesNotExist();
+    assertThat(own.resolve("c1/slurm_n1/uid_500")).isDirectory();
     assertThat(v2.findJob(8)).isEmpty();
     v2.shutdown();
-    assertThat(own.resolve("slurm_n1/uid_500")).doesNotExist();
+    assertThat(own.resolve("c1/slurm_n1/uid_500")).doesNotExist();
   }
 
   @Test

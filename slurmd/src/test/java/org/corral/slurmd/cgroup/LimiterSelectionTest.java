@@ -15,9 +15,9 @@ class LimiterSelectionTest {
   void autodetectPicksCgroup2WhereTheMountIsUnified() throws Exception {
     Files.writeString(mount.resolve("cgroup.controllers"), "cpuset cpu memory\n");
     ResourceLimiter chosen = LimiterSelection.choose(CgroupFs.plainTree(), CgroupConf.defaults(), mount,
-        "0::/\n", "n1", 0, 1);
+        "0::/\n", new NodeCgroupName("c1", "n1"), 0, 1);
     assertThat(chosen.name()).isEqualTo("cgroup/v2");
-    assertThat(mount.resolve("slurm_n1")).isDirectory();
+    assertThat(mount.resolve("c1/slurm_n1")).isDirectory();
   }
 
   @Test
@@ -30,21 +30,21 @@ class LimiterSelectionTest {
     Files.writeString(mount.resolve("cpuset/cpuset.mems"), "0\n");
     ResourceLimiter chosen = LimiterSelection.choose(CgroupFs.plainTree(),
         CgroupConf.parse("ConstrainCores=yes\n", Path.of("cgroup.conf")), mount,
-        "4:memory:/\n3:cpuset:/\n2:cpuacct:/\n0::/\n", "n2", 0, 1);
+        "4:memory:/\n3:cpuset:/\n2:cpuacct:/\n0::/\n", new NodeCgroupName("c1", "n2"), 0, 1);
     assertThat(chosen.name()).isEqualTo("cgroup/v1");
-    assertThat(Files.readString(mount.resolve("cpuset/slurm_n2/cpuset.cpus"))).isEqualTo("0-3\n");
+    assertThat(Files.readString(mount.resolve("cpuset/c1/slurm_n2/cpuset.cpus"))).isEqualTo("0-3\n");
     // Without ConstrainCores the cpuset hierarchy is left alone (joining it is slow).
     ResourceLimiter unpinned = LimiterSelection.choose(CgroupFs.plainTree(), CgroupConf.defaults(), mount,
-        "4:memory:/\n3:cpuset:/\n2:cpuacct:/\n0::/\n", "n3", 0, 1);
+        "4:memory:/\n3:cpuset:/\n2:cpuacct:/\n0::/\n", new NodeCgroupName("c1", "n3"), 0, 1);
     assertThat(unpinned.name()).isEqualTo("cgroup/v1");
-    assertThat(mount.resolve("cpuset/slurm_n3")).doesNotExist();
-    assertThat(mount.resolve("memory/slurm_n3")).isDirectory();
+    assertThat(mount.resolve("cpuset/c1/slurm_n3")).doesNotExist();
+    assertThat(mount.resolve("memory/c1/slurm_n3")).isDirectory();
   }
 
   @Test
   void nothingUsableMeansNoConfinement() throws Exception {
     ResourceLimiter chosen = LimiterSelection.choose(CgroupFs.plainTree(),
-        CgroupConf.parse("CgroupPlugin=cgroup/v2\n", Path.of("cgroup.conf")), mount, "0::/\n", "n1", 0, 1);
+        CgroupConf.parse("CgroupPlugin=cgroup/v2\n", Path.of("cgroup.conf")), mount, "0::/\n", new NodeCgroupName("c1", "n1"), 0, 1);
     assertThat(chosen.name()).isEqualTo("none");
     assertThat(chosen.confines()).isFalse();
   }

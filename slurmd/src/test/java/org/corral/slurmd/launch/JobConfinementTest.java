@@ -13,6 +13,7 @@ import org.corral.common.config.CgroupConf;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.StepUsage;
 import org.corral.slurmd.cgroup.LimiterSelection;
+import org.corral.slurmd.cgroup.NodeCgroupName;
 import org.corral.slurmd.cgroup.ResourceLimiter;
 import org.corral.slurmd.usage.ProcReader;
 import org.corral.testkit.TestUsers;
@@ -42,7 +43,7 @@ class JobConfinementTest {
     assumeTrue(TestUsers.canCreate(), "launching jobs as other users needs root");
     CgroupConf conf = CgroupConf.parse("CgroupPlugin=cgroup/v1\nConstrainCores=yes\nConstrainRAMSpace=yes\n",
         Path.of("cgroup.conf"));
-    limiter = LimiterSelection.choose(conf, node, 4L << 30);
+    limiter = LimiterSelection.choose(conf, new NodeCgroupName("test-" + node, node), 4L << 30);
     assumeTrue(limiter.confines(), "cgroup v1 is not writable here");
     assumeTrue(JobConfinement.hostCpus().cardinality() >= 2, "needs two CPUs");
     alice = TestUsers.ensure(TestUsers.ALICE);

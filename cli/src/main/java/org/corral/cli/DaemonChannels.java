@@ -1,0 +1,54 @@
+package org.corral.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.corral.common.config.SlurmConfig;
+import org.corral.protocol.ControllerAddress;
+import org.corral.protocol.DbdAddress;
+import org.corral.protocol.MungeChannel;
+import org.corral.protocol.RpcChannel;
+import org.corral.protocol.UnixSocketChannel;
+import org.corral.protocol.UserDirectory;
+import org.corral.protocol.auth.MungeAuth;
+
+/**
+ * How a command reaches slurmctld or slurmdbd. On the daemon's own host its Unix socket is there
+ * and the kernel vouches for the user (the fast path); elsewhere the command goes over TCP to the
+ * address slurm.conf gives, with a MUNGE credential (AuthType=auth/munge, Slurm's default).
+ */
+final class DaemonChannels {
+  private static final Duration TIMEOUT = UnixSocketChannel.DEFAULT_TIMEOUT;
+
+  private DaemonChannels() {}
+
+  static RpcChannel controller(SlurmConfig cfg) {
+    Path socket = ControllerAddress.unixSocket(cfg);
+    if (Files.exists(socket)) {
+      return new UnixSocketChannel(socket);
+    }
+    return remote(cfg, cfg.controllerAddr(), cfg.slurmctldPort(), "slurmctld");
+  }
+
+  static RpcChannel accounting(SlurmConfig cfg) {
+    Path socket = DbdAddress.unixSocket(Path.of(cfg.slurmctldPidFile()), cfg.accounting().port());
+    if (Files.exists(socket)) {
+      return new UnixSocketChannel(socket);
+    }
+    return remote(cfg, cfg.accounting().host(), cfg.accounting().port(), "slurmdbd");
+  }
+
+  private static RpcChannel remote(SlurmConfig cfg, String host, int port, String daemon) {
+    MungeAuth auth = MungeAuth.forAuthType(cfg.authType(), cfg.get("AuthInfo").orElse(null),
+        Clock.systemUTC());
+    if (auth == null) {
+      throw new IllegalStateException("no " + daemon + " socket on this host ("
+          + (daemon.equals("slurmctld") ? ControllerAddress.unixSocket(cfg) : "beside "
+          + cfg.slurmctldPidFile()) + ") and AuthType=" + cfg.authType()
+          + " has no credential for commands on other hosts (use auth/munge)");
+    }
+    int slurmUid = UserDirectory.system().uid(cfg.slurmUser()).orElse(0);
+    return new MungeChannel(host, port, auth, uid -> uid == 0 || uid == slurmUid, TIMEOUT);
+  }
+}

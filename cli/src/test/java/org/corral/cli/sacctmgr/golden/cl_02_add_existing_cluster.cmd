@@ -1,0 +1,1 @@
+/usr/bin/sacctmgr -i add cluster reference

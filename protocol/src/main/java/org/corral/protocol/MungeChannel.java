@@ -1,0 +1,96 @@
+package org.corral.protocol;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.IntPredicate;
+import org.corral.common.SlurmError;
+import org.corral.protocol.auth.MungeAuth;
+import org.corral.protocol.msg.Envelope;
+import org.corral.protocol.msg.Request;
+import org.corral.protocol.msg.Response;
+
+/**
+ * A user command's channel to a daemon on another host (AuthType=auth/munge): each request
+ * carries a MUNGE credential bound to it, and the reply must carry one bound to the request,
+ * sealed by root or SlurmUser. One connection per call: a command makes few.
+ */
+public final class MungeChannel implements RpcChannel {
+  private final String host;
+  private final int port;
+  private final MungeAuth auth;
+  private final IntPredicate trustedUid;
+  private final Duration timeout;
+
+  public MungeChannel(String host, int port, MungeAuth auth, IntPredicate trustedUid,
+      Duration timeout) {
+    this.host = Objects.requireNonNull(host, "host");
+    this.port = port;
+    this.auth = Objects.requireNonNull(auth, "auth");
+    this.trustedUid = Objects.requireNonNull(trustedUid, "trustedUid");
+    this.timeout = Objects.requireNonNull(timeout, "timeout");
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("port " + port + " is out of range 1-65535");
+    }
+  }
+
+  @Override
+  public Response call(Request request) throws IOException {
+    String target = host + ":" + port;
+    MungeAuth.Sealed sealed;
+    try {
+      sealed = auth.seal(RpcCall.typeOf(request), request.toByteArray());
+    } catch (AuthException e) {
+      throw new TransportException(SlurmError.AUTH_CRED_INVALID,
+          "cannot make a credential for " + target + ": " + e.getMessage(), e);
+    }
+    Envelope reply = send(target, sealed.envelope());
+    try {
+      auth.verifyReply(reply, sealed.nonce(), trustedUid);
+    } catch (AuthException e) {
+      throw refusedOrUnverified(reply, target, e);
+    }
+    return RpcCall.decode(reply, target);
+  }
+
+  /** Sends an envelope as it is: also how tests send forged and replayed credentials. */
+  public Envelope send(String target, Envelope envelope) throws TransportException {
+    InetSocketAddress address = new InetSocketAddress(host, port);
+    if (address.isUnresolved()) {
+      throw new TransportException(SlurmError.CONNECTION_ERROR, "cannot resolve host " + host,
+          null);
+    }
+    return RpcCall.exchange(address.getAddress() instanceof Inet6Address
+        ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET, address, target, envelope,
+        timeout);
+  }
+
+  /**
+   * A reply we cannot trust. A server that refused our credential answers unsealed (it has no
+   * verified request to bind to): we pass on what it said, marked as such.
+   */
+  private static TransportException refusedOrUnverified(Envelope reply, String target,
+      AuthException e) {
+    if (reply.getMunge().isEmpty()) {
+      try {
+        Response claimed = RpcCall.parse(reply.getBody(), target);
+        if (claimed.getErrorCode() == SlurmError.AUTH_CRED_INVALID.code()) {
+          return new TransportException(SlurmError.AUTH_CRED_INVALID, target
+              + " refused our credential (unverified reply): " + claimed.getErrorMessage(), e);
+        }
+      } catch (TransportException ignored) {
+        // not even a response
+      }
+    }
+    return new TransportException(SlurmError.AUTH_CRED_INVALID,
+        "reply from " + target + " failed authentication: " + e.getMessage(), e);
+  }
+
+  @Override
+  public String toString() {
+    return "MungeChannel[" + host + ":" + port + "]";
+  }
+}
