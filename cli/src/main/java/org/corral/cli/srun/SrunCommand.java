@@ -85,6 +85,10 @@ public final class SrunCommand implements CliCommand {
     SrunOptions options = new SrunOptions();
     for (Map.Entry<String, String> e : SrunOptionTable.ENVIRONMENT) {
       String value = cli.env().get(e.getKey());
+      if (e.getKey().equals("SLURM_DISTRIBUTION") && "plane".equalsIgnoreCase(value)
+          && cli.env().get("SLURM_DIST_PLANESIZE") != null) { // a batch job's -m plane=N, as Slurm passes it
+        value = "plane=" + cli.env().get("SLURM_DIST_PLANESIZE").strip();
+      }
       if (value != null) {
         options.apply(e.getValue(), value.isEmpty() ? null : value, Source.ENVIRONMENT);
       }
@@ -220,6 +224,9 @@ public final class SrunCommand implements CliCommand {
         .setSrunPid((int) ProcessHandle.current().pid())
         .setKillOnBadExit(o.killOnBadExit)
         .setOvercommit(r.overcommit);
+    if (r.distribution != null) {
+      b.setDistribution(r.distribution);
+    }
     r.gres.applyTo(b);
     if (r.minNodes != null) {
       b.setMinNodes(r.minNodes).setMaxNodes(r.maxNodes);

@@ -33,6 +33,7 @@ final class SrunOptionTable {
       Map.entry("SLURM_CPU_BIND", "cpu-bind"),
       Map.entry("SRUN_CPUS_PER_TASK", "c"),
       Map.entry("SLURM_DISABLE_STATUS", "X"),
+      Map.entry("SLURM_DISTRIBUTION", "m"),
       Map.entry("SLURM_EXACT", "exact"),
       Map.entry("SLURM_EXCLUSIVE", "exclusive"),
       Map.entry("SLURM_EXPORT_ENV", "export"),

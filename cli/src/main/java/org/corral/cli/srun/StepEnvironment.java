@@ -1,5 +1,7 @@
 package org.corral.cli.srun;
 
+import org.corral.common.TaskDistribution;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +53,13 @@ final class StepEnvironment {
       // Inside an allocation srun names the distribution it chose and the allocation's pack group.
       v.put("SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", cpusPerNode(job));
       v.put("SLURM_DISTRIBUTION", distribution(v, userEnv, job));
+    }
+    if (r.distribution != null) {
+      v.put("SLURM_DISTRIBUTION", TaskDistribution.shown(r.distribution));
+      int plane = TaskDistribution.planeSizeOf(r.distribution);
+      if (plane > 0) {
+        v.put("SLURM_DIST_PLANESIZE", String.valueOf(plane));
+      }
     }
     if (!o.cpuBind.isEmpty()) {
       v.put("SLURM_CPU_BIND", "quiet," + o.cpuBind);

@@ -1,28 +1,19 @@
 package org.corral.cli.srun;
 
-import java.util.ArrayList;
 import java.util.List;
+import org.corral.protocol.StepTaskIds;
 import org.corral.protocol.msg.StepInfo;
 
 /**
  * Where a step's tasks run: its nodes in order and, per node, the global task ids there
- * (block numbering: node 0 has tasks 0..k-1, node 1 the next ones, ...).
+ * (see {@link StepTaskIds}).
  */
 record StepLayout(List<String> nodes, List<List<Integer>> tasksByNode, int numTasks) {
 
   static StepLayout of(StepInfo step) {
-    List<List<Integer>> byNode = new ArrayList<>();
-    int next = 0;
-    for (int i = 0; i < step.getNodeNamesCount(); i++) {
-      int count = i < step.getTasksOnNodeCount() ? step.getTasksOnNode(i) : 0;
-      List<Integer> ids = new ArrayList<>(count);
-      for (int k = 0; k < count; k++) {
-        ids.add(next++);
-      }
-      byNode.add(List.copyOf(ids));
-    }
-    int total = Math.max(next, step.getNumTasks());
-    return new StepLayout(List.copyOf(step.getNodeNamesList()), List.copyOf(byNode), total);
+    List<List<Integer>> byNode = StepTaskIds.byNode(step);
+    int total = Math.max(byNode.stream().mapToInt(List::size).sum(), step.getNumTasks());
+    return new StepLayout(List.copyOf(step.getNodeNamesList()), byNode, total);
   }
 
   /** The index of the node running the task, or -1. */

@@ -1,5 +1,7 @@
 package org.corral.cli.submit;
 
+import org.corral.common.TaskDistribution;
+
 /**
  * The allocation options sbatch, srun and salloc share (Slurm's slurm_opt.c setters for the
  * rows of {@link AllocationOptionTable} the three take alike), applied in rising precedence
@@ -17,7 +19,7 @@ public final class ResourceOptions {
    * change nothing about where, when or how a job runs (mail, profiling, binding hints, ...).
    */
   public static final java.util.Set<String> NO_EFFECT = java.util.Set.of(
-      "acctg-freq", "cpu-freq", "delay-boot", "hint", "k", "m", "mail-type", "mail-user",
+      "acctg-freq", "cpu-freq", "delay-boot", "hint", "k", "mail-type", "mail-user",
       "mcs-label", "mem-bind", "network", "power", "priority", "profile", "reboot", "spread-job",
       "use-min-nodes");
 
@@ -61,6 +63,8 @@ public final class ResourceOptions {
   public Integer nice;
   public boolean overcommit;
   public Integer minCpus;
+  /** -m as given, checked (block, cyclic, plane=N, arbitrary, with socket and core levels). */
+  public String distribution;
   public String chdir;
   public boolean quiet;
   public int verbose;
@@ -116,6 +120,11 @@ public final class ResourceOptions {
       case "nice" -> nice = nice(value);
       case "O" -> overcommit = true;
       case "mincpus" -> minCpus = OptionValues.positive(program, value, "--mincpus");
+      case "m" -> distribution = distribution(value);
+      // Checked and kept for nothing: Corral lays CPUs out without sockets or hyperthreads, so
+      // a task per core or N per socket asks no less than the task count does.
+      case "ntasks-per-core" -> OptionValues.positive(program, value, "--ntasks-per-core");
+      case "ntasks-per-socket" -> OptionValues.positive(program, value, "--ntasks-per-socket");
       case "D" -> chdir = value;
       case "Q" -> quiet = true;
       case "v" -> verbose++;
@@ -155,6 +164,15 @@ public final class ResourceOptions {
       v.put("SLURM_NTASKS_PER_NODE", String.valueOf(ntasksPerNode));
     }
     return v;
+  }
+
+  private String distribution(String value) throws CommandFailure {
+    try {
+      TaskDistribution.parse(value);
+      return value.strip();
+    } catch (IllegalArgumentException e) {
+      throw CommandFailure.invalid(program, "Invalid --distribution specification");
+    }
   }
 
   private int nice(String value) throws CommandFailure {

@@ -49,6 +49,7 @@ public final class ResourceRequest {
     set(r.qos, b::setQos);
     set(r.comment, b::setComment);
     set(r.dependency, b::setDependency);
+    set(r.distribution, b::setDistribution);
     if (r.nice != null) {
       b.setNice(r.nice);
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.corral.ctld.nodes.NodeAgent;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.steps.StepEnvironment;
+import org.corral.protocol.StepTaskIds;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.JobState;
@@ -42,16 +43,12 @@ final class StepOrders {
     var spec = record.getSpec().toBuilder().clearEnvironment()
         .addAllEnvironment(StepEnvironment.withPlacement(record.getSpec().getEnvironmentList(), step)).build();
     List<Runnable> out = new ArrayList<>();
-    int firstTask = 0;
+    List<List<Integer>> taskIds = StepTaskIds.byNode(step);
     for (int i = 0; i < step.getNodeNamesCount(); i++) {
       String name = step.getNodeNames(i);
-      LaunchTasksRequest.Builder req = LaunchTasksRequest.newBuilder().setJob(job).setStep(step)
-          .setSpec(spec).setIoKey(record.getIoKey()).setNodeIndex(i).setClusterName(clusterName);
-      for (int t = 0; t < step.getTasksOnNode(i); t++) {
-        req.addTaskIds(firstTask + t);
-      }
-      firstTask += step.getTasksOnNode(i);
-      LaunchTasksRequest launch = req.build();
+      LaunchTasksRequest launch = LaunchTasksRequest.newBuilder().setJob(job).setStep(step)
+          .setSpec(spec).setIoKey(record.getIoKey()).setNodeIndex(i).setClusterName(clusterName)
+          .addAllTaskIds(taskIds.get(i)).build();
       out.add(() -> {
         var node = writer.current().node(name).orElse(null);
         if (node == null || !agent.launchTasks(node, launch)) {

@@ -84,6 +84,7 @@ final class StepRequests {
         .setNodes(Hostlist.compress(p.nodes()))
         .addAllNodeNames(p.nodes())
         .addAllTasksOnNode(p.tasks())
+        .addAllTaskIds(p.taskIds())
         .addAllCpusOnNode(p.cpus())
         .setNumTasks(p.numTasks())
         .setNumCpus(p.numCpus())

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmError;
+import org.corral.common.TaskDistribution;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.StepSpec;
@@ -20,7 +21,13 @@ import org.corral.protocol.msg.StepSpec;
 public final class StepLayout {
 
   /** A step's placement: parallel lists, in allocation order. */
-  public record Placement(List<String> nodes, List<Integer> tasks, List<Integer> cpus, int cpusPerTask) {
+  public record Placement(List<String> nodes, List<Integer> tasks, List<Integer> cpus, int cpusPerTask,
+      List<Integer> taskIds) {
+    /** A block-numbered placement (task ids consecutive per node). */
+    public Placement(List<String> nodes, List<Integer> tasks, List<Integer> cpus, int cpusPerTask) {
+      this(nodes, tasks, cpus, cpusPerTask, List.of());
+    }
+
     public int numTasks() {
       return tasks.stream().mapToInt(Integer::intValue).sum();
     }
@@ -139,12 +146,36 @@ public final class StepLayout {
     if (left > 0) {
       return null;
     }
+    List<Integer> ids = new ArrayList<>();
+    TaskDistribution dist = distribution(spec);
+    if (dist.kind() == TaskDistribution.Kind.CYCLIC || dist.kind() == TaskDistribution.Kind.PLANE) {
+      List<Integer> counts = new ArrayList<>();
+      List<Integer> bound = new ArrayList<>();
+      for (int i = 0; i < nodes; i++) {
+        counts.add(share[i]);
+        bound.add(perNode > 0 ? perNode : room.get(i));
+      }
+      List<List<Integer>> byNode = dist.taskIds(counts, bound);
+      for (int i = 0; i < nodes; i++) {
+        share[i] = byNode.get(i).size();
+        ids.addAll(byNode.get(i));
+      }
+    }
     List<Integer> taskList = new ArrayList<>();
     List<Integer> cpuList = new ArrayList<>();
     for (int i = 0; i < nodes; i++) {
       taskList.add(share[i]);
       cpuList.add(spec.getOvercommit() ? Math.min(share[i] * cpt, freeCpus.get(i)) : share[i] * cpt);
     }
-    return new Placement(List.copyOf(names), List.copyOf(taskList), List.copyOf(cpuList), cpt);
+    return new Placement(List.copyOf(names), List.copyOf(taskList), List.copyOf(cpuList), cpt, List.copyOf(ids));
+  }
+
+  /** The step's -m; one the client let through but this cannot read is taken as block. */
+  private static TaskDistribution distribution(StepSpec spec) {
+    try {
+      return TaskDistribution.parse(spec.getDistribution());
+    } catch (IllegalArgumentException e) {
+      return TaskDistribution.BLOCK;
+    }
   }
 }

@@ -50,6 +50,23 @@ class StepLayoutTest {
   }
 
   @Test
+  void cyclicAndPlaneNumberTasksNodeByNodeInTurn() {
+    // sbatch -N2 -n6 -m cyclic got CPUs 5,1; srun inside (SLURM_DISTRIBUTION=cyclic): 0:n1 1:n2 2-5:n1
+    StepLayout.Placement cyclic = placed(job(5, 1), StepSpec.newBuilder().setMinNodes(2).setNumTasks(6)
+        .setDistribution("cyclic"));
+    assertThat(cyclic.tasks()).containsExactly(5, 1);
+    assertThat(cyclic.taskIds()).containsExactly(0, 2, 3, 4, 5, 1);
+    // -N2 -n7 -m plane=2 (CPUs 6,1): 0,1:n1 2:n2 3-6:n1
+    assertThat(placed(job(6, 1), StepSpec.newBuilder().setMinNodes(2).setNumTasks(7).setDistribution("plane=2"))
+        .taskIds()).containsExactly(0, 1, 3, 4, 5, 6, 2);
+    // -N2 --ntasks-per-node=3 -m cyclic: 0:n1 1:n2 2:n1 3:n2 4:n1 5:n2
+    StepLayout.Placement perNode = placed(job(3, 3), StepSpec.newBuilder().setMinNodes(2).setNumTasks(6)
+        .setNtasksPerNode(3).setDistribution("cyclic"));
+    assertThat(perNode.taskIds()).containsExactly(0, 2, 4, 1, 3, 5);
+    assertThat(placed(job(5, 1), StepSpec.newBuilder().setNumTasks(6)).taskIds()).isEmpty(); // block
+  }
+
+  @Test
   void overcommitSpreadsMoreTasksThanCpusEvenly() {
     // sbatch -N2 -O -n5 (1 CPU on each node): srun runs tasks 3,2 (SLURM_STEP_TASKS_PER_NODE=3,2)
     StepLayout.Placement p = placed(job(1, 1), StepSpec.newBuilder().setNumTasks(5).setOvercommit(true));

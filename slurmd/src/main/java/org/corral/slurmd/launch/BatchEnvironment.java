@@ -91,6 +91,13 @@ final class BatchEnvironment {
     if (spec.getOvercommit()) {
       env.put("SLURM_OVERCOMMIT", "1");
     }
+    if (!spec.getDistribution().isEmpty()) {
+      env.put("SLURM_DISTRIBUTION", org.corral.common.TaskDistribution.shown(spec.getDistribution()));
+      int plane = org.corral.common.TaskDistribution.planeSizeOf(spec.getDistribution());
+      if (plane > 0) {
+        env.put("SLURM_DIST_PLANESIZE", Integer.toString(plane));
+      }
+    }
     env.put("SLURM_PROCID", "0");
     env.putIfAbsent("SLURM_SUBMIT_DIR", workDir);
     String submitHost = !job.getSubmitHost().isEmpty() ? job.getSubmitHost() : spec.getSubmitHost();

@@ -72,6 +72,9 @@ class BatchEnvironmentTest {
     assertThat(over).containsEntry("SLURM_NTASKS", "5").containsEntry("SLURM_TASKS_PER_NODE", "3,2")
         .containsEntry("SLURM_JOB_CPUS_PER_NODE", "1(x2)").containsEntry("SLURM_OVERCOMMIT", "1")
         .doesNotContainKey("SLURM_NTASKS_PER_NODE");
+    Map<String, String> plane = asMap(BatchEnvironment.of(twoNodes(7, 6, 1, JobSpec.newBuilder().setNumTasks(7)
+        .setDistribution("plane=2")), "n1", WORK.toString()));
+    assertThat(plane).containsEntry("SLURM_DISTRIBUTION", "plane").containsEntry("SLURM_DIST_PLANESIZE", "2");
   }
 
   private static LaunchBatchRequest twoNodes(int tasks, int cpus1, int cpus2, JobSpec.Builder spec) {
