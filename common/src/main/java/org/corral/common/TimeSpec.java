@@ -1,6 +1,7 @@
 package org.corral.common;
 
 import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZonedDateTime;
@@ -14,13 +15,18 @@ import java.util.regex.Pattern;
  * [{@code +COUNT[seconds|minutes|hours|days|weeks]}], {@code HH:MM[:SS]} [AM|PM] (the next such
  * time), {@code midnight}, {@code noon}, {@code fika} (15:00), {@code teatime} (16:00),
  * {@code today}, {@code tomorrow}, {@code YYYY-MM-DD[THH:MM[:SS]]}, {@code MM/DD[/YY]} and
- * {@code MMDDYY}, optionally followed by a time after 'T' or a space.
+ * {@code MMDDYY}, optionally followed by a time after 'T' or a space. As Slurm's parse_time, a
+ * time of day and a day may also be given in either order, apart by '-' or spaces
+ * ({@code noon-tomorrow}, {@code tomorrow 16:00}, {@code 15:30-12/31}); units of {@code now+}
+ * are whole words only ({@code now+1h} is refused, as there).
  */
 public final class TimeSpec {
   private static final Pattern NOW = Pattern.compile("now(?:\\s*\\+\\s*(\\d+)\\s*([a-z]*))?");
   private static final Pattern CLOCK = Pattern.compile("(\\d{1,2}):(\\d{2})(?::(\\d{2}))?\\s*(am|pm)?");
   private static final Pattern ISO = Pattern.compile("(\\d{4})-(\\d{1,2})-(\\d{1,2})(?:[t ](.+))?");
   private static final Pattern US = Pattern.compile("(\\d{1,2})/(\\d{1,2})(?:/(\\d{2}))?(?:[t ](.+))?");
+  /** Two words apart by '-' or spaces (not inside a date: the first word holds no '-'). */
+  private static final Pattern PAIR = Pattern.compile("([^-\\s]+)(?:\\s*-\\s*|\\s+)(\\S*)");
   private static final Pattern COMPACT = Pattern.compile("(\\d{2})(\\d{2})(\\d{2})(?:[t ](.+))?");
 
   private TimeSpec() {}
@@ -52,6 +58,10 @@ public final class TimeSpec {
         ZonedDateTime at = now.with(clock);
         return (at.isAfter(now) ? at : at.plusDays(1)).toEpochSecond();
       }
+      Long pair = timeAndDay(t, now);
+      if (pair != null) {
+        return pair;
+      }
       LocalDate date = null;
       String rest = null;
       if ((m = ISO.matcher(t)).matches()) {
@@ -80,6 +90,34 @@ public final class TimeSpec {
       throw new IllegalArgumentException(text, e);
     }
     throw new IllegalArgumentException(text);
+  }
+
+  /**
+   * A time of day and a day in either order, apart by '-' or spaces; null when the text is not
+   * two such words. The day alone would mean its midnight; with a time, that time on it.
+   */
+  private static Long timeAndDay(String t, ZonedDateTime now) {
+    Matcher m = PAIR.matcher(t);
+    if (!m.matches()) {
+      return null;
+    }
+    String first = m.group(1);
+    String second = m.group(2);
+    LocalTime time = timeOfDay(first);
+    String day = second;
+    if (time == null) {
+      time = timeOfDay(second);
+      day = first;
+    }
+    if (time == null) {
+      return null;
+    }
+    if (day.isEmpty() || timeOfDay(day) != null) {
+      ZonedDateTime at = now.with(time); // "noon-" and "noon-noon" are just noon
+      return (at.isAfter(now) ? at : at.plusDays(1)).toEpochSecond();
+    }
+    ZonedDateTime midnight = Instant.ofEpochSecond(parse(day, now)).atZone(now.getZone());
+    return midnight.toLocalDate().atTime(time).atZone(now.getZone()).toEpochSecond();
   }
 
   private static LocalTime timeOfDay(String t) {
@@ -113,11 +151,11 @@ public final class TimeSpec {
 
   private static long unitSeconds(String unit) {
     return switch (unit) {
-      case "", "s", "sec", "secs", "second", "seconds" -> 1;
-      case "m", "min", "mins", "minute", "minutes" -> 60;
-      case "h", "hour", "hours" -> 3600;
-      case "d", "day", "days" -> 86400;
-      case "w", "week", "weeks" -> 7 * 86400;
+      case "", "second", "seconds" -> 1;
+      case "minute", "minutes" -> 60;
+      case "hour", "hours" -> 3600;
+      case "day", "days" -> 86400;
+      case "week", "weeks" -> 7 * 86400;
       default -> throw new IllegalArgumentException(unit);
     };
   }

@@ -31,9 +31,26 @@ class TimeSpecTest {
     assertThat(at("122526")).isEqualTo("2026-12-25T00:00:00Z");
   }
 
+  /** Recorded from Slurm 22.05's sbatch --begin (StartTime of a held job). */
+  @Test
+  void readsATimeOfDayAndADayInEitherOrder() {
+    assertThat(at("noon-tomorrow")).isEqualTo("2026-11-24T12:00:00Z");
+    assertThat(at("noon tomorrow")).isEqualTo("2026-11-24T12:00:00Z");
+    assertThat(at("tomorrow-noon")).isEqualTo("2026-11-24T12:00:00Z");
+    assertThat(at("16:00 tomorrow")).isEqualTo("2026-11-24T16:00:00Z");
+    assertThat(at("midnight-tomorrow")).isEqualTo("2026-11-24T00:00:00Z");
+    assertThat(at("15:30-12/31")).isEqualTo("2026-12-31T15:30:00Z");
+    assertThat(at("12/31-15:30")).isEqualTo("2026-12-31T15:30:00Z");
+    assertThat(at("noon-")).isEqualTo("2026-11-24T12:00:00Z");
+    assertThat(at("2027-01-01 10:00")).isEqualTo("2027-01-01T10:00:00Z");
+    assertThat(at("10:00 AM")).isEqualTo("2026-11-24T10:00:00Z");
+    assertThat(at("now+1week")).isEqualTo("2026-11-30T22:58:41Z");
+  }
+
   @Test
   void refusesTheRest() {
-    for (String bad : new String[] {"garbage", "now+5parsecs", "25:00", "2026-13-01", ""}) {
+    for (String bad : new String[] {"garbage", "now+5parsecs", "25:00", "2026-13-01", "",
+        "now+1h", "now+1min", "10am", "2027-01-01T10", "tomorrowx", "noon-garbage"}) {
       assertThatThrownBy(() -> TimeSpec.parse(bad, NOW)).as(bad).isInstanceOf(IllegalArgumentException.class);
     }
   }

@@ -44,6 +44,9 @@ public final class Corral {
               usage: corral up [--nodes N] [--cpus C] [--memory MB] [--dir DIR] [--port-base P] [--config FILE]
                      corral down [--dir DIR]
                      corral status [--dir DIR]
+                     corral up --hosts [--dir DIR] [--port-base P] [--netns-prefix PFX] [--subnet A.B.C]
+                     corral down --hosts [--dir DIR]
+                     corral on [--dir DIR] HOST [-u USER] COMMAND...   (a host of corral up --hosts)
                      corral simulate (--swf FILE | --generate JOBS) [--nodes N] [--cpus C] ...""");
           yield cmd.equals("help") || cmd.equals("--help") ? 0 : 2;
         }

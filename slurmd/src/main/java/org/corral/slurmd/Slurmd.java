@@ -2,7 +2,6 @@ package org.corral.slurmd;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -10,6 +9,7 @@ import org.corral.common.Version;
 import org.corral.common.config.CgroupConf;
 import org.corral.common.config.ConfigException;
 import org.corral.common.config.NodeConfig;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.common.logging.DaemonLogging;
 import org.corral.common.logging.PidFile;
@@ -53,7 +53,7 @@ public final class Slurmd {
   /** slurmd -C: the host's node line, with the GPUs AutoDetect finds when a gres.conf asks for it. */
   private static void printHardware(String name, Path conf) {
     try {
-      String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
+      String host = JobSupervisor.shortHostName();
       String nodeName = name != null ? name : host;
       Path slurmConf = conf != null ? conf : SlurmConfig.defaultPath(System.getenv());
       String gres = org.corral.slurmd.gres.GresInventory.detectedSummary(slurmConf.resolveSibling("gres.conf"),
@@ -66,6 +66,7 @@ public final class Slurmd {
   }
 
   public static void main(String[] args) {
+    org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     String name = null;
     Path conf = null;
     boolean verbose = false;
@@ -95,7 +96,7 @@ public final class Slurmd {
     }
     try {
       SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
-      String host = InetAddress.getLocalHost().getHostName().split("\\.")[0];
+      String host = JobSupervisor.shortHostName();
       String nodeName = name != null ? name : host;
       NodeConfig node = cfg.node(nodeName).orElse(null);
       if (node == null) {
@@ -145,7 +146,7 @@ public final class Slurmd {
           java.util.Optional.ofNullable(System.getProperty("corral.bin"))); // set by bin/slurmd
       NodeJobHooks nodeHooks = new NodeJobHooks(hookSettings, nodeName, cfg.path().toString(), spool);
       JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link, confinement,
-          GatherFrequency.taskSeconds(cfg.get("JobAcctGatherFrequency").orElse("")), nodeHooks);
+          GatherFrequency.taskSeconds(cfg.value(SlurmConfKeys.JOB_ACCT_GATHER_FREQUENCY)), nodeHooks);
       StepManager steps = new StepManager(spool, nodeName, cfg.path().toString(), clock, cfg.killWait(), link,
           confinement, nodeHooks.scriptPrefix());
       // Before any request can make a scope; an allocation still running gets its scope again with

@@ -121,7 +121,7 @@ public final class SallocCommand implements CliCommand {
     if (!noShell) {
       AllocatingProcess.mark(spec);
     }
-    int jobId = allocation.submit(ResourceRequest.apply(r, spec).build());
+    int jobId = allocation.submit(ResourceRequest.apply(r, spec, PROGRAM, java.time.ZonedDateTime.now(cli.clock())).build());
     JobInfo job = allocation.awaitStart(jobId, immediate);
     if (noShell) {
       return 0;
@@ -137,7 +137,8 @@ public final class SallocCommand implements CliCommand {
   }
 
   private static void apply(ResourceOptions r, String key, String value, Source source) throws CommandFailure {
-    if (!r.apply(key, value, source) && !SallocOptionTable.NO_EFFECT.contains(key)) {
+    if (!r.apply(key, value, source) && !ResourceOptions.NO_EFFECT.contains(key)
+        && !SallocOptionTable.NO_EFFECT.contains(key)) {
       throw CommandFailure.error(PROGRAM,
           "option " + SallocOptionTable.displayName(key) + " is not supported by Corral");
     }

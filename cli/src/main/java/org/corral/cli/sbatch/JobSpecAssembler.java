@@ -5,6 +5,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.time.ZonedDateTime;
+import org.corral.cli.submit.CommandFailure;
+import org.corral.cli.submit.ResourceOptions;
+import org.corral.cli.submit.ResourceRequest;
 import org.corral.protocol.msg.JobSpec;
 
 /** Turns the final options and script into the JobSpec sent to the controller. */
@@ -12,20 +16,24 @@ final class JobSpecAssembler {
 
   private final SubmitterFacts facts;
   private final Map<String, String> env;
+  private final ZonedDateTime now;
 
-  JobSpecAssembler(SubmitterFacts facts, Map<String, String> env) {
+  JobSpecAssembler(SubmitterFacts facts, Map<String, String> env, ZonedDateTime now) {
     this.facts = facts;
     this.env = env;
+    this.now = now;
   }
 
   /**
    * @param scriptName the script operand, or null for stdin and --wrap
    * @param scriptArgs the operands after it
    */
-  JobSpec assemble(SbatchOptions o, BatchScript script, String scriptName, List<String> scriptArgs) {
+  JobSpec assemble(SbatchOptions o, BatchScript script, String scriptName, List<String> scriptArgs)
+      throws CommandFailure {
+    ResourceOptions r = o.allocation;
     Path cwd = facts.currentDirectory(env);
-    Path workDir = o.chdir == null ? cwd : cwd.resolve(o.chdir).normalize();
-    String name = o.jobName != null ? o.jobName
+    Path workDir = r.chdir == null ? cwd : cwd.resolve(r.chdir).normalize();
+    String name = r.jobName != null ? r.jobName
         : o.wrap != null ? "wrap"
         : scriptName == null ? "sbatch"
         : baseName(scriptName);
@@ -46,55 +54,15 @@ final class JobSpecAssembler {
         .setAllocSid(facts.sessionId())
         .setCommand(scriptName == null ? "" : commandPath(scriptName, workDir))
         .addAllArgv(scriptArgs)
-        .setExportEnv(o.export == null ? "" : o.export)
-        .setExclusive(o.exclusive)
-        .setExclusiveUser(o.exclusiveUser)
-        .setOversubscribe(o.oversubscribe)
-        .setContiguous(o.contiguous)
-        .setHold(o.hold);
+        .setExportEnv(o.export == null ? "" : o.export);
+    ResourceRequest.apply(r, b, "sbatch", now);
     setIfPresent(o.output, b::setStdOut);
     setIfPresent(o.error, b::setStdErr);
     setIfPresent(o.input, b::setStdIn);
-    setIfPresent(o.partition, b::setPartition);
-    setIfPresent(o.dependency, b::setDependency);
     setIfPresent(o.array, b::setArray);
-    setIfPresent(o.nodeList, b::setReqNodes);
-    setIfPresent(o.excludeList, b::setExcNodes);
-    setIfPresent(o.constraint, b::setConstraint);
-    setIfPresent(o.licenses, b::setLicenses);
-    setIfPresent(o.reservation, b::setReservation);
-    setIfPresent(o.account, b::setAccount);
-    setIfPresent(o.qos, b::setQos);
     setIfPresent(o.openMode, b::setOpenMode);
-    setIfPresent(o.comment, b::setComment);
-    setIfPresent(o.wckey, b::setWckey);
-    if (o.minNodes != null) {
-      b.setMinNodes(o.minNodes).setMaxNodes(o.maxNodes);
-    }
-    if (o.ntasks != null) {
-      b.setNumTasks(o.ntasks);
-    }
-    if (o.cpusPerTask != null) {
-      b.setCpusPerTask(o.cpusPerTask);
-    }
-    if (o.ntasksPerNode != null) {
-      b.setNtasksPerNode(o.ntasksPerNode);
-    }
-    if (o.timeLimitMin != null) {
-      b.setTimeLimitMin((int) (long) o.timeLimitMin);
-    }
-    if (o.memMb != null) {
-      b.setMemPerNodeMb(o.memMb);
-    }
-    if (o.memPerCpuMb != null) {
-      b.setMemPerCpuMb(o.memPerCpuMb);
-    }
     if (o.requeue != null) {
       b.setRequeue(o.requeue);
-    }
-    o.gres.applyTo(b);
-    if (o.nice != null) {
-      b.setNice(o.nice);
     }
     if (o.warnSignal != null) {
       b.setWarnSignal(o.warnSignal.signal()).setWarnTimeS(o.warnSignal.seconds())

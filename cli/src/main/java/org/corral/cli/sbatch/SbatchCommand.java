@@ -14,9 +14,9 @@ import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
 import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Opt;
-import org.corral.cli.sbatch.SbatchOptions.Source;
 import org.corral.cli.submit.CommandFailure;
 import org.corral.cli.submit.HelpText;
+import org.corral.cli.submit.ResourceOptions.Source;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.Request;
@@ -90,30 +90,12 @@ public final class SbatchCommand implements CliCommand {
       options.apply(o.key(), o.value(), Source.COMMAND_LINE);
     }
     options.validate();
+    String cluster = options.clusters == null ? null : WorkingCluster.choose(options.clusters, cli.env(), cli.err());
 
     List<String> scriptArgs = operands.isEmpty() ? List.of() : operands.subList(1, operands.size());
-    JobSpec spec = new JobSpecAssembler(facts, cli.env())
+    JobSpec spec = new JobSpecAssembler(facts, cli.env(), java.time.ZonedDateTime.now(cli.clock()))
         .assemble(options, script, operands.isEmpty() ? null : operands.get(0), scriptArgs);
-    if (options.begin != null) {
-      spec = spec.toBuilder().setBeginTime(time(options.begin, "--begin", cli)).build();
-    }
-    if (options.deadline != null) {
-      spec = spec.toBuilder().setDeadline(time(options.deadline, "--deadline", cli)).build();
-      if (spec.getBeginTime() > spec.getDeadline()) {
-        throw SbatchFailure.error("Incompatible begin and deadline time specification");
-      }
-    }
-    return send(spec, options, cli);
-  }
-
-  /** --begin's or --deadline's time, or Slurm's two-line complaint (exit 255). */
-  private static long time(String text, String option, Cli cli) throws SbatchFailure {
-    try {
-      return org.corral.common.TimeSpec.parse(text, java.time.ZonedDateTime.now(cli.clock()));
-    } catch (IllegalArgumentException e) {
-      throw new SbatchFailure(SbatchFailure.USAGE_STATUS, List.of(
-          "Invalid time specification (pos=0): " + text, "sbatch: error: Invalid " + option + " specification"));
-    }
+    return send(spec, options, cluster, cli);
   }
 
   private static Getopt.Result parse(List<String> args, String program) throws SbatchFailure {
@@ -135,7 +117,8 @@ public final class SbatchCommand implements CliCommand {
     return parsed.options();
   }
 
-  private int send(JobSpec spec, SbatchOptions options, Cli cli) throws SbatchFailure {
+  /** Submits; {@code cluster} is the -M cluster, named after the job id as Slurm does, or null. */
+  private int send(JobSpec spec, SbatchOptions options, String cluster, Cli cli) throws SbatchFailure {
     Request request = Request.newBuilder()
         .setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec).setTestOnly(options.testOnly))
         .build();
@@ -163,11 +146,12 @@ public final class SbatchCommand implements CliCommand {
     }
     int jobId = response.getSubmitJob().getJobId();
     if (options.parsable) {
-      cli.out().println(jobId);
-    } else if (!options.quiet) {
-      cli.out().println("Submitted batch job " + jobId);
+      cli.out().println(jobId + (cluster == null ? "" : ";" + cluster));
+    } else if (!options.allocation.quiet) {
+      cli.out().println("Submitted batch job " + jobId + (cluster == null ? "" : " on cluster " + cluster));
     }
-    return 0;
+    cli.out().flush();
+    return options.waitForEnd ? JobWaiter.await(jobId, cli, Thread::sleep) : 0;
   }
 
   /**

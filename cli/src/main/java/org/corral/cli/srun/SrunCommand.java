@@ -3,8 +3,6 @@ package org.corral.cli.srun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -133,7 +131,7 @@ public final class SrunCommand implements CliCommand {
     String jobName = options.resources.jobName != null ? options.resources.jobName : baseName(argv.get(0));
     InteractiveAllocation allocation = new InteractiveAllocation("srun", cli.err(), controller, queue,
         options.resources.quiet);
-    int newJob = allocation.submit(jobSpec(options, jobName, argv, cwd));
+    int newJob = allocation.submit(jobSpec(options, jobName, argv, cwd, cli.clock()));
     JobInfo job = allocation.awaitStart(newJob, options.immediate);
     int rc = 1;
     try {
@@ -165,9 +163,8 @@ public final class SrunCommand implements CliCommand {
       String jobName, RpcChannel controller, SignalQueue queue, ClusterFacts clusterFacts, Path cwd)
       throws CommandFailure {
     String host = facts.hostname();
-    String ioHost = address(host);
-    try (ServerSocket listener = new ServerSocket()) {
-      listener.bind(new InetSocketAddress(0), 128);
+    String ioHost = SrunListener.commHost(clusterFacts.confPath(), host);
+    try (ServerSocket listener = SrunListener.open(clusterFacts.confPath())) {
       Map<String, String> process = new java.util.LinkedHashMap<>(facts.processVariables());
       process.keySet().removeIf(k -> k.startsWith("SLURM_RLIMIT_")); // srun sends limits, not variables
       List<String> env = StepEnvironment.build(o, cli.env(), job, jobName, clusterFacts, cwd.toString(),
@@ -221,7 +218,8 @@ public final class SrunCommand implements CliCommand {
         .setUnbuffered(o.unbuffered)
         .setSrunHost(host)
         .setSrunPid((int) ProcessHandle.current().pid())
-        .setKillOnBadExit(o.killOnBadExit);
+        .setKillOnBadExit(o.killOnBadExit)
+        .setOvercommit(r.overcommit);
     r.gres.applyTo(b);
     if (r.minNodes != null) {
       b.setMinNodes(r.minNodes).setMaxNodes(r.maxNodes);
@@ -263,7 +261,8 @@ public final class SrunCommand implements CliCommand {
   }
 
   /** The allocation srun asks for when it runs outside one. */
-  private JobSpec jobSpec(SrunOptions o, String jobName, List<String> argv, Path cwd) throws CommandFailure {
+  private JobSpec jobSpec(SrunOptions o, String jobName, List<String> argv, Path cwd, java.time.Clock clock)
+      throws CommandFailure {
     ResourceOptions r = o.resources;
     JobSpec.Builder b = JobSpec.newBuilder()
         .setName(jobName)
@@ -271,10 +270,9 @@ public final class SrunCommand implements CliCommand {
         .setSubmitHost(facts.hostname())
         .setAllocSid(facts.sessionId())
         .setCommand(argv.get(0))
-        .setExclusive(r.exclusive)
         .setInteractive(true);
     AllocatingProcess.mark(b);
-    return ResourceRequest.apply(r, b).build();
+    return ResourceRequest.apply(r, b, "srun", java.time.ZonedDateTime.now(clock)).build();
   }
 
   /** The allocation named by SLURM_JOB_ID (or SLURM_JOBID); null outside one. */
@@ -320,15 +318,6 @@ public final class SrunCommand implements CliCommand {
       return Files.readString(cwd.resolve(file), StandardCharsets.UTF_8);
     } catch (IOException | UncheckedIOException e) {
       throw CommandFailure.error("srun", "Could not open multi_prog config file " + file);
-    }
-  }
-
-  /** This host's address as the nodes reach it (SLURM_SRUN_COMM_HOST). */
-  private static String address(String host) {
-    try {
-      return InetAddress.getByName(host).getHostAddress();
-    } catch (IOException e) {
-      return "127.0.0.1";
     }
   }
 

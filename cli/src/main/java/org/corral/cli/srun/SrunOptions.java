@@ -63,7 +63,7 @@ final class SrunOptions {
       case "I" -> immediate = InteractiveAllocation.immediateSeconds(PROGRAM, value);
       case "h", "usage", "V" -> { } // acted on before anything else (see SrunCommand)
       default -> {
-        if (!SrunOptionTable.NO_EFFECT.contains(key)) {
+        if (!ResourceOptions.NO_EFFECT.contains(key) && !SrunOptionTable.NO_EFFECT.contains(key)) {
           throw CommandFailure.error(PROGRAM,
               "option " + SrunOptionTable.displayName(key) + " is not supported by Corral");
         }

@@ -11,11 +11,11 @@ public final class OptionValues {
 
   private OptionValues() {}
 
-  /** A node count "N" or range "MIN-MAX" ("MIN-" means MIN): {min, max}. */
+  /** A node count "N" or range "MIN-MAX" ("MIN-" means MIN, "-MAX" 1 to MAX): {min, max}. */
   public static int[] nodeRange(String program, String value) throws CommandFailure {
     String v = value == null ? "" : value.trim();
     int dash = v.indexOf('-');
-    Integer min = count(dash < 0 ? v : v.substring(0, dash));
+    Integer min = dash == 0 && v.length() > 1 ? Integer.valueOf(1) : count(dash < 0 ? v : v.substring(0, dash));
     Integer max = dash < 0 ? min : (dash == v.length() - 1 ? min : count(v.substring(dash + 1)));
     if (min == null || max == null) {
       throw CommandFailure.invalid(program, "\"" + value + "\" is not a valid node count");

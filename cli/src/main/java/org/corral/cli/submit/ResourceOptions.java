@@ -1,15 +1,28 @@
 package org.corral.cli.submit;
 
 /**
- * The resource options srun and salloc share (-N -n -c --ntasks-per-node -t -p -J --mem
- * --mem-per-cpu --exclusive -w -x -C -L -D -Q -v), applied in rising precedence (environment, then
- * command line): a later value replaces an earlier one. Values are validated as they are
- * applied, with Slurm's messages under the command's name.
+ * The allocation options sbatch, srun and salloc share (Slurm's slurm_opt.c setters for the
+ * rows of {@link AllocationOptionTable} the three take alike), applied in rising precedence
+ * (#SBATCH directives, then the environment, then the command line): a later value replaces an
+ * earlier one. Values are validated as they are applied, with Slurm's messages under the
+ * command's name. {@link ResourceRequest} puts them into the job request.
  */
 public final class ResourceOptions {
 
   /** Where an option's value came from. */
-  public enum Source { ENVIRONMENT, COMMAND_LINE }
+  public enum Source { SCRIPT, ENVIRONMENT, COMMAND_LINE }
+
+  /**
+   * Options the three accept and validate by getopt only, because on a Corral cluster they
+   * change nothing about where, when or how a job runs (mail, profiling, binding hints, ...).
+   */
+  public static final java.util.Set<String> NO_EFFECT = java.util.Set.of(
+      "acctg-freq", "cpu-freq", "delay-boot", "hint", "k", "m", "mail-type", "mail-user",
+      "mcs-label", "mem-bind", "network", "power", "priority", "profile", "reboot", "spread-job",
+      "use-min-nodes");
+
+  private static final long NICE_LIMIT = 2147483645L;
+  private static final int DEFAULT_NICE = 100;
 
   private final String program;
 
@@ -37,6 +50,17 @@ public final class ResourceOptions {
   public String licenses;
   public String reservation;
   public String wckey;
+  public String account;
+  public String qos;
+  public String comment;
+  public String dependency;
+  /** --begin and --deadline as given; read against the clock when the request is built. */
+  public String begin;
+  public String deadline;
+  public boolean hold;
+  public Integer nice;
+  public boolean overcommit;
+  public Integer minCpus;
   public String chdir;
   public boolean quiet;
   public int verbose;
@@ -82,6 +106,16 @@ public final class ResourceOptions {
       case "L" -> licenses = value;
       case "reservation" -> reservation = value;
       case "wckey" -> wckey = value;
+      case "A" -> account = value;
+      case "q" -> qos = value;
+      case "comment" -> comment = value;
+      case "d" -> dependency = value;
+      case "b" -> begin = value;
+      case "deadline" -> deadline = value;
+      case "H" -> hold = true;
+      case "nice" -> nice = nice(value);
+      case "O" -> overcommit = true;
+      case "mincpus" -> minCpus = OptionValues.positive(program, value, "--mincpus");
       case "D" -> chdir = value;
       case "Q" -> quiet = true;
       case "v" -> verbose++;
@@ -121,6 +155,22 @@ public final class ResourceOptions {
       v.put("SLURM_NTASKS_PER_NODE", String.valueOf(ntasksPerNode));
     }
     return v;
+  }
+
+  private int nice(String value) throws CommandFailure {
+    if (value == null) {
+      return DEFAULT_NICE;
+    }
+    long n;
+    try {
+      n = Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw CommandFailure.invalid(program, "Invalid --nice value: " + value);
+    }
+    if (Math.abs(n) > NICE_LIMIT) {
+      throw CommandFailure.invalid(program, "Invalid --nice value, out of range (+/- " + NICE_LIMIT + ")");
+    }
+    return (int) n;
   }
 
   /** --exclusive: whole nodes; --exclusive=user: nodes that run only this user's jobs. */

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.corral.cli.CommandRun;
 import org.corral.cli.sbatch.SubmitterFacts;
 import org.corral.cli.submit.ClusterFacts;
+import org.corral.cli.submit.FixedSubmitterFacts;
 import org.corral.cli.submit.SignalQueue;
 import org.corral.protocol.RpcChannel;
 import org.corral.protocol.msg.JobInfo;
@@ -38,22 +39,9 @@ class SallocCommandTest {
     return answers.isEmpty() ? Response.getDefaultInstance() : answers.poll();
   };
 
-  private final SubmitterFacts facts = new SubmitterFacts() {
-    @Override
-    public String hostname() {
-      return "login1";
-    }
-
-    @Override
-    public Path currentDirectory(Map<String, String> env) {
-      return dir;
-    }
-
-    @Override
-    public Map<String, String> processVariables() {
-      return Map.of();
-    }
-  };
+  private SubmitterFacts facts() {
+    return new FixedSubmitterFacts("login1", dir);
+  }
 
   private CommandRun salloc(String... args) {
     answers.add(Response.newBuilder().setSubmitJob(SubmitJobReply.newBuilder().setJobId(9)).build());
@@ -61,7 +49,7 @@ class SallocCommandTest {
         .setJobId(9).setName("interactive").setState(JobState.RUNNING).setNodes("n[1-2]").setNumNodes(2)
         .setPartition("debug").addAllocation(NodeAllocation.newBuilder().setNode("n1").setCpus(1))
         .addAllocation(NodeAllocation.newBuilder().setNode("n2").setCpus(1)))).build());
-    var command = new SallocCommand(facts, env -> new ClusterFacts("c", "h", 6817, 30, Path.of("/etc/slurm.conf")),
+    var command = new SallocCommand(facts(), env -> new ClusterFacts("c", "h", 6817, 30, Path.of("/etc/slurm.conf")),
         SignalQueue::new);
     return CommandRun.of(command, "salloc", Map.of("PATH", System.getenv("PATH")), Clock.systemUTC(), channel,
         List.of(args));

@@ -65,13 +65,15 @@ public final class ControllerService implements RequestHandler {
   private final RateLimiter rateLimiter;
   private final ReservationRequests reservations;
   private final JobData jobData;
+  private final ConfigView configView;
 
   ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
       ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
-      JobData jobData) {
+      JobData jobData, ConfigView configView) {
     this.jobData = jobData;
+    this.configView = configView;
     this.rateLimiter = rateLimiter;
     this.reservations = reservations;
     this.shares = shares;
@@ -203,6 +205,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.getDefaultInstance();
         }
         case CREATE_STEP -> {
+          jobs.prepare(req.getCreateStep().getSpec());
           CreateStepReply r = await(writer.submit(s -> steps.create(peer, req.getCreateStep().getSpec(), s)));
           yield Response.newBuilder().setCreateStep(r).build();
         }
@@ -358,7 +361,8 @@ public final class ControllerService implements RequestHandler {
 
   private ConfigReply config() {
     ConfigReply.Builder b = ConfigReply.newBuilder().setPriorityWeights(weights);
-    configEntries.forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
+    configView.lines(writer.current())
+        .forEach(e -> b.addEntries(ConfigEntry.newBuilder().setKey(e.getKey()).setValue(e.getValue())));
     confinement.configEntries().forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
     return b.build();
   }

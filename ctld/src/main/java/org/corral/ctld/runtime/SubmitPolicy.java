@@ -6,10 +6,13 @@ import org.corral.common.ArrayTasks;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
 import org.corral.common.SlurmError;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
+import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.state.ClusterState;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.PartitionInfo;
+import org.corral.protocol.msg.StepSpec;
 
 /**
  * Checks a submission and fills in what the user left to the site: the partition, the time
@@ -17,6 +20,7 @@ import org.corral.protocol.msg.PartitionInfo;
  * on a configuration that may have changed since.
  */
 final class SubmitPolicy {
+  private static final System.Logger LOG = System.getLogger(SubmitPolicy.class.getName());
   private static final String DEP_TERM =
       "((after|afterany|afterok|afternotok|aftercorr)(:\\d+(_\\d+)?(\\+\\d+)?)+|singleton)";
   private static final Pattern DEPENDENCY = Pattern.compile(DEP_TERM + "([,?]" + DEP_TERM + ")*",
@@ -33,12 +37,37 @@ final class SubmitPolicy {
   /** slurm.conf Licenses=: the cluster's licenses and their counts. */
   private final java.util.Map<String, Integer> licenses;
 
+  /** Script, environment and argument sizes (SchedulerParameters=max_script_size). */
+  private final SubmitLimits limits;
+
   SubmitPolicy(SlurmConfig config) {
     this.config = config;
+    this.limits = SubmitLimits.of(config.get("SchedulerParameters").orElse(""));
     this.licenses = config.licenses();
-    this.maxArraySize = Integer.parseInt(config.get("MaxArraySize").orElse("1001").trim());
-    String enforce = config.get("EnforcePartLimits").orElse("NO").trim().toUpperCase(java.util.Locale.ROOT);
-    this.enforcePartLimits = enforce.equals("ALL") || enforce.equals("ANY") || enforce.equals("YES");
+    this.maxArraySize = (int) Math.min(Integer.MAX_VALUE, config.value(SlurmConfKeys.MAX_ARRAY_SIZE));
+    String enforce = config.value(SlurmConfKeys.ENFORCE_PART_LIMITS);
+    this.enforcePartLimits = enforce.equals("ALL") || enforce.equals("ANY") || enforce.equals("YES")
+        || enforce.equals("1");
+  }
+
+  /**
+   * Refuses a submission larger than the limits, as Slurm refuses a script over max_script_size
+   * ("Pathname of a file, directory or other parameter too long"); off the writer thread.
+   */
+  void checkSizes(JobSpec spec) {
+    refuseExcess(limits.excess(spec.getScriptBytes().size(), spec.getEnvironmentList(), spec.getArgvList()));
+  }
+
+  /** The same bounds for a step's environment and command line. */
+  void checkSizes(StepSpec spec) {
+    refuseExcess(limits.excess(0, spec.getEnvironmentList(), spec.getArgvList()));
+  }
+
+  private static void refuseExcess(String excess) {
+    if (excess != null) {
+      LOG.log(System.Logger.Level.INFO, "submission refused: " + excess);
+      throw new SlurmException(SlurmError.PATHNAME_TOO_LONG);
+    }
   }
 
   JobSpec normalize(JobSpec spec, ClusterState s) {
@@ -49,7 +78,8 @@ final class SubmitPolicy {
       throw new SlurmException(SlurmError.JOB_SCRIPT_MISSING);
     }
     PartitionInfo p = partition(spec, s);
-    JobSpec.Builder b = spec.toBuilder().setPartition(p.getName());
+    JobSpec.Builder b = spec.toBuilder().setPartition(p.getName())
+        .setAccount(spec.getAccount().toLowerCase(java.util.Locale.ROOT)); // Slurm's account names are lower case
     if (!spec.hasTimeLimitMin()) {
       long def = Integer.toUnsignedLong(p.getDefaultTimeMin());
       b.setTimeLimitMin(def != SlurmDuration.INFINITE && def != 0 ? p.getDefaultTimeMin() : p.getMaxTimeMin());
@@ -94,6 +124,7 @@ final class SubmitPolicy {
         throw new SlurmException(SlurmError.INVALID_ARRAY);
       }
     }
+    spreadTasks(b, p, s);
     checkNodes(spec, p, s, b);
     if (enforcePartLimits) {
       checkPartitionLimits(b, p, s);
@@ -132,7 +163,7 @@ final class SubmitPolicy {
       return;
     }
     java.util.Set<String> types = new java.util.HashSet<>();
-    for (String t : config.get("GresTypes").orElse("").split(",")) {
+    for (String t : config.value(SlurmConfKeys.GRES_TYPES)) {
       types.add(t.trim().toLowerCase(java.util.Locale.ROOT));
     }
     List<org.corral.common.gres.GresCount> perNode;
@@ -202,6 +233,37 @@ final class SubmitPolicy {
     }
   }
 
+  /**
+   * The node count a task count needs, as Slurm's controller sets it at submit: -N with
+   * --ntasks-per-node and no -n makes that many tasks on each node; -n without -N, or with a
+   * node range, takes as many of the partition's largest nodes as its tasks' CPUs need (-n 12 on
+   * 8-CPU nodes: 2), and a range no more nodes than tasks. A fixed -N stays as asked.
+   */
+  private static void spreadTasks(JobSpec.Builder b, PartitionInfo p, ClusterState s) {
+    if (!b.hasNumTasks() && b.hasNtasksPerNode() && b.hasMinNodes()) {
+      b.setNumTasks(b.getMinNodes() * b.getNtasksPerNode());
+    }
+    boolean fixed = b.hasMinNodes() && (!b.hasMaxNodes() || b.getMaxNodes() == b.getMinNodes());
+    if (!b.hasNumTasks() || fixed) {
+      return;
+    }
+    int tasks = Math.max(1, b.getNumTasks());
+    int cpt = b.hasCpusPerTask() ? Math.max(1, b.getCpusPerTask()) : 1;
+    int biggest = p.getNodeNamesList().stream().map(s::node).flatMap(java.util.Optional::stream)
+        .mapToInt(org.corral.protocol.msg.NodeInfo::getCpus).max().orElse(0);
+    int perNode = b.hasNtasksPerNode() ? b.getNtasksPerNode() : biggest / cpt;
+    if (perNode <= 0) {
+      return; // no node holds one task: PartitionConfig
+    }
+    int needed = (tasks + perNode - 1) / perNode;
+    if (needed > (b.hasMinNodes() ? b.getMinNodes() : 1)) {
+      b.setMinNodes(needed);
+    }
+    if (b.hasMaxNodes() && b.getMaxNodes() > tasks) {
+      b.setMaxNodes(Math.max(tasks, b.getMinNodes()));
+    }
+  }
+
   /** The partition's time, node count and CPU limits, with Slurm's refusals (EnforcePartLimits). */
   private static void checkPartitionLimits(JobSpec.Builder b, PartitionInfo p, ClusterState s) {
     long limit = Integer.toUnsignedLong(b.getTimeLimitMin());
@@ -248,10 +310,14 @@ final class SubmitPolicy {
       return s.defaultPartition()
           .orElseThrow(() -> new SlurmException(SlurmError.DEFAULT_PARTITION_NOT_SET));
     }
-    // Slurm accepts a list and takes the first partition that works; a single name for now.
-    String name = spec.getPartition().split(",")[0];
-    return s.partition(name).orElseThrow(() -> new SlurmException(SlurmError.INVALID_PARTITION_NAME,
-        "invalid partition specified: " + name));
+    // Slurm refuses a list naming any unknown partition; of the rest Corral takes the first.
+    PartitionInfo first = null;
+    for (String name : spec.getPartition().split(",")) {
+      PartitionInfo p = s.partition(name.strip()).orElseThrow(() -> new SlurmException(
+          SlurmError.INVALID_PARTITION_NAME, "invalid partition specified: " + name.strip()));
+      first = first == null ? p : first;
+    }
+    return first;
   }
 
   /**

@@ -287,9 +287,9 @@ final class NodeSelector {
     return values[k - 1];
   }
 
-  /** A job on several nodes whose tasks need not be spread evenly. */
-  private static boolean packed(JobInfo j, int nodesWanted) {
-    return !j.getExclusive() && j.getNtasksPerNode() == 0 && nodesWanted > 1;
+  /** A job on several nodes whose tasks need not be spread evenly (not with --overcommit: a task's CPUs on each). */
+  static boolean packed(JobInfo j, int nodesWanted) {
+    return !j.getExclusive() && !j.getOvercommit() && j.getNtasksPerNode() == 0 && nodesWanted > 1;
   }
 
   /**
@@ -444,13 +444,22 @@ final class NodeSelector {
     return Math.max(1, cpus / Math.max(1, j.getCpusPerTask()));
   }
 
+  /**
+   * CPUs the job takes on each node: its tasks' there, or with --overcommit one task's (the
+   * tasks then share them); at least --mincpus.
+   */
   static int cpusPerNode(JobInfo j, int nodes) {
     int cpt = Math.max(1, j.getCpusPerTask());
-    if (j.getNtasksPerNode() > 0) {
-      return j.getNtasksPerNode() * cpt;
+    int cpus;
+    if (j.getOvercommit()) {
+      cpus = cpt;
+    } else if (j.getNtasksPerNode() > 0) {
+      cpus = j.getNtasksPerNode() * cpt;
+    } else {
+      int tasks = Math.max(1, j.getNumTasks());
+      cpus = ((tasks + nodes - 1) / nodes) * cpt;
     }
-    int tasks = Math.max(1, j.getNumTasks());
-    return ((tasks + nodes - 1) / nodes) * cpt;
+    return Math.max(cpus, j.getMinCpusPerNode());
   }
 
   /** Memory a job takes on a node: --mem, --mem-per-cpu x CPUs, or (neither) the whole node. */

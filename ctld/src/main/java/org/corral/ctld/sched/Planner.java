@@ -596,7 +596,7 @@ public final class Planner {
     /** {@code byUser}: the pass tracks whose jobs hold nodes, so jobs of different users fare differently. */
     static Need of(JobInfo j, long duration, Tenancy who, boolean byUser) {
       int nodes = Math.max(1, j.getMinNodes());
-      boolean packed = !j.getExclusive() && j.getNtasksPerNode() == 0 && nodes > 1;
+      boolean packed = NodeSelector.packed(j, nodes);
       String tenancy = who.shareLimit() + (byUser ? "\0" + who.userMark() : "");
       return new Need(j.getPartition() + "\0" + j.getReservation(), j.getReqNodes() + "\0" + j.getExcNodes() + "\0" + j.getFeatures(),
           j.getExclusive(), packed, nodes, Math.max(1, j.getNumTasks()), NodeSelector.cpusPerNode(j, nodes),

@@ -141,7 +141,10 @@ public final class StateMachine {
         .setMaxNodes(spec.hasMaxNodes() ? spec.getMaxNodes() : 0)
         .setNumTasks(tasks)
         .setCpusPerTask(cpt)
-        .setNumCpus(tasks * cpt)
+        .setNumCpus(Math.max(spec.getOvercommit() ? minNodes * cpt : tasks * cpt,
+            minNodes * spec.getMinCpusPerNode()))
+        .setOvercommit(spec.getOvercommit())
+        .setMinCpusPerNode(spec.getMinCpusPerNode())
         .setMemPerNodeMb(spec.hasMemPerNodeMb() ? spec.getMemPerNodeMb() : 0)
         .setMemPerCpuMb(spec.hasMemPerCpuMb() ? spec.getMemPerCpuMb() : 0)
         .setExclusive(spec.getExclusive())

@@ -85,9 +85,9 @@ public final class StepLayout {
     if (tasks < minNodes) {
       minNodes = tasks;
     }
-    // Never: more CPUs than the allocation has on the nodes it may use.
+    // Never: more CPUs than the allocation has on the nodes it may use (-O: tasks share them).
     int totalCpus = candidates.stream().mapToInt(NodeAllocation::getCpus).sum();
-    if ((long) tasks * cpt > totalCpus) {
+    if (!spec.getOvercommit() && (long) tasks * cpt > totalCpus) {
       return new Impossible(SlurmError.TOO_MANY_REQUESTED_CPUS);
     }
     boolean shares = spec.getOverlap();
@@ -106,12 +106,17 @@ public final class StepLayout {
       Map<String, Integer> busy, StepSpec spec) {
     List<String> names = new ArrayList<>();
     List<Integer> room = new ArrayList<>();
+    List<Integer> freeCpus = new ArrayList<>();
     for (NodeAllocation a : candidates) {
       int free = a.getCpus() - busy.getOrDefault(a.getNode(), 0);
       int fits = free / cpt;
+      if (spec.getOvercommit() && free >= 1) {
+        fits = tasks; // -O: any number of tasks share the node's CPUs
+      }
       if (fits >= 1 && names.size() < nodes) {
         names.add(a.getNode());
         room.add(fits);
+        freeCpus.add(free);
       }
     }
     if (names.size() < nodes) {
@@ -138,7 +143,7 @@ public final class StepLayout {
     List<Integer> cpuList = new ArrayList<>();
     for (int i = 0; i < nodes; i++) {
       taskList.add(share[i]);
-      cpuList.add(share[i] * cpt);
+      cpuList.add(spec.getOvercommit() ? Math.min(share[i] * cpt, freeCpus.get(i)) : share[i] * cpt);
     }
     return new Placement(List.copyOf(names), List.copyOf(taskList), List.copyOf(cpuList), cpt);
   }

@@ -57,10 +57,42 @@ class SubmitPolicyTest {
   }
 
   @Test
+  void takesTheFirstOfAPartitionListAndLowerCasesTheAccount() throws Exception {
+    JobSpec s = policy("").normalize(bare().setPartition("debug,debug").setAccount("MiXed").build(), state);
+    assertThat(s.getPartition()).isEqualTo("debug");
+    assertThat(s.getAccount()).isEqualTo("mixed");
+  }
+
+  /** NumNodes of held jobs on the reference (8-CPU nodes), as scontrol showed them. */
+  @Test
+  void takesAsManyNodesAsTheTasksNeed() throws Exception {
+    SubmitPolicy p = policy("");
+    JobSpec n12 = p.normalize(bare().setNumTasks(12).build(), state);
+    assertThat(n12.getMinNodes()).isEqualTo(2);
+    assertThat(n12.hasMaxNodes()).isFalse();
+    assertThat(p.normalize(bare().setNumTasks(12).setCpusPerTask(2).build(), state).getMinNodes()).isEqualTo(3);
+    JobSpec range = p.normalize(bare().setNumTasks(12).setMinNodes(1).setMaxNodes(4).build(), state);
+    assertThat(range.getMinNodes()).isEqualTo(2);
+    assertThat(range.getMaxNodes()).isEqualTo(4);
+    JobSpec fewTasks = p.normalize(bare().setNumTasks(2).setMinNodes(1).setMaxNodes(3).build(), state);
+    assertThat(fewTasks.getMinNodes()).isEqualTo(1);
+    assertThat(fewTasks.getMaxNodes()).isEqualTo(2);
+    JobSpec fixed = p.normalize(bare().setNumTasks(12).setMinNodes(1).setMaxNodes(1).build(), state);
+    assertThat(fixed.getMinNodes()).isEqualTo(1); // -N1 -n12 stays as asked (and waits)
+    JobSpec perNode = p.normalize(bare().setMinNodes(2).setMaxNodes(2).setNtasksPerNode(4).build(), state);
+    assertThat(perNode.getNumTasks()).isEqualTo(8);
+    assertThat(p.normalize(bare().setNumTasks(1).build(), state).hasMinNodes()).isFalse();
+  }
+
+  @Test
   void refusesWhatSlurmRefusesAtSubmit() throws Exception {
     SubmitPolicy p = policy("");
     assertThatThrownBy(() -> p.normalize(bare().setPartition("nosuch").build(), state))
         .hasMessage("invalid partition specified: nosuch")
+        .isInstanceOfSatisfying(SlurmException.class,
+            e -> assertThat(e.error()).isEqualTo(SlurmError.INVALID_PARTITION_NAME));
+    assertThatThrownBy(() -> p.normalize(bare().setPartition("debug,NOSUCH").build(), state))
+        .hasMessage("invalid partition specified: NOSUCH")
         .isInstanceOfSatisfying(SlurmException.class,
             e -> assertThat(e.error()).isEqualTo(SlurmError.INVALID_PARTITION_NAME));
     assertThatThrownBy(() -> p.normalize(bare().setMemPerNodeMb(999_999).build(), state))

@@ -50,6 +50,18 @@ class StepLayoutTest {
   }
 
   @Test
+  void overcommitSpreadsMoreTasksThanCpusEvenly() {
+    // sbatch -N2 -O -n5 (1 CPU on each node): srun runs tasks 3,2 (SLURM_STEP_TASKS_PER_NODE=3,2)
+    StepLayout.Placement p = placed(job(1, 1), StepSpec.newBuilder().setNumTasks(5).setOvercommit(true));
+    assertThat(p.tasks()).containsExactly(3, 2);
+    assertThat(p.cpus()).containsExactly(1, 1);
+    // -N1 -n10 -O on one CPU: all ten there
+    assertThat(placed(job(1), StepSpec.newBuilder().setNumTasks(10).setOvercommit(true)).tasks()).containsExactly(10);
+    assertThat(StepLayout.place(job(1), StepSpec.newBuilder().setNumTasks(10).build(), Map.of()))
+        .isEqualTo(new StepLayout.Impossible(SlurmError.TOO_MANY_REQUESTED_CPUS));
+  }
+
+  @Test
   void withoutCountsOneTaskPerNodeOfTheJob() {
     StepLayout.Placement p = placed(job(2, 2, 2), StepSpec.newBuilder());
     assertThat(p.nodes()).containsExactly("n1", "n2", "n3");

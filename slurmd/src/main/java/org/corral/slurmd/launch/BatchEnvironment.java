@@ -85,6 +85,12 @@ final class BatchEnvironment {
       env.put("SLURM_NPROCS", Integer.toString(tasks));
       env.put("SLURM_NTASKS", Integer.toString(tasks));
     }
+    if (spec.hasNtasksPerNode() && spec.getNtasksPerNode() > 0) {
+      env.put("SLURM_NTASKS_PER_NODE", Integer.toString(spec.getNtasksPerNode()));
+    }
+    if (spec.getOvercommit()) {
+      env.put("SLURM_OVERCOMMIT", "1");
+    }
     env.put("SLURM_PROCID", "0");
     env.putIfAbsent("SLURM_SUBMIT_DIR", workDir);
     String submitHost = !job.getSubmitHost().isEmpty() ? job.getSubmitHost() : spec.getSubmitHost();
@@ -128,6 +134,14 @@ final class BatchEnvironment {
   private static List<Integer> tasksPerNode(JobSpec spec, int tasks, List<Integer> cpusPerNode, int cpusPerTask) {
     if (spec.hasNtasksPerNode() && spec.getNtasksPerNode() > 0) {
       return java.util.Collections.nCopies(cpusPerNode.size(), spec.getNtasksPerNode());
+    }
+    if (spec.getOvercommit()) { // the tasks share the CPUs: as evenly as the nodes allow, first ones first
+      int nodes = cpusPerNode.size();
+      List<Integer> even = new ArrayList<>();
+      for (int i = 0; i < nodes; i++) {
+        even.add(tasks / nodes + (i < tasks % nodes ? 1 : 0));
+      }
+      return even;
     }
     return PerNodeCounts.placeTasks(tasks, cpusPerNode, cpusPerTask);
   }

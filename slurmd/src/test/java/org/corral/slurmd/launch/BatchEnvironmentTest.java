@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.testkit.TestUsers;
@@ -56,6 +57,33 @@ class BatchEnvironmentTest {
 
     assertThat(env).containsEntry("SLURM_TASKS_PER_NODE", "2,1").containsEntry("SLURM_JOB_CPUS_PER_NODE", "2,1")
         .containsEntry("SLURM_CPUS_ON_NODE", "2");
+  }
+
+  @Test
+  void tasksPerNodeAndOvercommitAreSeenAsSlurmWritesThem() {
+    // `sbatch -N2 --ntasks-per-node=4`: 8 4 4(x2) 4(x2); `sbatch -N2 -O -n5`: 5 3,2 1(x2) and SLURM_OVERCOMMIT=1
+    Map<String, String> perNode = asMap(BatchEnvironment.of(twoNodes(8, 4, 4, JobSpec.newBuilder().setNumTasks(8)
+        .setNtasksPerNode(4)), "n1", WORK.toString()));
+    assertThat(perNode).containsEntry("SLURM_NTASKS", "8").containsEntry("SLURM_NTASKS_PER_NODE", "4")
+        .containsEntry("SLURM_TASKS_PER_NODE", "4(x2)").containsEntry("SLURM_JOB_CPUS_PER_NODE", "4(x2)")
+        .doesNotContainKey("SLURM_OVERCOMMIT");
+    Map<String, String> over = asMap(BatchEnvironment.of(twoNodes(5, 1, 1, JobSpec.newBuilder().setNumTasks(5)
+        .setOvercommit(true)), "n1", WORK.toString()));
+    assertThat(over).containsEntry("SLURM_NTASKS", "5").containsEntry("SLURM_TASKS_PER_NODE", "3,2")
+        .containsEntry("SLURM_JOB_CPUS_PER_NODE", "1(x2)").containsEntry("SLURM_OVERCOMMIT", "1")
+        .doesNotContainKey("SLURM_NTASKS_PER_NODE");
+  }
+
+  private static LaunchBatchRequest twoNodes(int tasks, int cpus1, int cpus2, JobSpec.Builder spec) {
+    LaunchBatchRequest request = request(List.of());
+    return request.toBuilder()
+        .setJob(request.getJob().toBuilder().setNodes("n[1-2]").setNumNodes(2).setNumCpus(cpus1 + cpus2)
+            .setNumTasks(tasks)
+            .addAllocation(NodeAllocation.newBuilder().setNode("n1").setCpus(cpus1))
+            .addAllocation(NodeAllocation.newBuilder().setNode("n2").setCpus(cpus2)))
+        .setSpec(request.getSpec().toBuilder().mergeFrom(spec.build()))
+        .setCpusOnNode(0)
+        .build();
   }
 
   @Test
