@@ -26,7 +26,9 @@ import org.corral.protocol.msg.SubmitJobRequest;
  * takes to run them all, the daemons' side of the end-to-end benchmark without CLI start-up.
  * With {@code array} (CLIENTS is ignored) one job array of TOTAL tasks of {@code true} is
  * submitted, as {@code sbatch --array=1-TOTAL}, and timed until none of its tasks is pending,
- * running or completing.
+ * running or completing. With {@code flood BYTES} held jobs carry an environment of about BYTES
+ * (what sbatch exports from a login shell, the same for every job) and there is no warm-up, so
+ * that the queue grows by exactly TOTAL (bench/scale/flood.sh).
  */
 public final class SubmitLoad {
   private SubmitLoad() {}
@@ -40,11 +42,21 @@ public final class SubmitLoad {
       return;
     }
     boolean runJobs = args.length > 3 && args[3].equals("run");
-    JobSpec spec = JobSpec.newBuilder().setName("bench").setScript("#!/bin/sh\ntrue\n")
+    boolean flood = args.length > 4 && args[3].equals("flood");
+    JobSpec.Builder b = JobSpec.newBuilder().setName("bench").setScript("#!/bin/sh\ntrue\n")
         .setWorkDir("/tmp").setStdOut("/dev/null").setHold(!runJobs)
-        .addEnvironment("PATH=/usr/bin:/bin").addEnvironment("HOME=/root").build();
+        .addEnvironment("PATH=/usr/bin:/bin").addEnvironment("HOME=/root");
+    if (flood) {
+      int bytes = Integer.parseInt(args[4]);
+      for (int i = 0; bytes > 0; i++) {
+        String e = "BENCH_VAR_" + i + "=" + "v".repeat(Math.max(0, Math.min(100, bytes - 16)));
+        b.addEnvironment(e);
+        bytes -= e.length() + 1;
+      }
+    }
+    JobSpec spec = b.build();
     Request req = Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec)).build();
-    if (!runJobs) { // warm up connections and the JIT a little
+    if (!runJobs && !flood) { // warm up connections and the JIT a little
       run(socket, clients, Math.min(total / 10, 2000), req);
     }
     long[] lat = new long[total];
