@@ -69,7 +69,7 @@ final class LocalConfigWriter {
         AccountingStorageHost=127.0.0.1
         AccountingStoragePort=%9$d
         JobAcctGatherType=jobacct_gather/linux
-        ProctrackType=proctrack/linuxproc
+        ProctrackType=proctrack/cgroup
         SchedulerType=sched/backfill
         PriorityType=priority/multifactor
         SelectType=select/cons_tres

@@ -233,7 +233,7 @@ public final class SlurmConfKeys {
         ignored("MailProg", TEXT, "/bin/mail", "no mail is sent"),
         MAX_ARRAY_SIZE,
         ignored("MaxDBDMsgs", NUMBER, "0", "the accounting outbox is in the journal, unbounded"),
-        ignored("MaxJobCount", NUMBER, "10000", "no limit on jobs in the controller"),
+        ignored("MaxJobCount", NUMBER, "10000", "sizes the controller's heap; no limit on jobs in the controller"),
         MAX_JOB_ID,
         MAX_MEM_PER_CPU,
         MAX_MEM_PER_NODE,
