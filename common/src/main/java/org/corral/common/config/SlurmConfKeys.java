@@ -56,8 +56,9 @@ public final class SlurmConfKeys {
       null, "no TLS to slurmdbd");
   public static final ConfKey<Long> ACCT_GATHER_NODE_FREQ = ignored("AcctGatherNodeFreq", SECONDS, "0",
       "no node energy/profile sampling");
-  public static final ConfKey<String> AUTH_TYPE = ignored("AuthType", plugin(false, "auth/munge", "auth/slurm",
-      "auth/none", "auth/jwt"), "auth/munge", "users by SO_PEERCRED, daemons by HMAC with slurm.key (auth/slurm-like)");
+  /** auth/munge: users of other hosts by MUNGE; any: local users by SO_PEERCRED, daemons by slurm.key. */
+  public static final ConfKey<String> AUTH_TYPE = honoured("AuthType", plugin(false, "auth/munge", "auth/slurm",
+      "auth/none", "auth/jwt"), "auth/munge");
   public static final ConfKey<String> AUTH_ALT_PARAMETERS = honoured("AuthAltParameters", TEXT, null);
   public static final ConfKey<String> CLUSTER_NAME = honoured("ClusterName", TEXT, null);
   public static final ConfKey<Long> DEF_MEM_PER_CPU = honoured("DefMemPerCPU", MEGABYTES, null);
@@ -150,7 +151,7 @@ public final class SlurmConfKeys {
       ignored("AllowSpecResourcesUsage", YES_NO, "no", "no core specialization"),
       ignored("AuthAltTypes", TEXT, null, "slurmrestd takes JWTs (AuthAltParameters=jwt_key=) without it"),
       AUTH_ALT_PARAMETERS,
-      ignored("AuthInfo", TEXT, null, "no MUNGE"),
+      honoured("AuthInfo", TEXT, null),
       AUTH_TYPE,
       ignored("BatchStartTimeout", SECONDS, "10", "launches are not timed out"),
       ignored("BcastExclude", TEXT, "/lib,/usr/lib,/lib64,/usr/lib64", "no sbcast"),
@@ -329,7 +330,7 @@ public final class SlurmConfKeys {
       shown("SLURM_CONF"),
       shown("SLURM_VERSION"),
       ignored("SrunEpilog", TEXT, null, "not run"),
-      ignored("SrunPortRange", TEXT, "0-0", "srun listens on any free port"),
+      honoured("SrunPortRange", TEXT, "0-0"),
       ignored("SrunProlog", TEXT, null, "not run"),
       STATE_SAVE_LOCATION,
       ignored("SuspendExcNodes", TEXT, null, "no power saving"),
