@@ -18,10 +18,12 @@ ids=()
 
 if [ "$target" = ref ]; then
   bin=/usr/bin
-  cmd_env=(PATH=/usr/bin:/bin HOME=/root)
+  # A private reference (slurm-private.sh) is named by SLURM_CONF; the shared one by none.
+  cmd_env=(PATH=/usr/bin:/bin HOME=/root ${SLURM_CONF:+SLURM_CONF=$SLURM_CONF})
 else
   dir=${CORRAL_DIR:-/tmp/cli-c}
   base=${CORRAL_PORT_BASE:-15817}
+  unset SLURM_CONF   # set below to the Corral cluster's
   first=$(head -1 "$rec/held" 2>/dev/null | cut -d' ' -f1)  # Corral recreates them, same ids
   [ -n "$first" ] || first=$(cat "$rec/first-id")
   bin=$repo/bin

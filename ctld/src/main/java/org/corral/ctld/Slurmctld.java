@@ -21,6 +21,7 @@ public final class Slurmctld {
   private Slurmctld() {}
 
   public static void main(String[] args) {
+    org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     boolean ignoreDamage = false;
     boolean clear = false;
     boolean verbose = false;

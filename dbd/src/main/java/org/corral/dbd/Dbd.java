@@ -22,10 +22,12 @@ import org.corral.dbd.storage.NodeEventStore;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.DbdAddress;
+import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.auth.MungeAuth;
+import org.corral.protocol.msg.Request;
 
 /**
  * The running slurmdbd: the database (migrated when opened; retried until it answers, so a
@@ -74,8 +76,12 @@ public final class Dbd implements AutoCloseable {
         cfg.purgeAfter("PurgeStepAfter"), cfg.archives("ArchiveSteps"), Optional.of(cfg.archiveDirSetting()),
         List.of()), clock);
     AssocService assocService = new AssocService(assocs, slurmUid, UserDirectory.system());
+    // sacctmgr's bulk changes and archive loads (administrators', checked after reading) may be large
+    FrameLimits userFrames = FrameLimits.DEFAULT
+        .withUserType(Request.ACCT_UPDATE_FIELD_NUMBER, 4 << 20)
+        .withUserType(Request.ARCHIVE_LOAD_FIELD_NUMBER, 64 << 20);
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
-            64 << 20, Duration.ofMinutes(5), 1024),
+            64 << 20, Duration.ofMinutes(5), 1024, userFrames),
         new Credentials(key, "slurmdbd", clock),
         MungeAuth.forAuthType(cfg.get("AuthType").orElse("auth/munge"),
             cfg.get("AuthInfo").orElse(null), clock),

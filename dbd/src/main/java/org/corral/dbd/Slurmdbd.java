@@ -21,6 +21,7 @@ public final class Slurmdbd {
   private Slurmdbd() {}
 
   public static void main(String[] args) {
+    org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     boolean verbose = false;
     Path conf = null;
     for (int i = 0; i < args.length; i++) {

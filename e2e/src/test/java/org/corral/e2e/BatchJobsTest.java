@@ -54,6 +54,19 @@ class BatchJobsTest {
   }
 
   @Test
+  void waitEndsWithTheJobsExitCodeAndVariablesWithADotInTheirNameReachTheJob() throws Exception {
+    Path work = cluster.workDir(alice);
+    // perl sees every variable (a #!/bin/sh script's dash drops A.B itself, under Slurm too)
+    Files.writeString(work.resolve("dot.pl"), "#!/usr/bin/perl\nprint(($ENV{'A.B'} // 'unset') . \"\\n\"); exit 3;\n");
+    LocalCluster.Result r = cluster.as(alice, work, java.util.Map.of("A.B", "dotted"), "sbatch", "--wait", "-o",
+        "dot-%j.out", "dot.pl");
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(3);
+    int id = LocalCluster.jobId(r);
+    assertThat(cluster.state(id)).isIn("FAILED", ""); // ended (and left COMPLETING) before sbatch returned
+    assertThat(Files.readString(work.resolve("dot-" + id + ".out"))).isEqualTo("dotted\n");
+  }
+
+  @Test
   void usersCancelOnlyTheirOwnJobs() throws Exception {
     Path work = cluster.workDir(bob);
     int id = LocalCluster.jobId(cluster.as(bob, work, "sbatch", "--wrap", "sleep 300"));

@@ -123,6 +123,67 @@ class SecurityTest {
     }
   }
 
+  /** Slurm 22.05's answer to a script over max_script_size (4 MB by default), as recorded. */
+  private static final String SCRIPT_TOO_LARGE =
+      "sbatch: error: Batch job submission failed: Pathname of a file, directory or other parameter too long\n";
+
+  /** A batch script of exactly {@code bytes} bytes, owned by the user. */
+  private static Path script(TestUsers.User user, int bytes) throws Exception {
+    Path dir = cluster.workDir(user);
+    Path f = dir.resolve("big-" + bytes + ".sh");
+    String head = "#!/bin/sh\ntrue\n";
+    Files.writeString(f, head + "#".repeat(bytes - head.length() - 1) + "\n");
+    assertThat(Files.size(f)).isEqualTo(bytes);
+    new ProcessBuilder("chown", user.uid() + ":" + user.gid(), f.toString()).start().waitFor();
+    return f;
+  }
+
+  @Test
+  void aScriptOverMaxScriptSizeIsRefusedWithSlurmsMessage() throws Exception {
+    TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
+    Path dir = cluster.workDir(alice);
+    LocalCluster.Result limit = cluster.as(alice, dir, "sbatch", "-H", script(alice, 4 * 1024 * 1024).toString());
+    assertThat(limit.exitCode()).as(limit.toString()).isZero();
+    LocalCluster.Result over = cluster.as(alice, dir, "sbatch", "-H", script(alice, 4 * 1024 * 1024 + 1).toString());
+    assertThat(over.exitCode()).isEqualTo(1);
+    assertThat(over.err()).isEqualTo(SCRIPT_TOO_LARGE);
+    cluster.as(null, "scancel", String.valueOf(LocalCluster.jobId(limit)));
+    stillServes();
+  }
+
+  /**
+   * Far over the limit, the request is refused from its first bytes (the controller never reads
+   * or keeps it) and still gets Slurm's message.
+   */
+  @Test
+  void aHugeScriptIsRefusedBeforeItIsRead() throws Exception {
+    TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
+    Path dir = cluster.workDir(alice);
+    LocalCluster.Result huge = cluster.as(alice, dir, "sbatch", "-H", script(alice, 40 * 1024 * 1024).toString());
+    assertThat(huge.exitCode()).isEqualTo(1);
+    assertThat(huge.err()).isEqualTo(SCRIPT_TOO_LARGE);
+    assertThat(cluster.as(null, "squeue", "-h", "-u", alice.name()).out()).isEmpty();
+    stillServes();
+  }
+
+  /** Without a signed hello a TCP client may not send more than a small frame: 1 MiB is refused from its header. */
+  @Test
+  void anUnauthenticatedClientCannotMakeTheControllerReadALargeFrame() throws Exception {
+    try (Socket s = new Socket("127.0.0.1", cluster.portBase)) {
+      s.setSoTimeout(10_000);
+      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      out.writeInt(1 << 20);
+      out.writeShort(FrameCodec.PROTOCOL_VERSION);
+      out.write(new byte[] {0x08, 11}); // a job_info request's type
+      out.flush();
+      Envelope e = FrameCodec.read(s.getInputStream(), 1 << 20);
+      Response r = Response.parseFrom(e.getBody());
+      assertThat(r.getErrorCode()).isEqualTo(SlurmError.MESSAGE_TOO_LARGE.code());
+      assertThat(r.getErrorMessage()).contains("limit of 65536");
+    }
+    stillServes();
+  }
+
   @Test
   void aUserCannotShutTheControllerDown() throws Exception {
     TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);

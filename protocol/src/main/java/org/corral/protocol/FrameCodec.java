@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.function.IntUnaryOperator;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.Envelope;
 
@@ -22,6 +23,9 @@ public final class FrameCodec {
   static final int VERSION_BYTES = 2;
   /** Length and version. */
   static final int HEADER_BYTES = 4 + VERSION_BYTES;
+  /** Field 1 (type) as a varint: its tag, then at most five bytes of a uint32. */
+  private static final byte TYPE_TAG = 0x08;
+  private static final int TYPE_PREFIX_BYTES = 6;
 
   private FrameCodec() {}
 
@@ -45,14 +49,26 @@ public final class FrameCodec {
    */
   public static Envelope read(InputStream in, int maxFrameBytes)
       throws IOException, ProtocolException {
+    return read(in, maxFrameBytes, type -> maxFrameBytes);
+  }
+
+  /**
+   * Reads one frame whose length field is at most what {@code limitForType} allows for the
+   * envelope's type. The type is read from the first bytes of the envelope (a serializer writes
+   * field 1 first; an envelope that does not start with it is held to type 0's limit) and the
+   * length checked against its limit before the rest is read; a type that changes further on
+   * is refused, so no frame is read beyond the limit of the type it is handled as. A length
+   * above {@code ceiling} (the largest of those limits) is refused before anything else is read.
+   */
+  public static Envelope read(InputStream in, int ceiling, IntUnaryOperator limitForType)
+      throws IOException, ProtocolException {
     int first = in.read();
     if (first < 0) {
       return null;
     }
     long length = ((long) first << 24) | readUnsigned(in, 1, 4, "length");
-    if (length > maxFrameBytes) {
-      throw new ProtocolException(SlurmError.MESSAGE_TOO_LARGE,
-          "frame of " + length + " bytes exceeds the limit of " + maxFrameBytes);
+    if (length > ceiling) {
+      throw ProtocolException.tooLarge(0, length, ceiling);
     }
     if (length < VERSION_BYTES) {
       throw new ProtocolException(SlurmError.INVALID_MESSAGE,
@@ -65,16 +81,64 @@ public final class FrameCodec {
               + PROTOCOL_VERSION + ")");
     }
     int bodyLength = (int) length - VERSION_BYTES;
-    byte[] body = in.readNBytes(bodyLength);
-    if (body.length < bodyLength) {
-      throw truncated("body", body.length, bodyLength);
+    byte[] prefix = readTypePrefix(in, bodyLength);
+    int limit = limitForType.applyAsInt(leadingType(prefix));
+    if (length > limit) {
+      throw ProtocolException.tooLarge(leadingType(prefix), length, limit);
     }
+    byte[] body = new byte[bodyLength];
+    System.arraycopy(prefix, 0, body, 0, prefix.length);
+    int got = prefix.length + in.readNBytes(body, prefix.length, bodyLength - prefix.length);
+    if (got < bodyLength) {
+      throw truncated("body", got, bodyLength);
+    }
+    Envelope envelope;
     try {
-      return Envelope.parseFrom(body);
+      envelope = Envelope.parseFrom(body);
     } catch (InvalidProtocolBufferException e) {
       throw new ProtocolException(SlurmError.INVALID_MESSAGE,
           "frame body is not a valid envelope: " + e.getMessage(), e);
     }
+    int type = envelope.getType();
+    if (type != leadingType(prefix) && limitForType.applyAsInt(type) < length) {
+      throw new ProtocolException(SlurmError.INVALID_MESSAGE, "envelope of type "
+          + envelope.getType() + " does not begin with its type (read as " + type + ")");
+    }
+    return envelope;
+  }
+
+  /**
+   * The envelope's first bytes, as far as its type when it leads (tag, then the varint a byte at
+   * a time: a sender may stop after it and wait for our answer), else its first byte.
+   */
+  private static byte[] readTypePrefix(InputStream in, int bodyLength)
+      throws IOException, ProtocolException {
+    byte[] prefix = new byte[Math.min(bodyLength, TYPE_PREFIX_BYTES)];
+    int got = 0;
+    int b = 0;
+    while (got < prefix.length && (got == 0 || (got == 1 ? prefix[0] == TYPE_TAG : (b & 0x80) != 0))) {
+      b = in.read();
+      if (b < 0) {
+        throw truncated("body", got, bodyLength);
+      }
+      prefix[got++] = (byte) b;
+    }
+    return java.util.Arrays.copyOf(prefix, got);
+  }
+
+  /** The envelope's type when it leads the body as field 1 (tag 0x08, a varint), else 0. */
+  static int leadingType(byte[] prefix) {
+    if (prefix.length < 2 || prefix[0] != TYPE_TAG) {
+      return 0;
+    }
+    long value = 0;
+    for (int i = 1; i < prefix.length; i++) {
+      value |= (long) (prefix[i] & 0x7f) << (7 * (i - 1));
+      if ((prefix[i] & 0x80) == 0) {
+        return value > Integer.MAX_VALUE ? 0 : (int) value;
+      }
+    }
+    return 0;
   }
 
   /** Reads the bytes {@code from..size-1} of a big-endian unsigned field. */

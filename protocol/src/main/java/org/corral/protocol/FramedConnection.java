@@ -9,6 +9,7 @@ import java.net.SocketTimeoutException;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.function.IntUnaryOperator;
 import org.corral.protocol.msg.Envelope;
 
 /** A socket channel exchanging frames, each read or write bounded by a deadline. */
@@ -41,9 +42,15 @@ final class FramedConnection implements AutoCloseable {
 
   /** The next frame, or null at a clean end of stream; must arrive whole within the timeout. */
   Envelope read(int maxFrameBytes, Duration timeout) throws IOException, ProtocolException {
+    return read(maxFrameBytes, type -> maxFrameBytes, timeout);
+  }
+
+  /** As {@link #read(int, Duration)}, with a limit by the envelope's type (see FrameCodec). */
+  Envelope read(int ceiling, IntUnaryOperator limitForType, Duration timeout)
+      throws IOException, ProtocolException {
     Deadline deadline = Deadline.after(timeout, channel);
     try (deadline) {
-      return read(maxFrameBytes);
+      return FrameCodec.read(in, ceiling, limitForType);
     } catch (IOException e) {
       throw timedOutOr(deadline, e, "reading a message", timeout);
     }

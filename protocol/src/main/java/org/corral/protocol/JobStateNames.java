@@ -34,9 +34,9 @@ public final class JobStateNames {
     };
   }
 
-  /** The state a name or code (any case) stands for. */
+  /** The state a name or code (any case) stands for; the word as typed (" R" is none, as in Slurm). */
   public static Optional<JobState> parse(String word) {
-    String w = word.trim().toUpperCase(Locale.ROOT);
+    String w = word.toUpperCase(Locale.ROOT);
     for (JobState s : JobState.values()) {
       if (s != JobState.UNRECOGNIZED && (s.name().equals(w) || code(s).equals(w))) {
         return Optional.of(s);

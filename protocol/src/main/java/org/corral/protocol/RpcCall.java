@@ -66,12 +66,31 @@ final class RpcCall {
     return new FramedConnection(channel);
   }
 
+  /** Sends a frame that has no reply (a hello) on an open connection, within the timeout. */
+  static void sendOn(FramedConnection connection, String target, Envelope frame,
+      Duration timeout) throws TransportException {
+    Deadline deadline = Deadline.after(timeout, connection.channel());
+    try (deadline) {
+      connection.write(frame);
+    } catch (IOException e) {
+      throw failure(deadline, e, target, timeout, "connection to " + target + " failed");
+    }
+  }
+
   /** One round trip on an open connection: the request out, its reply back, within the timeout. */
   static Envelope exchangeOn(FramedConnection connection, String target, Envelope request,
       Duration timeout) throws TransportException {
     Deadline deadline = Deadline.after(timeout, connection.channel());
     try (deadline) {
-      connection.write(request);
+      try {
+        connection.write(request);
+      } catch (IOException e) {
+        Envelope refusal = refusalBefore(connection);
+        if (refusal != null) {
+          return refusal;
+        }
+        throw e;
+      }
       Envelope reply = connection.read(MAX_RESPONSE_BYTES);
       if (reply == null) {
         throw new TransportException(SlurmError.CONNECTION_ERROR,
@@ -85,6 +104,18 @@ final class RpcCall {
       throw e;
     } catch (IOException e) {
       throw failure(deadline, e, target, timeout, "connection to " + target + " failed");
+    }
+  }
+
+  /**
+   * The answer a server sent before it closed on a request it would not read whole (one over
+   * its size limit): our write failed, but its refusal may be waiting to be read.
+   */
+  private static Envelope refusalBefore(FramedConnection connection) {
+    try {
+      return connection.read(MAX_RESPONSE_BYTES);
+    } catch (IOException | ProtocolException e) {
+      return null;
     }
   }
 

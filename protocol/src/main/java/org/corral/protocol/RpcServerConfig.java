@@ -13,9 +13,11 @@ import java.util.Objects;
  * @param maxFrameBytes largest request frame accepted (length field: version plus envelope)
  * @param idleTimeout how long a connection may wait for, or take to send, its next request
  * @param maxConnections connections served at once; further ones are closed at once
+ * @param frames smaller limits for unauthenticated TCP connections and local users (never above
+ *     {@code maxFrameBytes}, which is what daemons, root and the server's own user may send)
  */
 public record RpcServerConfig(String tcpHost, int tcpPort, Path unixSocket, int maxFrameBytes,
-    Duration idleTimeout, int maxConnections) {
+    Duration idleTimeout, int maxConnections, FrameLimits frames) {
   public static final int NO_TCP = -1;
   public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -38,6 +40,14 @@ public record RpcServerConfig(String tcpHost, int tcpPort, Path unixSocket, int 
     if (maxConnections < 1) {
       throw new IllegalArgumentException("maxConnections must be at least 1");
     }
+    Objects.requireNonNull(frames, "frames");
+  }
+
+  /** With the default {@link FrameLimits}. */
+  public RpcServerConfig(String tcpHost, int tcpPort, Path unixSocket, int maxFrameBytes,
+      Duration idleTimeout, int maxConnections) {
+    this(tcpHost, tcpPort, unixSocket, maxFrameBytes, idleTimeout, maxConnections,
+        FrameLimits.DEFAULT);
   }
 
   /** Default limits for the given listeners. */
@@ -57,15 +67,22 @@ public record RpcServerConfig(String tcpHost, int tcpPort, Path unixSocket, int 
   }
 
   public RpcServerConfig withMaxFrameBytes(int bytes) {
-    return new RpcServerConfig(tcpHost, tcpPort, unixSocket, bytes, idleTimeout, maxConnections);
+    return new RpcServerConfig(tcpHost, tcpPort, unixSocket, bytes, idleTimeout, maxConnections,
+        frames);
   }
 
   public RpcServerConfig withIdleTimeout(Duration timeout) {
     return new RpcServerConfig(tcpHost, tcpPort, unixSocket, maxFrameBytes, timeout,
-        maxConnections);
+        maxConnections, frames);
   }
 
   public RpcServerConfig withMaxConnections(int max) {
-    return new RpcServerConfig(tcpHost, tcpPort, unixSocket, maxFrameBytes, idleTimeout, max);
+    return new RpcServerConfig(tcpHost, tcpPort, unixSocket, maxFrameBytes, idleTimeout, max,
+        frames);
+  }
+
+  public RpcServerConfig withFrames(FrameLimits limits) {
+    return new RpcServerConfig(tcpHost, tcpPort, unixSocket, maxFrameBytes, idleTimeout,
+        maxConnections, limits);
   }
 }

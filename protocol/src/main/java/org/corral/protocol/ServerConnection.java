@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.function.IntUnaryOperator;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.Envelope;
 import org.corral.protocol.msg.Request;
@@ -19,6 +20,7 @@ final class ServerConnection implements Runnable {
   /** How much of a refused request's remainder we read away so our error reply arrives. */
   private static final long DRAIN_BYTES = 1024 * 1024;
   private static final Duration DRAIN_TIME = Duration.ofSeconds(1);
+  private static final String SELF = System.getProperty("user.name");
 
   private final FramedConnection connection;
   private final boolean tcp;
@@ -28,6 +30,8 @@ final class ServerConnection implements Runnable {
   private final RequestHandler handler;
   private final UserDirectory users;
   private final UserAuth userAuth;
+  /** The daemon whose signed hello opened this TCP connection, or null before it. */
+  private String greetedBy;
 
   /**
    * A reply, whether the connection ends after it, and the user request it answers when that
@@ -73,15 +77,31 @@ final class ServerConnection implements Runnable {
   }
 
   private void serve(Peer local) throws IOException {
+    boolean trustedLocal = local != null && isTrusted(local);
     while (true) {
       Envelope request;
       try {
-        request = connection.read(config.maxFrameBytes(), config.idleTimeout());
+        IntUnaryOperator limit = frameLimit(local, trustedLocal);
+        request = connection.read(frameCeiling(trustedLocal), limit, config.idleTimeout());
       } catch (ProtocolException e) {
-        refuse(e.error(), e.getMessage());
+        SlurmError error = !tcp && !trustedLocal && e.frameType() > 0
+            ? config.frames().refusalFor(e.frameType()) : e.error();
+        if (error != e.error()) { // the user sees Slurm's message alone, the log says why
+          LOG.log(Level.INFO, "request of type {0} from uid {1} refused: {2}", e.frameType(),
+              local.uid(), e.getMessage());
+          refuse(error, error.message());
+        } else {
+          refuse(error, e.getMessage());
+        }
         return;
       }
       if (request == null) {
+        return;
+      }
+      if (tcp && request.getType() == Hello.TYPE) {
+        if (greeted(request)) {
+          continue;
+        }
         return;
       }
       Outcome outcome = answer(request, local);
@@ -90,6 +110,46 @@ final class ServerConnection implements Runnable {
         connection.finishAfterError(DRAIN_BYTES, DRAIN_TIME);
         return;
       }
+    }
+  }
+
+  /**
+   * How large the next frame may be: a TCP connection's are small until it has said who it is;
+   * local users' by type, unless they are root or the server's own user.
+   */
+  private IntUnaryOperator frameLimit(Peer local, boolean trustedLocal) {
+    int max = config.maxFrameBytes();
+    FrameLimits frames = config.frames();
+    if (tcp) {
+      int limit = greetedBy != null ? max : Math.min(max, frames.unauthenticated());
+      return type -> limit;
+    }
+    return trustedLocal ? type -> max : type -> Math.min(max, frames.forUser(type));
+  }
+
+  /** The largest frame {@link #frameLimit} allows for any type. */
+  private int frameCeiling(boolean trustedLocal) {
+    int max = config.maxFrameBytes();
+    if (tcp) {
+      return greetedBy != null ? max : Math.min(max, config.frames().unauthenticated());
+    }
+    // A local user's frame is checked by its type, a few bytes in: its refusal depends on it.
+    return trustedLocal ? max : Integer.MAX_VALUE;
+  }
+
+  /** Root and the user this server runs as: the ones who may send as much as a daemon. */
+  private static boolean isTrusted(Peer local) {
+    return local.uid() == 0 || SELF.equals(local.userName());
+  }
+
+  /** Checks a TCP connection's hello; a bad one is refused and ends the connection. */
+  private boolean greeted(Envelope hello) {
+    try {
+      greetedBy = Hello.verify(credentials, hello);
+      return true;
+    } catch (AuthException e) {
+      refuse(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
+      return false;
     }
   }
 

@@ -104,6 +104,7 @@ public final class TcpChannel implements RpcChannel {
       connection = RpcCall.connect(address.getAddress() instanceof Inet6Address
           ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET, address, target, timeout);
       try {
+        RpcCall.sendOn(connection, target, Hello.sealed(credentials), timeout);
         reply = RpcCall.exchangeOn(connection, target, sealed, timeout);
       } catch (TransportException e) {
         closeQuietly(connection);

@@ -56,7 +56,7 @@ final class JobSubmission {
         .setStdIn(text(job, "standard_input", "")).setOpenMode(text(job, "open_mode", "").toLowerCase(java.util.Locale.ROOT))
         .setArray(text(job, "array", "")).setConstraint(text(job, "constraints", ""))
         .setReqNodes(csv(job, "required_nodes")).setExcNodes(csv(job, "excluded_nodes"))
-        .setHold(job.path("hold").asBoolean(false)).setNice((int) number(job, "nice", 0))
+        .setHold(job.path("hold").asBoolean(false)).setNice(int32(job, "nice", 0))
         .setBeginTime(number(job, "begin_time", 0)).setDeadline(number(job, "deadline", 0))
         .setExportEnv("ALL").setInteractive(allocation);
     if (b.getName().isEmpty()) {
@@ -65,12 +65,12 @@ final class JobSubmission {
     }
     if (job.has("environment")) {
       for (JsonNode e : job.get("environment")) {
-        b.addEnvironment(e.asString());
+        b.addEnvironment(noNul("environment", e.asString()));
       }
     }
     if (job.has("argv")) {
       for (JsonNode a : job.get("argv")) {
-        b.addArgv(a.asString());
+        b.addArgv(noNul("argv", a.asString()));
       }
     }
     if (job.has("time_limit")) {
@@ -84,19 +84,19 @@ final class JobSubmission {
       }
     }
     if (job.has("minimum_nodes")) {
-      b.setMinNodes((int) number(job, "minimum_nodes", 1));
+      b.setMinNodes(int32(job, "minimum_nodes", 1));
     }
     if (job.has("maximum_nodes")) {
-      b.setMaxNodes((int) number(job, "maximum_nodes", 1));
+      b.setMaxNodes(int32(job, "maximum_nodes", 1));
     }
     if (job.has("tasks")) {
-      b.setNumTasks((int) number(job, "tasks", 1));
+      b.setNumTasks(int32(job, "tasks", 1));
     }
     if (job.has("cpus_per_task")) {
-      b.setCpusPerTask((int) number(job, "cpus_per_task", 1));
+      b.setCpusPerTask(int32(job, "cpus_per_task", 1));
     }
     if (job.has("tasks_per_node")) {
-      b.setNtasksPerNode((int) number(job, "tasks_per_node", 1));
+      b.setNtasksPerNode(int32(job, "tasks_per_node", 1));
     }
     if (job.has("memory_per_node")) {
       b.setMemPerNodeMb(number(job, "memory_per_node", 0));
@@ -112,7 +112,7 @@ final class JobSubmission {
       if (sig < 0) {
         throw new RestError(400, SlurmError.REST_FAIL_PARSING, "unknown kill_warning_signal");
       }
-      b.setWarnSignal(sig).setWarnTimeS((int) number(job, "kill_warning_delay", 60));
+      b.setWarnSignal(sig).setWarnTimeS(int32(job, "kill_warning_delay", 60));
     }
     if (job.has("licenses")) {
       b.setLicenses(text(job, "licenses", ""));
@@ -141,7 +141,15 @@ final class JobSubmission {
 
   private static String csv(JsonNode o, String field) {
     JsonNode v = o.get(field);
-    return v == null || v.isNull() ? "" : Json.csv(v);
+    return v == null || v.isNull() ? "" : noNul(field, Json.csv(v));
+  }
+
+  /** A C string cannot hold a NUL: Slurm would cut the value there; Corral refuses it. */
+  private static String noNul(String field, String value) {
+    if (value.indexOf('\0') >= 0) {
+      throw new RestError(400, SlurmError.REST_INVALID_JOBS_DESC, "field " + field + " contains a NUL character");
+    }
+    return value;
   }
 
   /** A plain number or {set,infinite,number}; a struct not set gives {@code otherwise}. */
@@ -156,10 +164,16 @@ final class JobSubmission {
       }
       v = v.get("number");
     }
-    if (v == null || !(v.isNumber() || (v.isString() && v.asString().matches("-?[0-9]+")))) {
-      throw new RestError(400, SlurmError.REST_FAIL_PARSING, "field " + field + " must be a number");
+    return Json.whole(v, field);
+  }
+
+  /** {@link #number} for a 32-bit field: a value beyond it is refused, not cut. */
+  static int int32(JsonNode o, String field, long otherwise) {
+    long n = number(o, field, otherwise);
+    if (n < Integer.MIN_VALUE || n > 0xFFFFFFFFL) {
+      throw new RestError(400, SlurmError.REST_FAIL_PARSING, "field " + field + " is out of range (" + n + ")");
     }
-    return v.asLong();
+    return (int) n;
   }
 
   /** A time limit in minutes, plain or {set,infinite,number}; infinite is Slurm's INFINITE. */
@@ -169,7 +183,7 @@ final class JobSubmission {
     }
     tools.jackson.databind.node.ObjectNode holder = Json.MAPPER.createObjectNode();
     holder.set("time_limit", v);
-    return (int) number(holder, "time_limit", NoVal.INFINITE32);
+    return int32(holder, "time_limit", NoVal.INFINITE32);
   }
 
   private static int positive(String field, String s) {

@@ -36,6 +36,25 @@ final class Json {
     return sb.toString();
   }
 
+  /**
+   * A whole number sent as a JSON number or a string of digits; anything else, or a number
+   * beyond 64 bits, is the client's error (400), never a failure of ours.
+   */
+  static long whole(tools.jackson.databind.JsonNode v, String field) {
+    if (v != null && v.isIntegralNumber() && v.canConvertToLong()) {
+      return v.asLong();
+    }
+    if (v != null && v.isString() && v.asString().matches("-?[0-9]{1,19}")) {
+      try {
+        return Long.parseLong(v.asString());
+      } catch (NumberFormatException e) {
+        // beyond 64 bits: refused below
+      }
+    }
+    throw new RestError(400, org.corral.common.SlurmError.REST_FAIL_PARSING,
+        "field " + field + " must be a whole number within 64 bits");
+  }
+
   /** A path segment as the client meant it (percent-decoded). */
   static String pathPart(String raw) {
     return java.net.URLDecoder.decode(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);

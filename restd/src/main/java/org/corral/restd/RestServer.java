@@ -3,7 +3,6 @@ package org.corral.restd;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
@@ -32,7 +31,6 @@ import org.corral.protocol.dataparser.JsonWriter;
 final class RestServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmrestd");
   static final String NOT_FOUND = "Unable find requested URL. Please view /openapi/v3 for API reference.";
-  private static final int MAX_BODY = 64 << 20;
 
   private final HttpServer http;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -43,6 +41,7 @@ final class RestServer implements AutoCloseable {
   private final UserDirectory users = UserDirectory.system();
   private final java.util.concurrent.ConcurrentHashMap<String, String> groups = new java.util.concurrent.ConcurrentHashMap<>();
   private final BulkReads bulkReads = new BulkReads(Runtime.getRuntime().maxMemory());
+  private final int maxBody;
 
   /**
    * @param localUid the kernel uid of the client behind a remote address (Unix-socket clients
@@ -54,7 +53,8 @@ final class RestServer implements AutoCloseable {
   }
 
   RestServer(InetSocketAddress address, Routes.Apis apis, Authenticator auth,
-      ToIntFunction<InetSocketAddress> localUid, byte[] openapi) throws IOException {
+      ToIntFunction<InetSocketAddress> localUid, byte[] openapi, int maxBody) throws IOException {
+    this.maxBody = maxBody;
     this.apis = apis;
     this.auth = auth;
     this.localUid = localUid;
@@ -73,7 +73,6 @@ final class RestServer implements AutoCloseable {
     try { // not try-with-resources: the exchange must stay open for the catch's 500
       String path = x.getRequestURI().getRawPath();
       String method = x.getRequestMethod().toUpperCase(Locale.ROOT);
-      byte[] body = readBody(x.getRequestBody());
       if (path.equals("/openapi/v3") || path.equals("/openapi.json") || path.equals("/openapi")) {
         send(x, 200, "application/json", openapi);
         return;
@@ -103,6 +102,16 @@ final class RestServer implements AutoCloseable {
           }
           out.error(401, SlurmError.AUTH_CRED_INVALID.code(), "Authentication failure", e.getMessage(), "rest_auth");
           send(x, out, null, plugin, route);
+          return;
+        }
+        byte[] body; // read only once its sender is known, and never beyond the limit
+        try {
+          body = readBody(x);
+        } catch (RestError e) {
+          LOG.log(Level.INFO, "refused a request body from {0}: {1}", x.getRemoteAddress(), e.getMessage());
+          out.error(e.status, e.errorNumber, e.error, e.getMessage(), "slurmrestd");
+          x.getResponseHeaders().set("Connection", "close"); // the rest of the body is not read
+          send(x, out, user, plugin, route);
           return;
         }
         Matcher m = route.pattern().matcher(path);
@@ -229,12 +238,32 @@ final class RestServer implements AutoCloseable {
     return q;
   }
 
-  private static byte[] readBody(InputStream in) throws IOException {
-    byte[] b = in.readNBytes(MAX_BODY + 1);
-    if (b.length > MAX_BODY) {
-      throw new RestError(413, SlurmError.DATA_TOO_LARGE, "request body over " + MAX_BODY + " bytes");
+  /**
+   * The request body, refused (413) from its Content-Length before any of it is read when that
+   * is over the limit, and as soon as a body without one (chunked) passes the limit.
+   */
+  private byte[] readBody(HttpExchange x) throws IOException {
+    String declared = x.getRequestHeaders().getFirst("Content-Length");
+    if (declared != null) {
+      long length;
+      try {
+        length = Long.parseLong(declared.trim());
+      } catch (NumberFormatException e) {
+        throw new RestError(400, SlurmError.REST_FAIL_PARSING, "invalid Content-Length");
+      }
+      if (length > maxBody) {
+        throw tooLarge();
+      }
+    }
+    byte[] b = x.getRequestBody().readNBytes(maxBody + 1);
+    if (b.length > maxBody) {
+      throw tooLarge();
     }
     return b;
+  }
+
+  private RestError tooLarge() {
+    return new RestError(413, SlurmError.DATA_TOO_LARGE, "request body over " + maxBody + " bytes");
   }
 
   @Override

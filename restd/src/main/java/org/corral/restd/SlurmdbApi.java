@@ -269,7 +269,7 @@ final class SlurmdbApi {
   }
 
   private static JobState state(String s) {
-    return org.corral.protocol.JobStateNames.parse(s)
+    return org.corral.protocol.JobStateNames.parse(s.trim())
         .orElseThrow(() -> new RestError(400, SlurmError.REST_INVALID_QUERY, "unknown job state " + s));
   }
 

@@ -63,12 +63,12 @@ final class SlurmdbWrites {
       return null;
     }
     if (at.isNumber()) {
-      return at.asLong();
+      return Json.whole(at, path);
     }
     if (at.path("infinite").asBoolean(false) || !at.path("set").asBoolean(true)) {
       return -1L;
     }
-    return at.path("number").asLong();
+    return at.path("number").isMissingNode() ? -1L : Json.whole(at.path("number"), path);
   }
 
   private static String tresString(JsonNode list) {

@@ -13,7 +13,9 @@ import java.util.concurrent.CountDownLatch;
 import org.corral.common.Version;
 import org.corral.common.config.AccountingConfig;
 import org.corral.common.config.ConfigException;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
+import org.corral.common.config.SubmitLimits;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.RpcChannel;
@@ -40,6 +42,7 @@ public final class Slurmrestd implements AutoCloseable {
   }
 
   public static void main(String[] args) {
+    org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     RestdOptions o;
     try {
       o = RestdOptions.parse(List.of(args), System.getenv());
@@ -66,6 +69,18 @@ public final class Slurmrestd implements AutoCloseable {
     }
   }
 
+  /**
+   * The largest request body: a submission within the controller's limits, with room for JSON's
+   * escapes of the script.
+   */
+  private static int maxBody(SlurmConfig cfg) throws IOException {
+    try {
+      return 2 * SubmitLimits.of(cfg.get("SchedulerParameters").orElse("")).requestBytes();
+    } catch (IllegalArgumentException e) {
+      throw new IOException(cfg.path() + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Binds every listen address and serves until closed. */
   public static Slurmrestd start(SlurmConfig cfg, RestdOptions o, Clock clock) throws IOException {
     UserDirectory users = UserDirectory.system();
@@ -87,14 +102,14 @@ public final class Slurmrestd implements AutoCloseable {
       dbd = new OnBehalfClient(dbdChannels);
     }
     Routes.Apis api = new Routes.Apis(slurm, new SlurmdbApi(dbd, acct.host(), clock));
-    JwtVerifier jwt = new JwtVerifier(JwtVerifier.keyFile(cfg.get("AuthAltParameters").orElse(null),
+    JwtVerifier jwt = new JwtVerifier(JwtVerifier.keyFile(cfg.text(SlurmConfKeys.AUTH_ALT_PARAMETERS).orElse(null),
         cfg.stateSaveLocation()), clock);
     Authenticator auth = new Authenticator(o.authTypes(), jwt, cfg.slurmUser());
     byte[] openapi = Json.MAPPER.writeValueAsBytes(OpenApiDocument.implemented());
     List<AutoCloseable> parts = new ArrayList<>();
     try {
       for (String l : o.tcp()) {
-        RestServer s = new RestServer(RestdOptions.address(l), api, auth, a -> -1, openapi);
+        RestServer s = new RestServer(RestdOptions.address(l), api, auth, a -> -1, openapi, maxBody(cfg));
         parts.add(s);
         LOG.log(Level.INFO, "slurmrestd listening on " + s.address());
       }
@@ -102,7 +117,7 @@ public final class Slurmrestd implements AutoCloseable {
         UnixBridge bridge = new UnixBridge(p);
         parts.add(bridge);
         RestServer s = new RestServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), api, auth,
-            bridge::uidOf, openapi);
+            bridge::uidOf, openapi, maxBody(cfg));
         parts.add(s);
         bridge.start(s.address());
         LOG.log(Level.INFO, "slurmrestd listening on unix:" + p);

@@ -9,6 +9,7 @@ import org.corral.common.Version;
 import org.corral.common.config.CgroupConf;
 import org.corral.common.config.ConfigException;
 import org.corral.common.config.NodeConfig;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.common.logging.DaemonLogging;
 import org.corral.common.logging.PidFile;
@@ -65,6 +66,7 @@ public final class Slurmd {
   }
 
   public static void main(String[] args) {
+    org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     String name = null;
     Path conf = null;
     boolean verbose = false;
@@ -144,7 +146,7 @@ public final class Slurmd {
           java.util.Optional.ofNullable(System.getProperty("corral.bin"))); // set by bin/slurmd
       NodeJobHooks nodeHooks = new NodeJobHooks(hookSettings, nodeName, cfg.path().toString(), spool);
       JobSupervisor jobs = new JobSupervisor(spool, nodeName, clock, link, confinement,
-          GatherFrequency.taskSeconds(cfg.get("JobAcctGatherFrequency").orElse("")), nodeHooks);
+          GatherFrequency.taskSeconds(cfg.value(SlurmConfKeys.JOB_ACCT_GATHER_FREQUENCY)), nodeHooks);
       StepManager steps = new StepManager(spool, nodeName, cfg.path().toString(), clock, cfg.killWait(), link,
           confinement, nodeHooks.scriptPrefix());
       // Before any request can make a scope; an allocation still running gets its scope again with

@@ -1,7 +1,10 @@
 package org.corral.cli.format;
 
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.corral.protocol.JobStateNames;
 import org.corral.protocol.msg.JobInfo;
@@ -37,34 +40,52 @@ public final class JobStates {
   }
 
   /**
-   * What squeue -t accepts: a name or code (any case) of a state, COMPLETING/CG, or ALL.
-   * Returns the base states it selects; {@code completing} is signalled through {@link Filter}.
+   * Slurm's state flags as squeue -t names them (name, code), each selecting the jobs that carry
+   * the flag. Of these Corral's jobs carry COMPLETING only; the others are accepted, as Slurm
+   * does, and select nothing. SPECIAL_EXIT is a state of its own here.
    */
-  public record Filter(Set<JobState> states, boolean completing, boolean all) {
+  private static final Map<String, String> FLAG_STATES = Map.ofEntries(Map.entry("COMPLETING", "CG"),
+      Map.entry("CONFIGURING", "CF"), Map.entry("RESIZING", "RS"), Map.entry("REQUEUED", "RQ"),
+      Map.entry("REQUEUE_FED", "RF"), Map.entry("REQUEUE_HOLD", "RH"), Map.entry("RESV_DEL_HOLD", "RD"),
+      Map.entry("REVOKED", "RV"), Map.entry("SIGNALING", "SI"), Map.entry("STAGE_OUT", "SO"),
+      Map.entry("STOPPED", "ST"));
+
+  /**
+   * What squeue -t selects: base states and state flags (by name). As in Slurm, a job with a flag
+   * (a completing one) is selected by the flag, not by its base state: `-t CA` leaves out a
+   * cancelled job still COMPLETING, `-t CG` takes it.
+   */
+  public record Filter(Set<JobState> states, Set<String> flags, boolean all) {
     public boolean matches(JobInfo job) {
-      return all || states.contains(job.getState()) || (completing && job.getCompleting());
+      return all || (job.getCompleting() ? flags.contains("COMPLETING") : states.contains(job.getState()));
     }
   }
 
-  /** Parses a comma list of states; throws with the offending word for an unknown one. */
+  /**
+   * Parses a comma list of states as squeue -t does: names or codes in any case, state flags,
+   * ALL; empty words are skipped (an empty list selects nothing); a word is taken as typed (" R"
+   * is no state). Throws with the offending word for an unknown one.
+   */
   public static Filter parseFilter(String list) {
     Set<JobState> states = EnumSet.noneOf(JobState.class);
-    boolean completing = false;
+    Set<String> flags = new HashSet<>();
     for (String word : list.split(",")) {
-      String w = word.trim().toUpperCase(Locale.ROOT);
+      String w = word.toUpperCase(Locale.ROOT);
       if (w.isEmpty()) {
         continue;
       }
       if (w.equals("ALL")) {
-        return new Filter(states, true, true);
+        return new Filter(states, flags, true);
       }
-      if (w.equals("COMPLETING") || w.equals("CG")) {
-        completing = true;
-        continue;
+      Optional<String> flag = FLAG_STATES.entrySet().stream()
+          .filter(e -> e.getKey().equals(w) || e.getValue().equals(w)).map(Map.Entry::getKey).findFirst();
+      if (flag.isPresent()) {
+        flags.add(flag.get());
+      } else {
+        states.add(JobStateNames.parse(w).orElseThrow(() -> new IllegalArgumentException(word)));
       }
-      states.add(JobStateNames.parse(w).orElseThrow(() -> new IllegalArgumentException(word)));
     }
-    return new Filter(states, completing, false);
+    return new Filter(states, flags, false);
   }
 
   /** Slurm's list of valid state names, printed after an unknown one. */

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.corral.common.Version;
 import org.corral.common.config.AccountingConfig;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.msg.ConfigEntry;
 
@@ -25,22 +26,21 @@ final class Configuration {
   static List<ConfigEntry> local(SlurmConfig cfg, String slurmUserName, int slurmUid) {
     AccountingConfig acct = cfg.accounting();
     List<ConfigEntry> out = new ArrayList<>();
-    add(out, "AccountingStorageBackupHost", cfg.get("AccountingStorageBackupHost").orElse("(null)"));
-    add(out, "AccountingStorageHost", acct.enabled() ? acct.host() : cfg.get("AccountingStorageHost").orElse("(null)"));
-    add(out, "AccountingStorageParameters", cfg.get("AccountingStorageParameters").orElse("(null)"));
-    add(out, "AccountingStoragePass", cfg.get("AccountingStoragePass").orElse("(null)"));
+    add(out, "AccountingStorageBackupHost", cfg.shown(SlurmConfKeys.ACCOUNTING_STORAGE_BACKUP_HOST));
+    add(out, "AccountingStorageHost", acct.enabled() ? acct.host() : cfg.shown(SlurmConfKeys.ACCOUNTING_STORAGE_HOST));
+    add(out, "AccountingStorageParameters", cfg.shown(SlurmConfKeys.ACCOUNTING_STORAGE_PARAMETERS));
+    add(out, "AccountingStoragePass", cfg.shown(SlurmConfKeys.ACCOUNTING_STORAGE_PASS));
     add(out, "AccountingStoragePort", Integer.toString(acct.port()));
-    add(out, "AccountingStorageType", cfg.get("AccountingStorageType")
-        .orElse(acct.enabled() ? "accounting_storage/slurmdbd" : "accounting_storage/none"));
-    add(out, "AccountingStorageUser", cfg.get("AccountingStorageUser").orElse("N/A"));
+    add(out, "AccountingStorageType", cfg.shown(SlurmConfKeys.ACCOUNTING_STORAGE_TYPE));
+    add(out, "AccountingStorageUser", cfg.text(SlurmConfKeys.ACCOUNTING_STORAGE_USER).orElse("N/A"));
     add(out, "AuthType", cfg.authType());
-    add(out, "MessageTimeout", cfg.get("MessageTimeout").orElse("10") + " sec");
-    add(out, "PluginDir", cfg.get("PluginDir").orElse("(null)"));
-    add(out, "PrivateData", cfg.get("PrivateData").orElse("none"));
+    add(out, "MessageTimeout", cfg.shown(SlurmConfKeys.MESSAGE_TIMEOUT));
+    add(out, "PluginDir", cfg.isSet(SlurmConfKeys.PLUGIN_DIR) ? cfg.value(SlurmConfKeys.PLUGIN_DIR) : "(null)");
+    add(out, "PrivateData", cfg.shown(SlurmConfKeys.PRIVATE_DATA));
     add(out, "SlurmUserId", slurmUserName + "(" + slurmUid + ")");
     add(out, "SLURM_CONF", cfg.path().toString());
     add(out, "SLURM_VERSION", Version.NUMBER);
-    add(out, "TCPTimeout", cfg.get("TCPTimeout").orElse("2") + " sec");
+    add(out, "TCPTimeout", cfg.shown(SlurmConfKeys.TCP_TIMEOUT));
     add(out, "TrackWCKey", acct.trackWckey() ? "Yes" : "No");
     return out;
   }

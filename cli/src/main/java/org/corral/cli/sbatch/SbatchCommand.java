@@ -90,11 +90,12 @@ public final class SbatchCommand implements CliCommand {
       options.apply(o.key(), o.value(), Source.COMMAND_LINE);
     }
     options.validate();
+    String cluster = options.clusters == null ? null : WorkingCluster.choose(options.clusters, cli.env(), cli.err());
 
     List<String> scriptArgs = operands.isEmpty() ? List.of() : operands.subList(1, operands.size());
     JobSpec spec = new JobSpecAssembler(facts, cli.env(), java.time.ZonedDateTime.now(cli.clock()))
         .assemble(options, script, operands.isEmpty() ? null : operands.get(0), scriptArgs);
-    return send(spec, options, cli);
+    return send(spec, options, cluster, cli);
   }
 
   private static Getopt.Result parse(List<String> args, String program) throws SbatchFailure {
@@ -116,7 +117,8 @@ public final class SbatchCommand implements CliCommand {
     return parsed.options();
   }
 
-  private int send(JobSpec spec, SbatchOptions options, Cli cli) throws SbatchFailure {
+  /** Submits; {@code cluster} is the -M cluster, named after the job id as Slurm does, or null. */
+  private int send(JobSpec spec, SbatchOptions options, String cluster, Cli cli) throws SbatchFailure {
     Request request = Request.newBuilder()
         .setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec).setTestOnly(options.testOnly))
         .build();
@@ -144,11 +146,12 @@ public final class SbatchCommand implements CliCommand {
     }
     int jobId = response.getSubmitJob().getJobId();
     if (options.parsable) {
-      cli.out().println(jobId);
+      cli.out().println(jobId + (cluster == null ? "" : ";" + cluster));
     } else if (!options.allocation.quiet) {
-      cli.out().println("Submitted batch job " + jobId);
+      cli.out().println("Submitted batch job " + jobId + (cluster == null ? "" : " on cluster " + cluster));
     }
-    return 0;
+    cli.out().flush();
+    return options.waitForEnd ? JobWaiter.await(jobId, cli, Thread::sleep) : 0;
   }
 
   /**

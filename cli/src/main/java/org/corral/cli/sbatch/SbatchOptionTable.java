@@ -56,7 +56,7 @@ final class SbatchOptionTable {
    * change nothing about where, when or how the job runs (mail, profiling, binding hints, ...).
    */
   static final Set<String> NO_EFFECT = Set.of(
-      "get-user-env", "ignore-pbs", "kill-on-invalid-dep", "propagate", "wait-all-nodes");
+      "get-user-env", "ignore-pbs", "kill-on-invalid-dep", "propagate");
 
   private SbatchOptionTable() {}
 

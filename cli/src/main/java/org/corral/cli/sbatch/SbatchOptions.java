@@ -21,6 +21,10 @@ final class SbatchOptions {
   String input;
   String export;
   boolean parsable;
+  /** -W/--wait: sbatch exits when the job has, with its exit code. */
+  boolean waitForEnd;
+  /** -M/--clusters as given. */
+  String clusters;
   boolean testOnly;
   String array;
   String wrap;
@@ -39,6 +43,9 @@ final class SbatchOptions {
       case "i" -> input = value;
       case "export" -> export = value;
       case "parsable" -> parsable = true;
+      case "W" -> waitForEnd = true;
+      case "M" -> clusters = value;
+      case "wait-all-nodes" -> checkWaitAllNodes(value);
       case "wrap" -> wrap = value;
       case "open-mode" -> openMode = OptionValues.openMode(PROGRAM, value);
       case "requeue" -> requeue = true;
@@ -58,7 +65,25 @@ final class SbatchOptions {
     }
   }
 
-  /** Checks that need every option applied (the two memory options). */
+  /**
+   * --wait-all-nodes=0|1, with Slurm's messages. A Corral node is ready when it is allocated (no
+   * nodes to boot), so either value starts the script at once.
+   */
+  private static void checkWaitAllNodes(String value) throws CommandFailure {
+    if (value == null || value.isEmpty()) {
+      return;
+    }
+    if (!value.matches("\\d{1,9}")) {
+      throw SbatchFailure.error("Invalid numeric value \"" + value + "\" for --wait-all-nodes.");
+    }
+    if (Integer.parseInt(value) > 1) {
+      throw SbatchFailure.invalid("Invalid --wait-all-nodes specification");
+    }
+  }
+
+  /**
+   * Checks that need every option applied (the two memory options).
+   */
   void validate() throws CommandFailure {
     allocation.validate();
   }

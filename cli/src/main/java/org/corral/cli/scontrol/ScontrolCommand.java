@@ -1,11 +1,13 @@
 package org.corral.cli.scontrol;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
 import org.corral.cli.format.UserDirectory;
@@ -43,8 +45,16 @@ import org.corral.protocol.StepIds;
  * Keywords may be abbreviated as Slurm allows (at least three letters, e.g. {@code sho}).
  */
 public final class ScontrolCommand implements CliCommand {
-  private static final Getopt GETOPT = new Getopt("dhoQvV", List.of(
+  private static final Getopt GETOPT = new Getopt("adFhM:oQu:vV", List.of(
+      new LongOpt("all", Arg.NONE, "a"),
+      new LongOpt("clusters", Arg.REQUIRED, "M"),
       new LongOpt("details", Arg.NONE, "d"),
+      new LongOpt("federation", Arg.NONE, "federation"),
+      new LongOpt("future", Arg.NONE, "F"),
+      new LongOpt("hide", Arg.NONE, "hide"),
+      new LongOpt("local", Arg.NONE, "local"),
+      new LongOpt("sibling", Arg.NONE, "sibling"),
+      new LongOpt("uid", Arg.REQUIRED, "u"),
       new LongOpt("help", Arg.NONE, "h"),
       new LongOpt("oneliner", Arg.NONE, "o"),
       new LongOpt("quiet", Arg.NONE, "Q"),
@@ -53,16 +63,27 @@ public final class ScontrolCommand implements CliCommand {
       new LongOpt("version", Arg.NONE, "V")));
 
   private final UserDirectory users;
+  private final Supplier<InputStream> stdin;
   private boolean oneLiner;
   private boolean details;
+  /** -a/--all: Hidden partitions and those closed to the caller too. */
+  private boolean all;
+  /** -v: "last_update_time=..., records=N" before what show prints. */
+  private int verbose;
 
   public ScontrolCommand() {
-    this(UserDirectory.system());
+    this(UserDirectory.system(), () -> System.in);
   }
 
   /** An scontrol naming users through the given directory. */
   public ScontrolCommand(UserDirectory users) {
+    this(users, InputStream::nullInputStream);
+  }
+
+  /** An scontrol reading its commands from {@code stdin} when none is on its command line. */
+  public ScontrolCommand(UserDirectory users, Supplier<InputStream> stdin) {
     this.users = users;
+    this.stdin = stdin;
   }
 
   /** Signals an error already reported; the command exits 1. */
@@ -84,6 +105,9 @@ public final class ScontrolCommand implements CliCommand {
       switch (o.key()) {
         case "o" -> oneLiner = true;
         case "d" -> details = true;
+        case "a" -> all = true;
+        case "v" -> verbose++;
+        case "Q" -> verbose = -1;
         case "V" -> {
           return HelpText.info(cli, ScontrolCommand.class, "V", null);
         }
@@ -95,14 +119,42 @@ public final class ScontrolCommand implements CliCommand {
     }
     List<String> words = parsed.operands();
     if (words.isEmpty()) {
-      return 0;
+      return new InteractiveScontrol(this::command, this::setMode).run(stdin.get(), cli);
     }
+    return command(words, cli);
+  }
+
+  /** Runs one command line's words; its exit status. */
+  private int command(List<String> words, Cli cli) {
     try {
       return dispatch(words.get(0), words.subList(1, words.size()), cli);
     } catch (Failed e) {
       return 1;
     } catch (IOException e) { // reported where the call was made
       return 1;
+    }
+  }
+
+  /** The interactive mode keywords (all, details, oneliner, quiet, verbose); whether the word is one. */
+  private boolean setMode(String word) {
+    switch (word.toLowerCase(Locale.ROOT)) {
+      case "all" -> all = true;
+      case "details" -> details = true;
+      case "oneliner" -> oneLiner = true;
+      case "quiet" -> verbose = -1;
+      case "verbose" -> verbose = 1;
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** -v's line before a listing: when the controller's data last changed (Unknown for one job) and how many records came. */
+  private void lastUpdate(Cli cli, long lastUpdate, int records) {
+    if (verbose > 0) {
+      cli.out().println("last_update_time=" + org.corral.cli.format.SlurmTimes.iso(lastUpdate, cli.clock().getZone(),
+          "Unknown") + ", records=" + records);
     }
   }
 
@@ -191,16 +243,39 @@ public final class ScontrolCommand implements CliCommand {
           .getLicenseInfo().getLicensesList(), oneLiner, cli.out());
       return 0;
     }
-    if (is(entity, "hostnames", 5) && name != null) {
-      Hostlist.expand(name).forEach(cli.out()::println);
+    if (is(entity, "hostnames", 5)) {
+      String list = name != null ? hostlistArgument(name, cli)
+          : cli.env().getOrDefault("SLURM_NODELIST", cli.env().get("SLURM_JOB_NODELIST"));
+      if (list == null || list.isEmpty()) {
+        cli.err().println("scontrol: error: host list is empty"); // and exit 0, as the reference
+        return 0;
+      }
+      Hostlist.expand(list).forEach(cli.out()::println);
+      return 0;
+    }
+    if (is(entity, "hostlistsorted", 9) && name != null) {
+      cli.out().println(Hostlist.compressSorted(Hostlist.expand(hostlistArgument(name, cli))));
       return 0;
     }
     if (is(entity, "hostlist", 5) && name != null) {
-      cli.out().println(Hostlist.compress(Hostlist.expand(name)));
+      cli.out().println(Hostlist.compress(Hostlist.expand(hostlistArgument(name, cli))));
       return 0;
     }
     cli.err().println("invalid entity:" + entity + " for keyword:" + keyword + " ");
     return 1;
+  }
+
+  /** A host list as given, or read from the file an absolute path names (names separated by commas or lines). */
+  private static String hostlistArgument(String arg, Cli cli) throws Failed {
+    if (!arg.startsWith("/")) {
+      return arg;
+    }
+    try {
+      return String.join(",", java.nio.file.Files.readString(java.nio.file.Path.of(arg)).strip().split("[,\\s]+"));
+    } catch (IOException | RuntimeException e) {
+      cli.err().println("scontrol: error: cannot read host list file " + arg);
+      throw new Failed();
+    }
   }
 
   private int showConfig(Cli cli) throws Failed, IOException {
@@ -229,6 +304,7 @@ public final class ScontrolCommand implements CliCommand {
     }
     Response r = call(cli, Request.newBuilder().setJobInfo(req).build(), "slurm_load_jobs");
     List<JobInfo> jobs = r.getJobInfo().getJobsList();
+    lastUpdate(cli, id == null ? r.getJobInfo().getLastUpdate() : 0, jobs.size());
     if (task >= 0) {
       int t = task;
       jobs = jobs.stream().filter(j -> j.getArrayJobId() != 0 && j.getArrayTasks().isEmpty()
@@ -329,7 +405,10 @@ public final class ScontrolCommand implements CliCommand {
   }
 
   private int showNodes(String name, Cli cli) throws Failed, IOException {
-    List<NodeInfo> nodes = loadNodes(cli);
+    Response r = call(cli, Request.newBuilder().setNodeInfo(NodeInfoRequest.getDefaultInstance()).build(),
+        "slurm_load_node");
+    List<NodeInfo> nodes = r.getNodeInfo().getNodesList();
+    lastUpdate(cli, r.getNodeInfo().getLastUpdate(), nodes.size());
     List<NodeInfo> shown = name == null ? nodes : selectNodes(nodes, name);
     if (shown.isEmpty()) {
       cli.out().println(name == null ? "No nodes in the system" : "Node " + name + " not found");
@@ -348,8 +427,9 @@ public final class ScontrolCommand implements CliCommand {
 
   private int showPartitions(String name, Cli cli) throws Failed, IOException {
     Response r = call(cli, Request.newBuilder()
-        .setPartitionInfo(PartitionInfoRequest.getDefaultInstance()).build(),
+        .setPartitionInfo(PartitionInfoRequest.newBuilder().setAll(all)).build(),
         "slurm_load_partitions");
+    lastUpdate(cli, r.getPartitionInfo().getLastUpdate(), r.getPartitionInfo().getPartitionsCount());
     List<PartitionInfo> parts = r.getPartitionInfo().getPartitionsList().stream()
         .filter(p -> name == null || p.getName().equals(name)).toList();
     if (parts.isEmpty()) {

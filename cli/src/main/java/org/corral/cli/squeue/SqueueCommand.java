@@ -92,8 +92,7 @@ public final class SqueueCommand implements CliCommand {
     List<JobInfo> jobs;
     long lastUpdate;
     try {
-      Response r = cli.controller().get().call(Request.newBuilder()
-          .setJobInfo(JobInfoRequest.getDefaultInstance()).build());
+      Response r = cli.controller().get().call(Request.newBuilder().setJobInfo(filter.request()).build());
       if (r.getErrorCode() != 0) {
         cli.error("error: " + SlurmError.messageFor(r.getErrorCode()));
         return 1;
@@ -171,6 +170,20 @@ public final class SqueueCommand implements CliCommand {
         uids.addAll(users.uidsOf(opts.users(), u -> cli.error("error: Invalid user: " + u + "\n")));
       }
       this.nodes = opts.nodes() == null ? null : new HashSet<>(opts.nodes());
+    }
+
+    /**
+     * What to ask the controller for: one job (-j with one id, as Slurm's squeue loads it alone)
+     * or the jobs of the users -u names; never fewer than {@link #accepts} takes.
+     */
+    JobInfoRequest request() {
+      JobInfoRequest.Builder b = JobInfoRequest.newBuilder();
+      if (oneJob(opts)) {
+        b.addJobIds(opts.jobIds().get(0));
+      } else if (opts.jobIds() == null && opts.arrayTasks().isEmpty() && !uids.isEmpty()) {
+        b.addAllUserIds(uids);
+      }
+      return b.build();
     }
 
     boolean accepts(JobInfo j) {

@@ -81,6 +81,25 @@ class FormatHelpersTest {
     assertThatThrownBy(() -> JobStates.parseFilter("R,bogus")).hasMessage("bogus");
   }
 
+  @Test
+  void everyStateFlagSlurmNamesIsAcceptedAndACompletingJobIsSelectedByItsFlagOnly() {
+    JobInfo cancelling = JobInfo.newBuilder().setState(JobState.CANCELLED).setCompleting(true).build();
+    JobInfo running = JobInfo.newBuilder().setState(JobState.RUNNING).build();
+    JobStates.Filter flags = JobStates.parseFilter("R,S,CG,RS,SI,SO,ST");
+    assertThat(flags.matches(cancelling)).isTrue();
+    assertThat(flags.matches(running)).isTrue();
+    JobStates.Filter pendingLike = JobStates.parseFilter("PD,CF,RF,RH,RQ,SE");
+    assertThat(pendingLike.matches(running)).isFalse();
+    assertThat(pendingLike.matches(JobInfo.newBuilder().setState(JobState.SPECIAL_EXIT).build())).isTrue();
+    assertThat(JobStates.parseFilter("CA").matches(cancelling)).isFalse(); // as the reference: CG, not CA
+    assertThat(JobStates.parseFilter("configuring,Resizing,requeued,requeue_fed,requeue_hold,resv_del_hold,"
+        + "revoked,signaling,stage_out,stopped,rd,rv").matches(running)).isFalse();
+    assertThat(JobStates.parseFilter("").matches(running)).isFalse();
+    assertThat(JobStates.parseFilter("r,").matches(running)).isTrue();
+    assertThatThrownBy(() -> JobStates.parseFilter("r, pd")).hasMessage(" pd");
+    assertThatThrownBy(() -> JobStates.parseFilter("LAUNCH_FAILED")).hasMessage("LAUNCH_FAILED");
+  }
+
   private static NodeInfo.Builder node(int alloc) {
     return NodeInfo.newBuilder().setCpus(8).setAllocCpus(alloc).setBaseState(NodeBaseState.NODE_IDLE);
   }

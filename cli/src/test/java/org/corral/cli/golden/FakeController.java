@@ -25,8 +25,10 @@ final class FakeController {
     return request -> switch (request.getBodyCase()) {
       case JOB_INFO -> {
         List<Integer> ids = request.getJobInfo().getJobIdsList();
-        List<JobInfo> found = jobs.stream()
-            .filter(j -> ids.isEmpty() || ids.contains(j.getJobId())).toList();
+        List<Integer> users = request.getJobInfo().getUserIdsList();
+        List<JobInfo> found = jobs.stream() // an array's id names its tasks too, as the controller's
+            .filter(j -> ids.isEmpty() || ids.contains(j.getJobId()) || ids.contains(j.getArrayJobId()))
+            .filter(j -> !ids.isEmpty() || users.isEmpty() || users.contains(j.getUserId())).toList();
         if (!ids.isEmpty() && found.isEmpty()) {
           yield error(SlurmError.INVALID_JOB_ID);
         }

@@ -342,4 +342,30 @@ class SbatchCommandTest {
     assertThat(help.out).startsWith("Usage: sbatch [OPTIONS(0)...]").endsWith("output version information and exit\n\n");
     assertThat(help.requests).isEmpty();
   }
+
+  @Test
+  void clustersNameTheLocalClusterAfterTheJobIdAndRefuseOthers() throws IOException {
+    Path conf = dir.resolve("slurm.conf");
+    Files.writeString(conf, "ClusterName=alpha\nNodeName=n1 CPUs=1\n");
+    sbatch.env.put("SLURM_CONF", conf.toString());
+    assertThat(sbatch.run("--parsable", "-M", "alpha", "--wrap", "true")).isZero();
+    assertThat(sbatch.out).isEqualTo("42;alpha\n");
+    assertThat(sbatch.run("--clusters=alpha,beta", "--wrap", "true")).isZero();
+    assertThat(sbatch.out).isEqualTo("Submitted batch job 42 on cluster alpha\n");
+    assertThat(sbatch.err).isEqualTo("sbatch: error: No cluster 'beta' known by database.\n");
+    assertThat(sbatch.run("--parsable", "-M", "nosuch", "--wrap", "true")).isEqualTo(1);
+    assertThat(sbatch.out).isEmpty();
+    assertThat(sbatch.err).isEqualTo("sbatch: error: No cluster 'nosuch' known by database.\n"
+        + "sbatch: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list"
+        + " clusters' to see available clusters.\n");
+  }
+
+  @Test
+  void waitAllNodesTakesZeroOrOne() throws IOException {
+    assertThat(sbatch.run("--wait-all-nodes=1", "--wrap", "true")).isZero();
+    assertThat(sbatch.run("--wait-all-nodes=2", "--wrap", "true")).isEqualTo(255);
+    assertThat(sbatch.err).isEqualTo("sbatch: error: Invalid --wait-all-nodes specification\n");
+    assertThat(sbatch.run("--wait-all-nodes=x", "--wrap", "true")).isEqualTo(1);
+    assertThat(sbatch.err).isEqualTo("sbatch: error: Invalid numeric value \"x\" for --wait-all-nodes.\n");
+  }
 }

@@ -21,7 +21,7 @@ class ShowConfigTest {
   }
 
   @Test
-  void listsTheEntriesSortedThenTheCgroupSectionThenThePing() {
+  void listsTheEntriesInTheControllersOrderThenTheCgroupSectionThenThePing() {
     ConfigReply config = ConfigReply.newBuilder().addEntries(e("SlurmctldPort", "6817"))
         .addEntries(e("ClusterName", "corral")).addEntries(e("cgroup.conf:CgroupPlugin", "autodetect"))
         .addEntries(e("cgroup.conf:CgroupPluginInUse", "n[1-2]=cgroup/v1")).build();
@@ -33,8 +33,8 @@ class ShowConfigTest {
     assertThat(r.exitCode()).isZero();
     assertThat(r.out()).isEqualTo("""
         Configuration data as of 1970-01-12T13:46:40
-        ClusterName             = corral
         SlurmctldPort           = 6817
+        ClusterName             = corral
 
         Cgroup Support Configuration:
         CgroupPlugin            = autodetect

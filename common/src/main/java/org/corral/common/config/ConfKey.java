@@ -5,17 +5,19 @@ package org.corral.common.config;
  * its default, how {@code scontrol show config} prints it when unset, and what Corral does with it.
  *
  * @param <T> what its value reads as
- * @param index its place in {@link SlurmConfKeys#ALL} (Slurm's printing order)
+ * @param index its own slot in a loaded file (keys are numbered as the table builds them)
  * @param dflt the default as slurm.conf would write it, or null: unset means "none"
- * @param unsetText how scontrol show config prints the key when slurm.conf leaves it out, or null
- *     when it is not printed at all (a legacy key, or one shown under another name)
+ * @param unsetOverride how scontrol show config prints the key when slurm.conf leaves it out, when
+ *     that is not its default printed as a value ({@link #unsetText}); null otherwise
+ * @param printed whether scontrol show config prints it (not a legacy key, nor one shown under
+ *     another name)
  * @param support what Corral does with it
  * @param note for a key not (fully) honoured: what Corral does instead, for docs/compatibility.md
  * @param corralValue for a key not implemented, the value (as printed) that says what Corral does
  *     anyway (SelectType=select/cons_tres), which is therefore not warned about; or null
  */
-public record ConfKey<T>(int index, String name, ConfType<T> type, String dflt, String unsetText,
-    Support support, String note, String corralValue) {
+public record ConfKey<T>(int index, String name, ConfType<T> type, String dflt, String unsetOverride,
+    boolean printed, Support support, String note, String corralValue) {
 
   /** What Corral does with a key. */
   public enum Support {
@@ -32,18 +34,26 @@ public record ConfKey<T>(int index, String name, ConfType<T> type, String dflt, 
     return dflt == null ? null : type.parse(name, dflt);
   }
 
-  /** The same key, printed as {@code text} when unset (null: not printed). */
+  /**
+   * How scontrol show config prints the key when slurm.conf leaves it out. Worked out when asked,
+   * not when the table is built: every command loads the table, few print it.
+   */
+  public String unsetText() {
+    return unsetOverride != null ? unsetOverride : dflt == null ? "(null)" : type.reprint(name, dflt);
+  }
+
+  /** The same key, printed as {@code text} when unset. */
   ConfKey<T> withUnset(String text) {
-    return new ConfKey<>(index, name, type, dflt, text, support, note, corralValue);
+    return new ConfKey<>(index, name, type, dflt, text, printed, support, note, corralValue);
+  }
+
+  /** The same key, not printed by scontrol show config. */
+  ConfKey<T> unprinted() {
+    return new ConfKey<>(index, name, type, dflt, unsetOverride, false, support, note, corralValue);
   }
 
   /** The same key, whose {@code value} is what Corral does anyway. */
   ConfKey<T> as(String value) {
-    return new ConfKey<>(index, name, type, dflt, unsetText, support, note, value);
-  }
-
-  /** Whether scontrol show config prints it. */
-  public boolean printed() {
-    return unsetText != null;
+    return new ConfKey<>(index, name, type, dflt, unsetOverride, printed, support, note, value);
   }
 }

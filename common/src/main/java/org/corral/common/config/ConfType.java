@@ -58,6 +58,25 @@ public abstract class ConfType<T> {
     }
   };
 
+  /** A comma list of names (GresTypes=gpu,nic), blanks dropped, printed joined again. */
+  public static final ConfType<List<String>> LIST = new ConfType<>() {
+    @Override
+    List<String> parse(String key, String raw) {
+      List<String> out = new ArrayList<>();
+      for (String t : raw.split(",")) {
+        if (!t.isBlank()) {
+          out.add(t.trim());
+        }
+      }
+      return List.copyOf(out);
+    }
+
+    @Override
+    String print(List<String> v) {
+      return v.isEmpty() ? "(null)" : String.join(",", v);
+    }
+  };
+
   /** Megabytes with an optional K/M/G/T suffix, or UNLIMITED/INFINITE ({@link #UNLIMITED_MB}). */
   public static final ConfType<Long> MEGABYTES = new ConfType<>() {
     @Override
@@ -222,7 +241,7 @@ public abstract class ConfType<T> {
 
       @Override
       String print(Set<String> v) {
-        return String.join(",", v);
+        return v.isEmpty() && !none.isEmpty() ? none.get(0) : String.join(",", v);
       }
     };
   }

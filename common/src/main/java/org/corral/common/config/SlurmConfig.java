@@ -35,9 +35,14 @@ public final class SlurmConfig {
   private final List<ConfLine> downLines = new ArrayList<>();
   private final String preemptMode;
   /** The typed value of each key of {@link SlurmConfKeys} the file sets, by {@link ConfKey#index}. */
-  private final Object[] values = new Object[SlurmConfKeys.count()];
+  private final Object[] values = new Object[SlurmConfKeys.SLOTS];
   /** A bad value the commands did not need (not strict), by {@link ConfKey#index}. */
-  private final ConfigException[] errors = new ConfigException[SlurmConfKeys.count()];
+  private final ConfigException[] errors = new ConfigException[SlurmConfKeys.SLOTS];
+  /**
+   * Which keys' values have been read. The daemons read all at once; the commands each key when
+   * first asked, so that they never build the whole table of keys.
+   */
+  private final boolean[] read = new boolean[SlurmConfKeys.SLOTS];
   private volatile Records records;
 
   private final String controllerHost;
@@ -86,7 +91,9 @@ public final class SlurmConfig {
         default -> topLevel(line);
       }
     }
-    parseValues(strict);
+    if (strict) {
+      parseValues();
+    }
     ConfLine ctld = controllerLines.isEmpty() ? null : byKey.get("slurmctldhost");
     String first = controllerLines.isEmpty() ? get("ControlMachine").orElse(null) : controllerLines.get(0);
     if (first == null) {
@@ -209,29 +216,40 @@ public final class SlurmConfig {
     }
   }
 
-  /** Reads every value of a key of the table; an error waits in {@link #errors} unless strict. */
-  private void parseValues(boolean strict) throws ConfigException {
+  /** Reads every value the file sets, in file order: the first bad one fails (the daemons). */
+  private void parseValues() throws ConfigException {
     for (ConfLine line : byKey.values()) {
       ConfKey<?> key = SlurmConfKeys.find(line.firstKey());
-      if (key == null) {
-        continue;
-      }
-      try {
-        values[key.index()] = key.type().parse(key.name(), line.firstValue());
-      } catch (IllegalArgumentException e) {
-        String reason = e.getMessage() == null || e.getMessage().isEmpty() ? "" : " (" + e.getMessage() + ")";
-        ConfigException error = line.error(key.name(), "invalid value for " + key.name() + ": '"
-            + line.firstValue() + "'" + reason);
-        if (strict) {
-          throw error;
+      if (key != null) {
+        read(key);
+        if (errors[key.index()] != null) {
+          throw errors[key.index()];
         }
-        errors[key.index()] = error;
       }
     }
   }
 
+  /** Reads a key's value from its line, once; a bad one waits in {@link #errors}. */
+  private void read(ConfKey<?> key) {
+    int i = key.index();
+    if (read[i]) {
+      return;
+    }
+    ConfLine line = byKey.get(key.name().toLowerCase(Locale.ROOT));
+    if (line != null) {
+      try {
+        values[i] = key.type().parse(key.name(), line.firstValue());
+      } catch (IllegalArgumentException e) {
+        String reason = e.getMessage() == null || e.getMessage().isEmpty() ? "" : " (" + e.getMessage() + ")";
+        errors[i] = line.error(key.name(), "invalid value for " + key.name() + ": '" + line.firstValue() + "'" + reason);
+      }
+    }
+    read[i] = true;
+  }
+
   /** The value of a key the commands need too: a bad one fails the load in every mode. */
   <T> T require(ConfKey<T> key) throws ConfigException {
+    read(key);
     if (errors[key.index()] != null) {
       throw errors[key.index()];
     }
@@ -342,12 +360,14 @@ public final class SlurmConfig {
    */
   @SuppressWarnings("unchecked")
   public <T> T value(ConfKey<T> key) {
+    read(key);
     Object v = values[key.index()];
     return v != null ? (T) v : key.defaultValue();
   }
 
   /** Whether the file sets the key (with a good value). */
   public boolean isSet(ConfKey<?> key) {
+    read(key);
     return values[key.index()] != null;
   }
 
@@ -386,7 +406,7 @@ public final class SlurmConfig {
     }
     all.addAll(warnings.subList(next, warnings.size()));
     List<String> inert = new ArrayList<>();
-    for (ConfKey<?> k : SlurmConfKeys.ALL) {
+    for (ConfKey<?> k : SlurmConfKeys.all()) {
       if (k.support() == ConfKey.Support.NOT_IMPLEMENTED && isSet(k) && !printed(k).equals(k.unsetText())
           && !printed(k).equals(k.corralValue())) {
         inert.add(k.name());

@@ -289,6 +289,47 @@ class SlurmConfigTest {
         });
   }
 
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "SelectType=select/nonexistent|SelectType|invalid value for SelectType: 'select/nonexistent' "
+          + "(Can't find plugin for select/nonexistent)",
+      "TaskPlugin=task/affinity,task/bogus|TaskPlugin|invalid value for TaskPlugin: 'task/affinity,task/bogus' "
+          + "(Can't find plugin for task/bogus)",
+      "AccountingStorageEnforce=garbage|AccountingStorageEnforce|invalid value for AccountingStorageEnforce: "
+          + "'garbage' (unknown garbage, not one of associations, limits, qos, safe, wckeys, nojobs, nosteps)",
+      "MaxArraySize=lots|MaxArraySize|invalid value for MaxArraySize: 'lots'",
+      "MessageTimeout=-5|MessageTimeout|invalid value for MessageTimeout: '-5' (less than zero)",
+      "DisableRootJobs=perhaps|DisableRootJobs|invalid value for DisableRootJobs: 'perhaps'",
+      "SuspendTime=soon|SuspendTime|invalid value for SuspendTime: 'soon'"})
+  void theDaemonsRefuseABadValueOfAnyKeyWithFileLineAndReason(String body, String key, String message,
+      @TempDir Path dir) throws Exception {
+    Path conf = dir.resolve("slurm.conf");
+    Files.writeString(conf, "SlurmctldHost=c\nClusterName=x\n" + body + "\n");
+    assertThatThrownBy(() -> SlurmConfig.load(conf)).isInstanceOfSatisfying(ConfigException.class, e -> {
+      assertThat(e.getMessage()).isEqualTo(conf + " line 3: " + message);
+      assertThat(e.key()).isEqualTo(key);
+    });
+    // The commands read the same file: the key reads as its default and they go on (Slurm's would stop).
+    SlurmConfig shared = SlurmConfig.loadShared(conf);
+    assertThat(shared.clusterName()).isEqualTo("x");
+    ConfKey<?> k = SlurmConfKeys.find(key);
+    assertThat(shared.isSet(k)).isFalse();
+    assertThat(shared.shown(k)).isEqualTo(k.unsetText());
+  }
+
+  @Test
+  void oneWarningListsTheKeysReadButWithoutEffect() throws Exception {
+    SlurmConfig c = parse("SlurmctldHost=c\nDisableRootJobs=YES\nMaxMemPerCPU=1000\nSelectType=select/cons_tres\n"
+        + "MailProg=/bin/mail\nKillWait=10\nOverTimeLimit=0\n");
+    // cons_tres is what Corral does, /bin/mail and 0 are the defaults, KillWait is honoured.
+    assertThat(c.warnings()).containsExactly(
+        "slurm.conf: read but not implemented by Corral, without effect: DisableRootJobs, MaxMemPerCPU");
+    assertThat(c.value(SlurmConfKeys.KILL_WAIT)).isEqualTo(10L);
+    assertThat(c.shown(SlurmConfKeys.KILL_WAIT)).isEqualTo("10 sec");
+    assertThat(c.shown(SlurmConfKeys.SCHEDULER_TIME_SLICE)).isEqualTo("30 sec");
+    assertThat(c.shown(SlurmConfKeys.ACCT_GATHER_NODE_FREQ)).isEqualTo("0 sec");
+  }
+
   @Test
   void includeIsRelativeToTheIncludingFileAndGlobs(@TempDir Path dir) throws Exception {
     Files.createDirectories(dir.resolve("conf.d/parts"));

@@ -8,6 +8,7 @@ import org.corral.common.BillingWeights;
 import org.corral.common.Hostlist;
 import org.corral.common.config.NodeConfig;
 import org.corral.common.config.PartitionConfig;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
@@ -45,13 +46,7 @@ final class ConfiguredCluster {
 
   /** GresTypes=gpu,nic: the names, in order. */
   private static List<String> gresTypes(SlurmConfig cfg) {
-    List<String> out = new ArrayList<>();
-    for (String t : cfg.get("GresTypes").orElse("").split(",")) {
-      if (!t.isBlank()) {
-        out.add(t.trim());
-      }
-    }
-    return out;
+    return cfg.value(SlurmConfKeys.GRES_TYPES);
   }
 
   /** The node's Gres= as slots, until it reports its own (an unreadable Gres= gives none). */

@@ -9,9 +9,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import org.corral.common.SlurmError;
 import org.corral.common.config.SchedulingConfig;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.jobdata.JobData;
+import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.JournalCorruptException;
 import org.corral.ctld.journal.RecoveryMode;
@@ -21,11 +24,13 @@ import org.corral.ctld.state.Command;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.ControllerAddress;
 import org.corral.protocol.Credentials;
+import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.auth.MungeAuth;
 import org.corral.protocol.msg.PriorityWeights;
+import org.corral.protocol.msg.Request;
 
 /**
  * The running controller: recovers the state from StateSaveLocation, then wires the writer
@@ -123,21 +128,39 @@ public final class Controller implements AutoCloseable {
 
     Controller[] self = new Controller[1];
     SuspendRequests suspensions = new SuspendRequests(auth, clock, orders,
-        cfg.get("SchedulerParameters").orElse(""));
+        cfg.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse(""));
     ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
-        RateLimiter.fromParameters(cfg.get("SlurmctldParameters").orElse(""), clock::millis),
-        new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData);
+        RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
+        new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
+        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
     Path socket = ControllerAddress.unixSocket(cfg);
     Files.createDirectories(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
-        64 << 20, Duration.ofMinutes(5), 4096), creds,
+        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
         MungeAuth.forAuthType(cfg.authType(), cfg.get("AuthInfo").orElse(null), clock), service);
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
     sched[0].trigger();
     return self[0];
+  }
+
+  /**
+   * What a user may send: requests that carry a script or an environment up to a submission's
+   * limits (max_script_size and the environment's), anything else 1 MiB.
+   */
+  private static FrameLimits userFrames(SlurmConfig cfg) throws IOException {
+    int submission;
+    try {
+      submission = SubmitLimits.of(cfg.get("SchedulerParameters").orElse("")).requestBytes();
+    } catch (IllegalArgumentException e) {
+      throw new IOException(cfg.path() + ": " + e.getMessage(), e);
+    }
+    return FrameLimits.DEFAULT
+        .withUserType(Request.SUBMIT_JOB_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
+        .withUserType(Request.CREATE_STEP_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
+        .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission);
   }
 
   private static org.corral.common.config.PreemptConfig preemptConfig(SlurmConfig cfg) throws IOException {

@@ -65,13 +65,15 @@ public final class ControllerService implements RequestHandler {
   private final RateLimiter rateLimiter;
   private final ReservationRequests reservations;
   private final JobData jobData;
+  private final ConfigView configView;
 
   ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
       ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
-      JobData jobData) {
+      JobData jobData, ConfigView configView) {
     this.jobData = jobData;
+    this.configView = configView;
     this.rateLimiter = rateLimiter;
     this.reservations = reservations;
     this.shares = shares;
@@ -158,7 +160,7 @@ public final class ControllerService implements RequestHandler {
         }
         case BATCH_SCRIPT -> Response.newBuilder().setBatchScript(batchScript(peer, req.getBatchScript().getJobId()))
             .build();
-        case JOB_INFO -> Response.newBuilder().setJobInfo(jobInfo(req, writer.current())).build();
+        case JOB_INFO -> Response.newBuilder().setJobInfo(JobQueries.jobInfo(req.getJobInfo(), writer.current())).build();
         case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
         case RESERVATION -> {
           var r = req.getReservation();
@@ -203,6 +205,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.getDefaultInstance();
         }
         case CREATE_STEP -> {
+          jobs.prepare(req.getCreateStep().getSpec());
           CreateStepReply r = await(writer.submit(s -> steps.create(peer, req.getCreateStep().getSpec(), s)));
           yield Response.newBuilder().setCreateStep(r).build();
         }
@@ -326,36 +329,6 @@ public final class ControllerService implements RequestHandler {
     return Response.newBuilder().setErrorCode(e.code()).setErrorMessage(message).build();
   }
 
-  private static JobInfoReply jobInfo(Request req, ClusterState s) {
-    JobInfoReply.Builder b = JobInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
-    var ids = req.getJobInfo().getJobIdsList();
-    if (ids.isEmpty()) {
-      for (JobRecord r : s.jobs().values()) {
-        b.addJobs(r.getInfo());
-      }
-    } else {
-      for (int id : ids) {
-        s.job(id).ifPresent(r -> b.addJobs(r.getInfo()));
-        if (s.job(id).map(r -> r.getInfo().getArrayJobId() == id).orElse(false)) {
-          // an array's id names all of it: its record, then its started tasks (newest first, as Slurm lists them)
-          List<JobRecord> tasks = new ArrayList<>();
-          for (JobRecord r : s.jobs().values()) {
-            if (r.getInfo().getArrayJobId() == id && r.getInfo().getJobId() != id) {
-              tasks.add(r);
-            }
-          }
-          for (int i = tasks.size() - 1; i >= 0; i--) {
-            b.addJobs(tasks.get(i).getInfo());
-          }
-        }
-      }
-      if (b.getJobsCount() == 0) {
-        throw new SlurmException(SlurmError.INVALID_JOB_ID);
-      }
-    }
-    return b.build();
-  }
-
   private static NodeInfoReply nodeInfo(Request req, ClusterState s) {
     Set<String> names = new HashSet<>(req.getNodeInfo().getNamesList());
     NodeInfoReply.Builder b = NodeInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
@@ -388,7 +361,8 @@ public final class ControllerService implements RequestHandler {
 
   private ConfigReply config() {
     ConfigReply.Builder b = ConfigReply.newBuilder().setPriorityWeights(weights);
-    configEntries.forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
+    configView.lines(writer.current())
+        .forEach(e -> b.addEntries(ConfigEntry.newBuilder().setKey(e.getKey()).setValue(e.getValue())));
     confinement.configEntries().forEach((k, v) -> b.addEntries(ConfigEntry.newBuilder().setKey(k).setValue(v)));
     return b.build();
   }

@@ -66,6 +66,8 @@ final class Housekeeper implements AutoCloseable {
       round();
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "housekeeping round failed: " + e, e);
+    } catch (Error e) { // the executor would swallow it and run no round again: time limits, node timeouts gone
+      org.corral.common.FailFast.halt("the housekeeper", e);
     }
   }
 

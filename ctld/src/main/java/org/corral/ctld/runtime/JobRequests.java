@@ -22,6 +22,7 @@ import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.JobResult;
 import org.corral.protocol.msg.JobResultsReply;
 import org.corral.protocol.msg.JobSpec;
+import org.corral.protocol.msg.StepSpec;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.NodeAllocation;
 import org.corral.protocol.msg.WillRun;
@@ -71,7 +72,13 @@ final class JobRequests {
 
   /** Off the writer thread, before {@link #submit}: what the submission needs fetched. */
   void prepare(Peer peer, JobSpec spec) {
+    policy.checkSizes(spec);
     assocPolicy.prefetch(spec, userName(peer));
+  }
+
+  /** A step's environment and command line within the submission limits; off the writer thread. */
+  void prepare(StepSpec spec) {
+    policy.checkSizes(spec);
   }
 
   Decision<Integer> submit(Peer peer, JobSpec spec, ClusterState s) {

@@ -1,6 +1,7 @@
 package org.corral.ctld.runtime;
 
-import java.util.Locale;
+import java.util.Set;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 
 /**
@@ -11,9 +12,9 @@ record NodeHookPolicy(boolean prologAtAllocation, boolean epilog) {
   static final NodeHookPolicy NONE = new NodeHookPolicy(false, false);
 
   static NodeHookPolicy of(SlurmConfig cfg) {
-    String flags = "," + cfg.get("PrologFlags").orElse("").toLowerCase(Locale.ROOT).replace(" ", "") + ",";
-    boolean alloc = cfg.get("Prolog").isPresent()
-        && (flags.contains(",alloc,") || flags.contains(",contain,") || flags.contains(",x11,"));
-    return new NodeHookPolicy(alloc, cfg.get("Epilog").isPresent());
+    Set<String> flags = cfg.value(SlurmConfKeys.PROLOG_FLAGS);
+    boolean alloc = cfg.text(SlurmConfKeys.PROLOG).isPresent() && flags != null
+        && (flags.contains("Alloc") || flags.contains("Contain") || flags.contains("X11"));
+    return new NodeHookPolicy(alloc, cfg.text(SlurmConfKeys.EPILOG).isPresent());
   }
 }

@@ -6,10 +6,13 @@ import org.corral.common.ArrayTasks;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
 import org.corral.common.SlurmError;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
+import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.state.ClusterState;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.PartitionInfo;
+import org.corral.protocol.msg.StepSpec;
 
 /**
  * Checks a submission and fills in what the user left to the site: the partition, the time
@@ -17,6 +20,7 @@ import org.corral.protocol.msg.PartitionInfo;
  * on a configuration that may have changed since.
  */
 final class SubmitPolicy {
+  private static final System.Logger LOG = System.getLogger(SubmitPolicy.class.getName());
   private static final String DEP_TERM =
       "((after|afterany|afterok|afternotok|aftercorr)(:\\d+(_\\d+)?(\\+\\d+)?)+|singleton)";
   private static final Pattern DEPENDENCY = Pattern.compile(DEP_TERM + "([,?]" + DEP_TERM + ")*",
@@ -33,12 +37,37 @@ final class SubmitPolicy {
   /** slurm.conf Licenses=: the cluster's licenses and their counts. */
   private final java.util.Map<String, Integer> licenses;
 
+  /** Script, environment and argument sizes (SchedulerParameters=max_script_size). */
+  private final SubmitLimits limits;
+
   SubmitPolicy(SlurmConfig config) {
     this.config = config;
+    this.limits = SubmitLimits.of(config.get("SchedulerParameters").orElse(""));
     this.licenses = config.licenses();
-    this.maxArraySize = Integer.parseInt(config.get("MaxArraySize").orElse("1001").trim());
-    String enforce = config.get("EnforcePartLimits").orElse("NO").trim().toUpperCase(java.util.Locale.ROOT);
-    this.enforcePartLimits = enforce.equals("ALL") || enforce.equals("ANY") || enforce.equals("YES");
+    this.maxArraySize = (int) Math.min(Integer.MAX_VALUE, config.value(SlurmConfKeys.MAX_ARRAY_SIZE));
+    String enforce = config.value(SlurmConfKeys.ENFORCE_PART_LIMITS);
+    this.enforcePartLimits = enforce.equals("ALL") || enforce.equals("ANY") || enforce.equals("YES")
+        || enforce.equals("1");
+  }
+
+  /**
+   * Refuses a submission larger than the limits, as Slurm refuses a script over max_script_size
+   * ("Pathname of a file, directory or other parameter too long"); off the writer thread.
+   */
+  void checkSizes(JobSpec spec) {
+    refuseExcess(limits.excess(spec.getScriptBytes().size(), spec.getEnvironmentList(), spec.getArgvList()));
+  }
+
+  /** The same bounds for a step's environment and command line. */
+  void checkSizes(StepSpec spec) {
+    refuseExcess(limits.excess(0, spec.getEnvironmentList(), spec.getArgvList()));
+  }
+
+  private static void refuseExcess(String excess) {
+    if (excess != null) {
+      LOG.log(System.Logger.Level.INFO, "submission refused: " + excess);
+      throw new SlurmException(SlurmError.PATHNAME_TOO_LONG);
+    }
   }
 
   JobSpec normalize(JobSpec spec, ClusterState s) {
@@ -134,7 +163,7 @@ final class SubmitPolicy {
       return;
     }
     java.util.Set<String> types = new java.util.HashSet<>();
-    for (String t : config.get("GresTypes").orElse("").split(",")) {
+    for (String t : config.value(SlurmConfKeys.GRES_TYPES)) {
       types.add(t.trim().toLowerCase(java.util.Locale.ROOT));
     }
     List<org.corral.common.gres.GresCount> perNode;

@@ -1,10 +1,10 @@
 package org.corral.slurmd.hooks;
 
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 
 /**
@@ -34,13 +34,15 @@ public record HookSettings(
 
   /** @param commandsDir where Corral's commands (scontrol, ...) are, if known */
   public static HookSettings of(SlurmConfig cfg, Optional<String> commandsDir) {
+    Set<String> flags = cfg.value(SlurmConfKeys.PROLOG_FLAGS);
+    long timeout = cfg.value(SlurmConfKeys.PROLOG_EPILOG_TIMEOUT);
     return new HookSettings(
-        path(cfg, "Prolog"), path(cfg, "Epilog"), words(cfg, "PrologFlags", ""),
-        path(cfg, "TaskProlog"), path(cfg, "TaskEpilog"),
-        seconds(cfg, "PrologEpilogTimeout", 0, NO_TIMEOUT),
-        seconds(cfg, "UnkillableStepTimeout", 60, -1),
-        path(cfg, "HealthCheckProgram"), seconds(cfg, "HealthCheckInterval", 0, -1),
-        words(cfg, "HealthCheckNodeState", "ANY"),
+        cfg.text(SlurmConfKeys.PROLOG), cfg.text(SlurmConfKeys.EPILOG), upper(flags == null ? Set.of() : flags),
+        cfg.text(SlurmConfKeys.TASK_PROLOG), cfg.text(SlurmConfKeys.TASK_EPILOG),
+        timeout == NO_TIMEOUT ? 0 : seconds(timeout),
+        seconds(cfg.value(SlurmConfKeys.UNKILLABLE_STEP_TIMEOUT)),
+        cfg.text(SlurmConfKeys.HEALTH_CHECK_PROGRAM), seconds(cfg.value(SlurmConfKeys.HEALTH_CHECK_INTERVAL)),
+        upper(cfg.value(SlurmConfKeys.HEALTH_CHECK_NODE_STATE)),
         commandsDir.map(d -> d + ":" + HookEnvironment.PATH).orElse(HookEnvironment.PATH));
   }
 
@@ -50,27 +52,11 @@ public record HookSettings(
         || prologFlags.contains("X11");
   }
 
-  private static Optional<String> path(SlurmConfig cfg, String key) {
-    return cfg.get(key).map(String::strip).filter(v -> !v.isEmpty() && !v.equals("(null)"));
+  private static Set<String> upper(Set<String> words) {
+    return words.stream().map(w -> w.toUpperCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
   }
 
-  private static Set<String> words(SlurmConfig cfg, String key, String dflt) {
-    String v = cfg.get(key).orElse(dflt);
-    return Arrays.stream(v.split(",")).map(w -> w.strip().toUpperCase(Locale.ROOT))
-        .filter(w -> !w.isEmpty()).collect(Collectors.toUnmodifiableSet());
-  }
-
-  /** A number of seconds; {@code none} (when not negative) reads as 0 = no limit. */
-  private static int seconds(SlurmConfig cfg, String key, int dflt, int none) {
-    Optional<String> v = cfg.get(key).map(String::strip);
-    if (v.isEmpty()) {
-      return dflt;
-    }
-    try {
-      int n = Integer.parseInt(v.get());
-      return n < 0 || n == none ? 0 : n;
-    } catch (NumberFormatException e) {
-      return dflt;
-    }
+  private static int seconds(long s) {
+    return (int) Math.min(Integer.MAX_VALUE, s);
   }
 }

@@ -1,0 +1,31 @@
+package org.corral.protocol;
+
+import org.corral.protocol.msg.Envelope;
+
+/**
+ * The first frame a daemon sends on a new TCP connection: an empty body signed like any request.
+ * Until a connection has sent a valid one its frames are held to a small limit
+ * ({@link FrameLimits#unauthenticated}), so a client without the cluster key cannot make a daemon
+ * read a large frame before it finds the credential wrong. It has no reply.
+ */
+final class Hello {
+  /** Below every request's field number (they start at 10), so never a request's type. */
+  static final int TYPE = 1;
+
+  private Hello() {}
+
+  static Envelope sealed(Credentials credentials) {
+    return credentials.seal(TYPE, new byte[0]);
+  }
+
+  /** The sender the hello proves, or why it proves nothing. */
+  static String verify(Credentials credentials, Envelope hello) throws AuthException {
+    if (credentials == null) {
+      throw new AuthException("this server accepts no daemon credentials");
+    }
+    if (!hello.getBody().isEmpty()) {
+      throw new AuthException("a hello carries no body");
+    }
+    return credentials.verify(hello);
+  }
+}
