@@ -57,7 +57,7 @@ public final class SlurmConfKeys {
       null, "no TLS to slurmdbd");
   public static final ConfKey<Long> ACCT_GATHER_NODE_FREQ = ignored("AcctGatherNodeFreq", SECONDS, "0",
       "no node energy/profile sampling");
-  /** auth/munge: users of other hosts by MUNGE; else (shown as auth/slurm) local users only. */
+  /** auth/munge: users of other hosts by MUNGE; any: local users by SO_PEERCRED, daemons by slurm.key. */
   public static final ConfKey<String> AUTH_TYPE = honoured("AuthType", plugin(false, "auth/munge", "auth/slurm",
       "auth/none", "auth/jwt"), "auth/munge");
   public static final ConfKey<String> AUTH_INFO = honoured("AuthInfo", TEXT, null);
@@ -338,7 +338,7 @@ public final class SlurmConfKeys {
         shown("SLURM_CONF"),
         shown("SLURM_VERSION"),
         ignored("SrunEpilog", TEXT, null, "not run"),
-        ignored("SrunPortRange", TEXT, "0-0", "srun listens on any free port"),
+        honoured("SrunPortRange", TEXT, "0-0"),
         ignored("SrunProlog", TEXT, null, "not run"),
         STATE_SAVE_LOCATION,
         ignored("SuspendExcNodes", TEXT, null, "no power saving"),

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.corral.protocol.AuthException;
 
@@ -24,6 +25,11 @@ public final class MungeProgram {
   /** Slurm's default: {@code AuthInfo=socket=...} overrides it. */
   public static final String DEFAULT_SOCKET = "/run/munge/munge.socket.2";
   private static final long RUN_LIMIT_S = 10;
+  /**
+   * Program runs at once in this process: a daemon flooded with bogus credentials over many
+   * connections queues them here instead of forking a process for each.
+   */
+  private static final Semaphore RUNNING = new Semaphore(16);
   /** libmunge's munge_err_t values the programs exit with that we name. */
   private static final Map<Integer, String> STATUS = Map.of(
       6, "cannot reach munged (is it running?)",
@@ -117,6 +123,20 @@ public final class MungeProgram {
   private record Result(int status, String out, String err) {}
 
   private static Result run(List<String> command, String input) throws AuthException {
+    try {
+      RUNNING.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AuthException(command.get(0) + " was interrupted");
+    }
+    try {
+      return runNow(command, input);
+    } finally {
+      RUNNING.release();
+    }
+  }
+
+  private static Result runNow(List<String> command, String input) throws AuthException {
     Process p;
     try {
       p = new ProcessBuilder(new ArrayList<>(command)).start();
