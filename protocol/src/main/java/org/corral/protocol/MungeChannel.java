@@ -47,7 +47,8 @@ public final class MungeChannel implements RpcChannel {
       throw new TransportException(SlurmError.AUTH_CRED_INVALID,
           "cannot make a credential for " + target + ": " + e.getMessage(), e);
     }
-    Envelope reply = send(target, sealed.envelope());
+    Envelope reply = sealed.envelope().getSerializedSize() <= FrameLimits.DEFAULT_UNAUTHENTICATED
+        ? send(target, sealed.envelope()) : sendAfterHello(target, sealed.envelope());
     try {
       auth.verifyReply(reply, sealed.nonce(), trustedUid);
     } catch (AuthException e) {
@@ -58,14 +59,46 @@ public final class MungeChannel implements RpcChannel {
 
   /** Sends an envelope as it is: also how tests send forged and replayed credentials. */
   public Envelope send(String target, Envelope envelope) throws TransportException {
+    InetSocketAddress address = address();
+    return RpcCall.exchange(familyOf(address), address, target, envelope, timeout);
+  }
+
+  /**
+   * Sends a request larger than a connection may send before it proves who it is: a MUNGE hello
+   * first, on the same connection (one more credential, so only for large requests).
+   */
+  private Envelope sendAfterHello(String target, Envelope envelope) throws TransportException {
+    Envelope hello;
+    try {
+      hello = auth.seal(Hello.TYPE, new byte[0]).envelope();
+    } catch (AuthException e) {
+      throw new TransportException(SlurmError.AUTH_CRED_INVALID,
+          "cannot make a credential for " + target + ": " + e.getMessage(), e);
+    }
+    InetSocketAddress address = address();
+    try (FramedConnection connection = RpcCall.connect(familyOf(address), address, target, timeout)) {
+      RpcCall.sendOn(connection, target, hello, timeout);
+      return RpcCall.exchangeOn(connection, target, envelope, timeout);
+    } catch (TransportException e) {
+      throw e;
+    } catch (IOException e) { // closing
+      throw new TransportException(SlurmError.CONNECTION_ERROR,
+          "connection to " + target + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  private InetSocketAddress address() throws TransportException {
     InetSocketAddress address = new InetSocketAddress(host, port);
     if (address.isUnresolved()) {
       throw new TransportException(SlurmError.CONNECTION_ERROR, "cannot resolve host " + host,
           null);
     }
-    return RpcCall.exchange(address.getAddress() instanceof Inet6Address
-        ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET, address, target, envelope,
-        timeout);
+    return address;
+  }
+
+  private static StandardProtocolFamily familyOf(InetSocketAddress address) {
+    return address.getAddress() instanceof Inet6Address
+        ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
   }
 
   /**

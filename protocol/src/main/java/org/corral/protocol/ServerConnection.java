@@ -32,6 +32,8 @@ final class ServerConnection implements Runnable {
   private final UserAuth userAuth;
   /** The daemon whose signed hello opened this TCP connection, or null before it. */
   private String greetedBy;
+  /** The user whose MUNGE hello opened this TCP connection (frames by type, as a local user's). */
+  private Peer greetedUser;
 
   /**
    * A reply, whether the connection ends after it, and the user request it answers when that
@@ -121,6 +123,9 @@ final class ServerConnection implements Runnable {
     int max = config.maxFrameBytes();
     FrameLimits frames = config.frames();
     if (tcp) {
+      if (greetedUser != null) {
+        return type -> Math.min(max, frames.forUser(type));
+      }
       int limit = greetedBy != null ? max : Math.min(max, frames.unauthenticated());
       return type -> limit;
     }
@@ -131,6 +136,9 @@ final class ServerConnection implements Runnable {
   private int frameCeiling(boolean trustedLocal) {
     int max = config.maxFrameBytes();
     if (tcp) {
+      if (greetedUser != null) {
+        return Integer.MAX_VALUE; // checked by type, as a local user's
+      }
       return greetedBy != null ? max : Math.min(max, config.frames().unauthenticated());
     }
     // A local user's frame is checked by its type, a few bytes in: its refusal depends on it.
@@ -142,10 +150,17 @@ final class ServerConnection implements Runnable {
     return local.uid() == 0 || SELF.equals(local.userName());
   }
 
-  /** Checks a TCP connection's hello; a bad one is refused and ends the connection. */
+  /**
+   * Checks a TCP connection's hello: a daemon's (signed with the cluster key) or a user's on
+   * another host (a MUNGE credential bound to it); a bad one is refused and ends the connection.
+   */
   private boolean greeted(Envelope hello) {
     try {
-      greetedBy = Hello.verify(credentials, hello);
+      if (!hello.hasCredential() && userAuth != null && userAuth.carriesCredential(hello)) {
+        greetedUser = Hello.verifyUser(userAuth, hello);
+      } else {
+        greetedBy = Hello.verify(credentials, hello);
+      }
       return true;
     } catch (AuthException e) {
       refuse(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());

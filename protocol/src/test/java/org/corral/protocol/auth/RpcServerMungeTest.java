@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.corral.common.SlurmError;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.Credentials;
+import org.corral.protocol.FrameLimits;
 import org.corral.protocol.MungeChannel;
 import org.corral.protocol.Peer;
 import org.corral.protocol.Responses;
@@ -21,10 +22,12 @@ import org.corral.protocol.TransportException;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.ConfigRequest;
 import org.corral.protocol.msg.Envelope;
+import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.PingReply;
 import org.corral.protocol.msg.PingRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.SubmitJobRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -102,6 +105,25 @@ class RpcServerMungeTest {
     assertThat(peer.uid()).isEqualTo(0);
     assertThat(peer.userName()).isEqualTo("root");
     assertThat(peer.isDaemon()).isFalse();
+  }
+
+  @Test
+  void aRequestOverTheUnauthenticatedLimitGoesThroughAfterAMungeHello() throws Exception {
+    Request large = Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder()
+        .setSpec(JobSpec.newBuilder().setScript("#!/bin/sh\n" + "#".repeat(200_000) + "\n"))).build();
+    assertThat(large.getSerializedSize()).isGreaterThan(FrameLimits.DEFAULT_UNAUTHENTICATED);
+
+    Response reply = channel(auth(300)).call(large);
+    assertThat(reply.getErrorMessage()).isEqualTo("not served here"); // the handler read it
+    assertThat(lastPeer.get().userName()).isEqualTo("root");
+
+    // Without the hello the same request is more than an unproven connection may send.
+    lastPeer.set(null);
+    Envelope alone = auth(300).seal(Request.BodyCase.SUBMIT_JOB.getNumber(), large.toByteArray())
+        .envelope();
+    assertThat(sendRaw(alone).getErrorCode()).isNotZero();
+    assertThat(lastPeer.get()).isNull();
+    assertStillServes();
   }
 
   @Test
