@@ -184,12 +184,21 @@ final class LocalCluster implements AutoCloseable {
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().putAll(env);
     pb.directory((cwd == null ? root : cwd).toFile());
+    return execute(pb, stdin.get(), timeoutS, cmd);
+  }
+
+  /**
+   * Runs a prepared command to its end (stdin from a file, or /dev/null), its output kept in
+   * files rather than pipes so a chatty command cannot block on a full pipe.
+   */
+  static Result execute(ProcessBuilder pb, Path stdinFile, int timeoutS, List<String> cmd)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile("e2e", ".out");
     Path err = Files.createTempFile("e2e", ".err");
     try {
       Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(
-              stdin.get() != null ? stdin.get().toFile() : new java.io.File("/dev/null"))).start();
+              stdinFile != null ? stdinFile.toFile() : new java.io.File("/dev/null"))).start();
       if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new IllegalStateException("timed out: " + cmd);

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import org.corral.e2e.LocalCluster.Result;
 import org.corral.testkit.FreePorts;
 import org.corral.testkit.TestUsers;
 import org.junit.jupiter.api.AfterAll;
@@ -35,8 +34,6 @@ class MultiHostTest {
   private static TestUsers.User bob;
   private static String c1;
   private static String c2;
-
-  record Result(int exitCode, String out, String err) {}
 
   @BeforeAll
   static void up() throws Exception {
@@ -177,20 +174,6 @@ class MultiHostTest {
     if (cwd != null) {
       pb.directory(cwd.toFile());
     }
-    Path out = Files.createTempFile("multihost", ".out");
-    Path err = Files.createTempFile("multihost", ".err");
-    try {
-      Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-      if (!p.waitFor(300, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new IllegalStateException("timed out: " + cmd);
-      }
-      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-          Files.readString(err, StandardCharsets.UTF_8));
-    } finally {
-      Files.deleteIfExists(out);
-      Files.deleteIfExists(err);
-    }
+    return LocalCluster.execute(pb, null, 300, cmd);
   }
 }
