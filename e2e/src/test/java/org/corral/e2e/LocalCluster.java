@@ -57,6 +57,17 @@ final class LocalCluster implements AutoCloseable {
     return startWith(nodes, slurmConf, cgroupConf, gresConf);
   }
 
+  /** A cluster from a slurm.conf text and files beside it (job_submit.lua, oci.conf, plugstack.conf), by name. */
+  static LocalCluster upWithFiles(int nodes, String slurmConf, java.util.Map<String, String> files)
+      throws IOException, InterruptedException {
+    Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    for (var f : files.entrySet()) {
+      Files.writeString(root.resolve(f.getKey()), f.getValue());
+    }
+    return startIn(root, nodes, slurmConf, null, null);
+  }
+
   private static LocalCluster start(int nodes, String slurmConf, String... options)
       throws IOException, InterruptedException {
     return startFrom(nodes, slurmConf, null, options);
@@ -89,6 +100,11 @@ final class LocalCluster implements AutoCloseable {
       String cgroupConf, String gresConf, String... options) throws IOException, InterruptedException {
     Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return startIn(root, nodes, slurmConf, cgroupConf, gresConf, options);
+  }
+
+  private static LocalCluster startIn(Path root, int nodes, String slurmConf, String cgroupConf, String gresConf,
+      String... options) throws IOException, InterruptedException {
     Path home = root.resolve("home");
     installer.install(home);
     int port = FreePorts.block(10 + nodes + 1);

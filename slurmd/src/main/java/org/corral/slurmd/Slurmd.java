@@ -151,6 +151,9 @@ public final class Slurmd {
           GatherFrequency.taskSeconds(cfg.value(SlurmConfKeys.JOB_ACCT_GATHER_FREQUENCY)), nodeHooks);
       StepManager steps = new StepManager(spool, nodeName, cfg.path().toString(), clock, cfg.killWait(), link,
           confinement, nodeHooks.scriptPrefix());
+      org.corral.slurmd.launch.TaskPlugins taskPlugins = org.corral.slurmd.launch.TaskPlugins.load(cfg, spool);
+      jobs.useTaskPlugins(taskPlugins);
+      steps.useTaskPlugins(taskPlugins);
       // Before any request can make a scope; an allocation still running gets its scope again with
       // its next step.
       var idle = limiter.removeIdleJobs(jobs.spooledJobs());

@@ -88,8 +88,7 @@ public final class SlurmConfKeys {
   public static final ConfKey<Long> MESSAGE_TIMEOUT = ignored("MessageTimeout", SECONDS, "10",
       "Corral's own RPC timeouts");
   public static final ConfKey<Long> MIN_JOB_AGE = honoured("MinJobAge", SECONDS, "300");
-  public static final ConfKey<String> PLUGIN_DIR = ignored("PluginDir", TEXT, "/usr/lib/x86_64-linux-gnu/slurm-wlm",
-      "no plugins are loaded");
+  public static final ConfKey<String> PLUGIN_DIR = honoured("PluginDir", TEXT, "/usr/lib/x86_64-linux-gnu/slurm-wlm");
   public static final ConfKey<String> PREEMPT_MODE = honoured("PreemptMode", TEXT, "OFF");
   public static final ConfKey<String> PREEMPT_TYPE = honoured("PreemptType",
       plugin(false, "preempt/none", "preempt/partition_prio", "preempt/qos"), "preempt/none");
@@ -222,7 +221,7 @@ public final class SlurmConfKeys {
         shown("JobDefaults"),
         ignored("JobFileAppend", ONE_ZERO, "0", "output files are truncated unless --open-mode=append"),
         JOB_REQUEUE,
-        ignored("JobSubmitPlugins", TEXT, null, "no job_submit plugins"),
+        honoured("JobSubmitPlugins", TEXT, null),
         ignored("KillOnBadExit", ONE_ZERO, "0", "srun's --kill-on-bad-exit only"),
         KILL_WAIT,
         ignored("LaunchParameters", TEXT, null, "default launch behaviour"),
@@ -254,7 +253,7 @@ public final class SlurmConfKeys {
         ignored("NodeFeaturesPlugins", TEXT, null, "no node_features plugins"),
         ignored("OverTimeLimit", MINUTES, "0", "jobs end at their time limit"),
         PLUGIN_DIR,
-        ignored("PlugStackConfig", TEXT, null, "no SPANK plugins"),
+        honoured("PlugStackConfig", TEXT, null),
         ignored("PowerParameters", TEXT, null, "no power management"),
         ignored("PowerPlugin", TEXT, null, "no power management").withUnset(""),
         PREEMPT_MODE,

@@ -137,6 +137,7 @@ public final class Controller implements AutoCloseable {
     JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), new AssocPolicy(associations), auth, users, clock,
         orders, stepOrders,
         cfg.maxJobId(), cfg.scheduling());
+    jobs.useSubmitFilters(org.corral.ctld.submit.SubmitFilters.load(cfg));
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
         cfg.minJobAge(), gangSliceS(cfg));

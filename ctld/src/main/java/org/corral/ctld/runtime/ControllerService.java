@@ -118,7 +118,7 @@ public final class ControllerService implements RequestHandler {
       return switch (req.getBodyCase()) {
         case SUBMIT_JOB -> {
           // The srun/salloc process an allocation names is checked here, off the writer thread.
-          var spec = clients.verified(req.getSubmitJob().getSpec(), peer);
+          var spec = jobs.filter(peer, clients.verified(req.getSubmitJob().getSpec(), peer), writer.current());
           jobs.prepare(peer, spec);
           if (req.getSubmitJob().getTestOnly()) {
             var run = jobs.testOnly(peer, spec, writer.current()); // planned off the writer thread

@@ -44,8 +44,27 @@ final class JobRequests {
   private final SchedulingConfig scheduling;
   private final PartitionAccess partitions;
 
+  private volatile org.corral.ctld.submit.SubmitFilters filters = org.corral.ctld.submit.SubmitFilters.NONE;
+
   PartitionAccess partitions() {
     return partitions;
+  }
+
+  /** The job_submit plugins and plugstack.conf filters submissions go through. */
+  void useSubmitFilters(org.corral.ctld.submit.SubmitFilters filters) {
+    this.filters = filters;
+  }
+
+  /**
+   * Off the writer thread, first of all: the submit filters (job_submit/lua, plugins) may change
+   * the job or refuse it, with their error code and their message for the user.
+   */
+  JobSpec filter(Peer peer, JobSpec spec, ClusterState s) {
+    try {
+      return filters.apply(spec, peer.uid(), peer.gid(), userName(peer), s.partitions());
+    } catch (org.corral.protocol.plugin.SubmitRefusal r) {
+      throw new SlurmException(r.error(), r.getMessage().isEmpty() ? r.error().message() : r.getMessage());
+    }
   }
 
   JobRequests(SubmitPolicy policy, AssocPolicy assocPolicy, Authorizer auth, UserDirectory users, Clock clock,
