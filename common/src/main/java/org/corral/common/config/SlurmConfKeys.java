@@ -87,6 +87,11 @@ public final class SlurmConfKeys {
       "not enforced cluster-wide"));
   public static final ConfKey<Long> MESSAGE_TIMEOUT = ignored("MessageTimeout", SECONDS, "10",
       "Corral's own RPC timeouts");
+  /** Slurm 25.11: metrics/openmetrics serves /metrics on SlurmctldPort (not printed by 22.05). */
+  public static final ConfKey<String> METRICS_TYPE = hidden(honoured("MetricsType",
+      plugin(false, "metrics/openmetrics"), null));
+  public static final ConfKey<String> METRICS_PARAMETERS = hidden(honoured("MetricsParameters", TEXT, null));
+  public static final ConfKey<List<String>> METRICS_AUTH_USERS = hidden(honoured("MetricsAuthUsers", LIST, ""));
   public static final ConfKey<Long> MIN_JOB_AGE = honoured("MinJobAge", SECONDS, "300");
   public static final ConfKey<String> PLUGIN_DIR = ignored("PluginDir", TEXT, "/usr/lib/x86_64-linux-gnu/slurm-wlm",
       "no plugins are loaded");
@@ -372,6 +377,9 @@ public final class SlurmConfKeys {
         // Slurm does), keys printed in 23.02 and later, and keys removed from Slurm that sites still carry.
         CONTROL_MACHINE,
         CONTROL_ADDR,
+        METRICS_TYPE,
+        METRICS_PARAMETERS,
+        METRICS_AUTH_USERS,
         hidden(ignored("BackupController", TEXT, null, "no backup controller")),
         hidden(ignored("BackupAddr", TEXT, null, "no backup controller")),
         hidden(ignored("SuspendExcStates", TEXT, null, "no power saving (Slurm 23.02)")),
