@@ -213,7 +213,7 @@ final class ServerConnection implements Runnable {
   /** The handler's answer; its failures are ours, so they never end the connection. */
   private Response handle(Peer peer, Request request) {
     try {
-      Response response = handler.handle(peer, request);
+      Response response = handler.handle(peer, request, remote);
       if (response != null) {
         return response;
       }

@@ -113,7 +113,8 @@ public final class Slurmd {
         return;
       }
       DaemonLogging.setup(cfg.slurmdLogFile()
-          .map(t -> Path.of(SlurmConfig.expandNodeTemplate(t, nodeName, host))).orElse(null), verbose);
+          .map(t -> Path.of(SlurmConfig.expandNodeTemplate(t, nodeName, host))).orElse(null), verbose,
+          DaemonLogging.Options.of(cfg, SlurmConfKeys.SLURMD_SYSLOG_DEBUG, "slurmd"));
       System.Logger log = System.getLogger("slurmd");
       if (node.cpus() > HostFacts.onlineCpus()) {
         log.log(Level.INFO, "node " + nodeName + " is configured with " + node.cpus()

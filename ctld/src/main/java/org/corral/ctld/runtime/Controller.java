@@ -35,6 +35,7 @@ import org.corral.protocol.RpcServer;
 import org.corral.protocol.SocketDirectory;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.audit.AuditLog;
 import org.corral.protocol.auth.MungeAuth;
 import org.corral.protocol.http.HttpHandler;
 import org.corral.protocol.msg.PriorityWeights;
@@ -55,11 +56,14 @@ public final class Controller implements AutoCloseable {
   private final RpcServer server;
   private final AccountingShipper shipper;
   private final AssociationCache associations;
+  private final AuditLog audit;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
 
   private Controller(Journal journal, StateWriter writer, SchedulerLoop scheduler,
-      Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations) {
+      Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations,
+      AuditLog audit) {
+    this.audit = audit;
     this.shipper = shipper;
     this.associations = associations;
     this.journal = journal;
@@ -159,15 +163,32 @@ public final class Controller implements AutoCloseable {
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
         new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
+    AuditLog audit = AuditLog.open(auditFile(cfg), "slurmctld", cfg.controllerHost(), clock);
+    service.audit(audit);
     Path socket = ControllerAddress.unixSocket(cfg);
     SocketDirectory.ensure(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
         64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
         MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), service,
         metrics(cfg, writer, stats, timings, outboxAge, clock));
-    self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
+    self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations, audit);
     sched[0].trigger();
     return self[0];
+  }
+
+  /**
+   * Where the audit trail goes: SlurmctldParameters=audit_log=PATH (a Corral extension), else
+   * slurmctld_audit.log beside SlurmctldLogFile, else in StateSaveLocation.
+   */
+  static Path auditFile(SlurmConfig cfg) {
+    for (String p : cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse("").split(",")) {
+      if (p.trim().startsWith("audit_log=")) {
+        return Path.of(p.trim().substring("audit_log=".length()));
+      }
+    }
+    Path dir = cfg.slurmctldLogFile().map(f -> Path.of(f).toAbsolutePath().getParent())
+        .orElse(cfg.stateSaveLocation());
+    return dir.resolve("slurmctld_audit.log");
   }
 
   /** The HTTP metrics endpoints when MetricsType=metrics/openmetrics, else none (null). */
@@ -278,6 +299,7 @@ public final class Controller implements AutoCloseable {
     shipper.close();
     associations.close();
     writer.close();
+    audit.close();
     try {
       journal.close();
     } catch (IOException e) {
