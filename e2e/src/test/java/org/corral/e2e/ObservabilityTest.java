@@ -104,6 +104,30 @@ class ObservabilityTest {
   }
 
   @Test
+  void sacctmgrChangesAreTransactionsAndAudited() throws Exception {
+    TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
+    assertThat(cluster.as(alice, "sacctmgr", "-i", "add", "account", "stolen").exitCode()).isEqualTo(1);
+    assertThat(cluster.as(null, "sacctmgr", "-i", "add", "account", "physics").exitCode()).isZero();
+    assertThat(cluster.as(null, "sacctmgr", "-i", "add", "user", alice.name(), "account=physics").exitCode()).isZero();
+    String txns = cluster.as(alice, "sacctmgr", "-P", "-n", "show", "transaction", "Accounts=physics",
+        "format=action,actor,where").out();
+    assertThat(txns).contains("Add Accounts|root|physics\n", "Add Users|root|" + alice.name() + "\n",
+        "Add Associations|root|cluster='observed' acct='physics' user='" + alice.name() + "'\n");
+    assertThat(cluster.as(null, "sacctmgr", "show", "transaction", "Actor=root", "Users=" + alice.name()).out())
+        .startsWith("               Time               Action      Actor                Where                 Info \n");
+
+    Path dbdAudit;
+    try (Stream<Path> files = Files.walk(cluster.dir)) {
+      dbdAudit = files.filter(p -> p.getFileName().toString().equals("slurmdbd_audit.log")).findFirst().orElseThrow();
+    }
+    List<String> lines = Files.readAllLines(dbdAudit);
+    assertThat(lines).anyMatch(l -> l.contains("\"user\":\"" + alice.name() + "\"")
+        && l.contains("put account stolen") && l.contains("\"result\":\"refused\""));
+    assertThat(lines).anyMatch(l -> l.contains("\"user\":\"root\"") && l.contains("put account physics")
+        && l.contains("\"result\":\"ok\""));
+  }
+
+  @Test
   void metricsAgreeWithSqueueAndSinfo() throws Exception {
     TestUsers.User alice = TestUsers.ensure(TestUsers.ALICE);
     Path aw = cluster.workDir(alice);

@@ -1,5 +1,6 @@
 package org.corral.ctld.metrics;
 
+import org.corral.protocol.metrics.MetricsText;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.IntFunction;

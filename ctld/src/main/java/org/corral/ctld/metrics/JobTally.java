@@ -1,5 +1,6 @@
 package org.corral.ctld.metrics;
 
+import org.corral.protocol.metrics.MetricsText;
 import org.corral.ctld.state.JobStates;
 import java.util.Map;
 import org.corral.protocol.msg.JobInfo;

@@ -1,5 +1,6 @@
 package org.corral.ctld.metrics;
 
+import org.corral.protocol.metrics.MetricsText;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

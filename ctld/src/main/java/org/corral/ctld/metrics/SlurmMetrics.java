@@ -1,5 +1,6 @@
 package org.corral.ctld.metrics;
 
+import org.corral.protocol.metrics.MetricsText;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -48,7 +48,8 @@ public final class AuditSubject {
       case DELETE_RESERVATION -> new String[] {"delete", "ReservationName=" + req.getDeleteReservation().getName()};
       case SHUTDOWN -> new String[] {"shutdown", "slurmctld"};
       case STATS -> req.getStats().getReset() ? new String[] {"reset", "sdiag statistics"} : null;
-      case ACCT_UPDATE -> req.getAcctUpdate().getCheckOnly() ? null
+      // sacctmgr first asks whether its changes would pass: a refusal then is audited too
+      case ACCT_UPDATE -> req.getAcctUpdate().getCheckOnly() && response.getErrorCode() == 0 ? null
           : new String[] {"sacctmgr", changes(req.getAcctUpdate().getChangesList())};
       case ARCHIVE_DUMP -> new String[] {"archive dump", "accounting records"};
       case ARCHIVE_LOAD -> new String[] {"archive load", "accounting records"};

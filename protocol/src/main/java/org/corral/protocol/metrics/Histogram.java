@@ -1,4 +1,4 @@
-package org.corral.ctld.metrics;
+package org.corral.protocol.metrics;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
