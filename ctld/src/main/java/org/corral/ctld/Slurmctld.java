@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import org.corral.common.config.ConfigException;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.common.logging.DaemonLogging;
 import org.corral.common.logging.PidFile;
@@ -51,7 +52,8 @@ public final class Slurmctld {
     }
     try {
       SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
-      DaemonLogging.setup(cfg.slurmctldLogFile().map(Path::of).orElse(null), verbose);
+      DaemonLogging.setup(cfg.slurmctldLogFile().map(Path::of).orElse(null), verbose,
+          DaemonLogging.Options.of(cfg, SlurmConfKeys.SLURMCTLD_SYSLOG_DEBUG, "slurmctld"));
       System.Logger log = System.getLogger("slurmctld");
       for (String w : cfg.warnings()) {
         log.log(Level.WARNING, w);

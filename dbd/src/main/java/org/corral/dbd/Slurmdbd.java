@@ -56,7 +56,16 @@ public final class Slurmdbd {
     Path slurmConf = java.nio.file.Files.exists(beside) ? beside : envConf;
     try {
       DbdConfig cfg = DbdConfig.load(conf);
-      DaemonLogging.setup(cfg.logFile().orElse(null), verbose);
+      DaemonLogging.Options logging;
+      try {
+        logging = DaemonLogging.Options.of(cfg.get("LogTimeFormat").orElse(null),
+            cfg.get("DebugLevelSyslog").orElse(null), "slurmdbd");
+      } catch (IllegalArgumentException e) {
+        System.err.println("slurmdbd: error: " + conf + ": " + e.getMessage());
+        System.exit(1);
+        return;
+      }
+      DaemonLogging.setup(cfg.logFile().orElse(null), verbose, logging);
       System.Logger log = System.getLogger("slurmdbd");
       cfg.warnings().forEach(w -> log.log(Level.WARNING, w));
       String cluster = java.nio.file.Files.exists(slurmConf) ? SlurmConfig.load(slurmConf).clusterName() : "";

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import org.corral.common.PrivateFiles;
@@ -17,6 +18,9 @@ import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.jobdata.JobData;
 import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.journal.JobIdHighWater;
+import org.corral.ctld.metrics.MetricsEndpoint;
+import org.corral.ctld.metrics.OutboxAge;
+import org.corral.ctld.metrics.Timings;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.JournalCorruptException;
 import org.corral.ctld.journal.RecoveryMode;
@@ -31,7 +35,9 @@ import org.corral.protocol.RpcServer;
 import org.corral.protocol.SocketDirectory;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.audit.AuditLog;
 import org.corral.protocol.auth.MungeAuth;
+import org.corral.protocol.http.HttpHandler;
 import org.corral.protocol.msg.PriorityWeights;
 import org.corral.protocol.msg.Request;
 
@@ -50,11 +56,14 @@ public final class Controller implements AutoCloseable {
   private final RpcServer server;
   private final AccountingShipper shipper;
   private final AssociationCache associations;
+  private final AuditLog audit;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
 
   private Controller(Journal journal, StateWriter writer, SchedulerLoop scheduler,
-      Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations) {
+      Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations,
+      AuditLog audit) {
+    this.audit = audit;
     this.shipper = shipper;
     this.associations = associations;
     this.journal = journal;
@@ -124,10 +133,13 @@ public final class Controller implements AutoCloseable {
     NodeAgent agent = new NodeAgent(creds, nodeTimeout);
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
         NodeHookPolicy.of(cfg), jobData);
-    ControllerStats stats = new ControllerStats(now, users);
+    Timings timings = new Timings();
+    journal.onSync(timings::journalSync);
+    ControllerStats stats = new ControllerStats(now, users, timings);
+    OutboxAge outboxAge = new OutboxAge(recovered, clock::millis);
     AssociationCache associations = new AssociationCache(cfg.accounting(), cfg.clusterName(), creds,
         cfg.stateSaveLocation());
-    writer.observe(stats);
+    writer.observe(stats.andThen(outboxAge));
     sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats, associations,
         cfg.stateSaveLocation().resolve("assoc_usage"), cfg.licenses(), preemptConfig(cfg));
     Authorizer auth = new Authorizer(slurmUid, associations::current);
@@ -152,14 +164,45 @@ public final class Controller implements AutoCloseable {
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
         new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
+    AuditLog audit = AuditLog.open(auditFile(cfg), "slurmctld", cfg.controllerHost(), clock);
+    service.audit(audit);
     Path socket = ControllerAddress.unixSocket(cfg);
     SocketDirectory.ensure(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
         64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
-        MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), service);
-    self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
+        MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), service,
+        metrics(cfg, writer, stats, timings, outboxAge, clock));
+    self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations, audit);
     sched[0].trigger();
     return self[0];
+  }
+
+  /**
+   * Where the audit trail goes: SlurmctldParameters=audit_log=PATH (a Corral extension), else
+   * slurmctld_audit.log beside SlurmctldLogFile, else in StateSaveLocation.
+   */
+  static Path auditFile(SlurmConfig cfg) {
+    for (String p : cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse("").split(",")) {
+      if (p.trim().startsWith("audit_log=")) {
+        return Path.of(p.trim().substring("audit_log=".length()));
+      }
+    }
+    Path dir = cfg.slurmctldLogFile().map(f -> Path.of(f).toAbsolutePath().getParent())
+        .orElse(cfg.stateSaveLocation());
+    return dir.resolve("slurmctld_audit.log");
+  }
+
+  /** The HTTP metrics endpoints when MetricsType=metrics/openmetrics, else none (null). */
+  private static HttpHandler metrics(SlurmConfig cfg, StateWriter writer, ControllerStats stats, Timings timings,
+      OutboxAge outboxAge, Clock clock) {
+    if (cfg.text(SlurmConfKeys.METRICS_TYPE).isEmpty()) {
+      return null;
+    }
+    JwtTokens tokens = JwtTokens.of(cfg.entries(), clock);
+    return MetricsEndpoint.of(writer::current, () -> stats.snapshot(writer.current(), clock.instant().getEpochSecond()),
+        timings, outboxAge, stats::userName, cfg.text(SlurmConfKeys.PRIVATE_DATA).orElse(null),
+        cfg.text(SlurmConfKeys.METRICS_PARAMETERS).orElse(null),
+        Set.copyOf(cfg.value(SlurmConfKeys.METRICS_AUTH_USERS)), cfg.slurmUser(), tokens::verify);
   }
 
   /**
@@ -257,6 +300,7 @@ public final class Controller implements AutoCloseable {
     shipper.close();
     associations.close();
     writer.close();
+    audit.close();
     try {
       journal.close();
     } catch (IOException e) {

@@ -77,6 +77,14 @@ public final class StateWriter implements AutoCloseable {
   /** Hears each command the writer applies, with the states before and after (on the writer thread). */
   public interface Observer {
     void applied(ClusterState before, ClusterState after, Command c);
+
+    /** Both observers, this one first. */
+    default Observer andThen(Observer next) {
+      return (before, after, c) -> {
+        applied(before, after, c);
+        next.applied(before, after, c);
+      };
+    }
   }
 
   private volatile Observer observer;
