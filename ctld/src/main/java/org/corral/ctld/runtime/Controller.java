@@ -150,7 +150,7 @@ public final class Controller implements AutoCloseable {
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
-        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
+        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"), new FileBcastRequests(agent, auth));
     Path socket = ControllerAddress.unixSocket(cfg);
     SocketDirectory.ensure(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
@@ -177,7 +177,7 @@ public final class Controller implements AutoCloseable {
 
   /**
    * What a user may send: requests that carry a script or an environment up to a submission's
-   * limits (max_script_size and the environment's), anything else 1 MiB.
+   * limits (max_script_size and the environment's), sbcast's blocks a little over 1 MiB, anything else 1 MiB.
    */
   private static FrameLimits userFrames(SlurmConfig cfg) throws IOException {
     int submission;
@@ -189,7 +189,9 @@ public final class Controller implements AutoCloseable {
     return FrameLimits.DEFAULT
         .withUserType(Request.SUBMIT_JOB_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
         .withUserType(Request.CREATE_STEP_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
-        .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission);
+        .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission)
+        // sbcast's blocks: 1 MiB of data and their path
+        .withUserType(Request.FILE_BCAST_FIELD_NUMBER, (1 << 20) + (64 << 10));
   }
 
   private static org.corral.common.config.PreemptConfig preemptConfig(SlurmConfig cfg) throws IOException {

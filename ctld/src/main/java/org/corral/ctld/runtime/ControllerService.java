@@ -66,12 +66,14 @@ public final class ControllerService implements RequestHandler {
   private final ReservationRequests reservations;
   private final JobData jobData;
   private final ConfigView configView;
+  private final FileBcastRequests fileBcasts;
 
   ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
       ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
-      JobData jobData, ConfigView configView) {
+      JobData jobData, ConfigView configView, FileBcastRequests fileBcasts) {
+    this.fileBcasts = fileBcasts;
     this.jobData = jobData;
     this.configView = configView;
     this.rateLimiter = rateLimiter;
@@ -227,6 +229,8 @@ public final class ControllerService implements RequestHandler {
         }
         case STEP_STAT -> Response.newBuilder()
             .setStepStat(confinement.stepStats().stat(peer, req.getStepStat(), writer.current())).build();
+        case FILE_BCAST -> Response.newBuilder()
+            .setFileBcast(fileBcasts.forward(peer, req.getFileBcast(), writer.current())).build();
         case STATS -> {
           long now = System.currentTimeMillis() / 1000;
           if (req.getStats().getReset()) {
