@@ -19,7 +19,7 @@ record JobStep(int jobId, String step) {
     if (plus >= 0) {
       t = t.substring(0, plus);
     }
-    return new JobStep(SbcastOptions.atoi(t), step);
+    return new JobStep(org.corral.cli.format.Atoi.of(t), step);
   }
 
   /** How Slurm names it in messages: "7", "7.0". */

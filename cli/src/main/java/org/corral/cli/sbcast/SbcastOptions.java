@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.corral.cli.Cli;
+import org.corral.cli.format.Atoi;
 import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Arg;
 import org.corral.cli.getopt.Getopt.LongOpt;
@@ -51,7 +52,7 @@ final class SbcastOptions {
       exclude = env.get("SBCAST_EXCLUDE");
     }
     if (env.containsKey("SBCAST_FANOUT")) {
-      fanout = atoi(env.get("SBCAST_FANOUT"));
+      fanout = Atoi.of(env.get("SBCAST_FANOUT"));
     }
     if (env.containsKey("SBCAST_FORCE")) {
       force = true;
@@ -63,7 +64,7 @@ final class SbcastOptions {
       size(env.get("SBCAST_SIZE"), cli);
     }
     if (env.containsKey("SBCAST_TIMEOUT")) {
-      timeoutS = atoi(env.get("SBCAST_TIMEOUT"));
+      timeoutS = Atoi.of(env.get("SBCAST_TIMEOUT"));
     }
     if (env.get("SLURM_JOB_ID") != null) {
       jobId = env.get("SLURM_JOB_ID");
@@ -75,12 +76,12 @@ final class SbcastOptions {
     switch (o.key()) {
       case "C" -> compression(o.value(), cli);
       case "exclude" -> exclude = o.value();
-      case "F" -> fanout = atoi(o.value());
+      case "F" -> fanout = Atoi.of(o.value());
       case "f" -> force = true;
       case "j" -> jobId = o.value();
       case "p" -> preserve = true;
       case "s" -> size(o.value(), cli);
-      case "t" -> timeoutS = atoi(o.value());
+      case "t" -> timeoutS = Atoi.of(o.value());
       case "v" -> verbose++;
       default -> { }
     }
@@ -117,23 +118,6 @@ final class SbcastOptions {
       blockSize = v * unit;
     } catch (NumberFormatException e) {
       cli.err().println("size specification is invalid, ignored");
-    }
-  }
-
-  /** C's atoi: leading digits, 0 when none. */
-  static int atoi(String text) {
-    String t = text == null ? "" : text.strip();
-    int end = 0;
-    if (end < t.length() && (t.charAt(end) == '-' || t.charAt(end) == '+')) {
-      end++;
-    }
-    while (end < t.length() && Character.isDigit(t.charAt(end)) && end < 10) {
-      end++;
-    }
-    try {
-      return Integer.parseInt(t.substring(0, end));
-    } catch (NumberFormatException e) {
-      return 0;
     }
   }
 }

@@ -15,6 +15,8 @@ import org.corral.common.config.SchedulingConfig;
 import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.jobdata.JobData;
+import org.corral.ctld.triggers.TriggerLoop;
+import org.corral.ctld.triggers.TriggerTable;
 import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.journal.JobIdHighWater;
 import org.corral.ctld.journal.Journal;
@@ -52,6 +54,7 @@ public final class Controller implements AutoCloseable {
   private final AssociationCache associations;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
+  private TriggerLoop triggerLoop;
 
   private Controller(Journal journal, StateWriter writer, SchedulerLoop scheduler,
       Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations) {
@@ -142,6 +145,7 @@ public final class Controller implements AutoCloseable {
         cfg.minJobAge(), gangSliceS(cfg));
 
     Controller[] self = new Controller[1];
+    TriggerTable triggerTable = TriggerTable.load(cfg.stateSaveLocation());
     SuspendRequests suspensions = new SuspendRequests(auth, clock, orders,
         cfg.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse(""));
     ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
@@ -150,13 +154,15 @@ public final class Controller implements AutoCloseable {
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
-        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"), new FileBcastRequests(agent, auth));
+        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"), new FileBcastRequests(agent, auth),
+        new TriggerRequests(triggerTable, auth, users));
     Path socket = ControllerAddress.unixSocket(cfg);
     SocketDirectory.ensure(socket.getParent());
     RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
         64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
         MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), service);
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
+    self[0].triggerLoop = new TriggerLoop(triggerTable, writer::current, clock);
     sched[0].trigger();
     return self[0];
   }
@@ -255,6 +261,9 @@ public final class Controller implements AutoCloseable {
     server.close();
     scheduler.close();
     housekeeper.close();
+    if (triggerLoop != null) {
+      triggerLoop.close();
+    }
     shipper.close();
     associations.close();
     writer.close();
