@@ -79,6 +79,8 @@ public final class Main {
       case "sreport" -> new org.corral.cli.sreport.SreportCommand();
       case "seff" -> new org.corral.cli.seff.SeffCommand();
       case "sshare" -> new org.corral.cli.sshare.SshareCommand();
+      case "sbcast" -> new org.corral.cli.sbcast.SbcastCommand();
+      case "strigger" -> new org.corral.cli.strigger.StriggerCommand();
       default -> (args, cli) -> {
         cli.error("this command is not part of Corral yet");
         return 1;

@@ -109,6 +109,8 @@ public final class SlurmConfKeys {
       flags(List.of("none"), "Alloc", "Contain", "DeferBatch", "NoHold",
           "ForceRequeueOnFail", "RunInJob", "Serial", "X11"), null);
   public static final ConfKey<Long> RETURN_TO_SERVICE = honoured("ReturnToService", NUMBER, "0");
+  /** sbcast's DestDir= (where relative destinations go) and Compression= (lz4 or none). */
+  public static final ConfKey<String> BCAST_PARAMETERS = honoured("BcastParameters", TEXT, null);
   public static final ConfKey<String> SCHEDULER_PARAMETERS = honoured("SchedulerParameters", TEXT, null);
   public static final ConfKey<Long> SCHEDULER_TIME_SLICE = honoured("SchedulerTimeSlice", SECONDS, "30");
   public static final ConfKey<String> SELECT_TYPE = ignored("SelectType", plugin(false, "select/cons_tres",
@@ -168,8 +170,8 @@ public final class SlurmConfKeys {
         AUTH_INFO,
         AUTH_TYPE,
         ignored("BatchStartTimeout", SECONDS, "10", "launches are not timed out"),
-        ignored("BcastExclude", TEXT, "/lib,/usr/lib,/lib64,/usr/lib64", "no sbcast"),
-        ignored("BcastParameters", TEXT, null, "no sbcast"),
+        ignored("BcastExclude", TEXT, "/lib,/usr/lib,/lib64,/usr/lib64", "sbcast has no --send-libs"),
+        BCAST_PARAMETERS,
         shown("BOOT_TIME"),
         ignored("BurstBufferType", TEXT, null, "no burst buffers"),
         ignored("CliFilterPlugins", TEXT, null, "no cli_filter plugins"),

@@ -16,6 +16,8 @@ import org.corral.common.config.SchedulingConfig;
 import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.jobdata.JobData;
+import org.corral.ctld.triggers.TriggerLoop;
+import org.corral.ctld.triggers.TriggerTable;
 import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.journal.JobIdHighWater;
 import org.corral.ctld.metrics.MetricsEndpoint;
@@ -59,6 +61,7 @@ public final class Controller implements AutoCloseable {
   private final AuditLog audit;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
+  private TriggerLoop triggerLoop;
 
   private Controller(Journal journal, StateWriter writer, SchedulerLoop scheduler,
       Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations,
@@ -155,6 +158,7 @@ public final class Controller implements AutoCloseable {
         cfg.minJobAge(), gangSliceS(cfg));
 
     Controller[] self = new Controller[1];
+    TriggerTable triggerTable = TriggerTable.load(cfg.stateSaveLocation());
     SuspendRequests suspensions = new SuspendRequests(auth, clock, orders,
         cfg.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse(""));
     ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
@@ -163,7 +167,8 @@ public final class Controller implements AutoCloseable {
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
-        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
+        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"), new FileBcastRequests(agent, auth),
+        new TriggerRequests(triggerTable, auth, users));
     AuditLog audit = AuditLog.open(auditFile(cfg), "slurmctld", cfg.controllerHost(), clock);
     service.audit(audit);
     Path socket = ControllerAddress.unixSocket(cfg);
@@ -173,6 +178,7 @@ public final class Controller implements AutoCloseable {
         MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), service,
         metrics(cfg, writer, stats, timings, outboxAge, clock));
     self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations, audit);
+    self[0].triggerLoop = new TriggerLoop(triggerTable, writer::current, clock);
     sched[0].trigger();
     return self[0];
   }
@@ -221,7 +227,7 @@ public final class Controller implements AutoCloseable {
 
   /**
    * What a user may send: requests that carry a script or an environment up to a submission's
-   * limits (max_script_size and the environment's), anything else 1 MiB.
+   * limits (max_script_size and the environment's), sbcast's blocks a little over 1 MiB, anything else 1 MiB.
    */
   private static FrameLimits userFrames(SlurmConfig cfg) throws IOException {
     int submission;
@@ -233,7 +239,9 @@ public final class Controller implements AutoCloseable {
     return FrameLimits.DEFAULT
         .withUserType(Request.SUBMIT_JOB_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
         .withUserType(Request.CREATE_STEP_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
-        .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission);
+        .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission)
+        // sbcast's blocks: 1 MiB of data and their path
+        .withUserType(Request.FILE_BCAST_FIELD_NUMBER, (1 << 20) + (64 << 10));
   }
 
   private static org.corral.common.config.PreemptConfig preemptConfig(SlurmConfig cfg) throws IOException {
@@ -297,6 +305,9 @@ public final class Controller implements AutoCloseable {
     server.close();
     scheduler.close();
     housekeeper.close();
+    if (triggerLoop != null) {
+      triggerLoop.close();
+    }
     shipper.close();
     associations.close();
     writer.close();

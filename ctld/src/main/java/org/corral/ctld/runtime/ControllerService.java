@@ -68,12 +68,16 @@ public final class ControllerService implements RequestHandler {
   private final ReservationRequests reservations;
   private final JobData jobData;
   private final ConfigView configView;
+  private final FileBcastRequests fileBcasts;
+  private final TriggerRequests triggers;
 
   ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
       ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
-      JobData jobData, ConfigView configView) {
+      JobData jobData, ConfigView configView, FileBcastRequests fileBcasts, TriggerRequests triggers) {
+    this.fileBcasts = fileBcasts;
+    this.triggers = triggers;
     this.jobData = jobData;
     this.configView = configView;
     this.rateLimiter = rateLimiter;
@@ -276,6 +280,10 @@ public final class ControllerService implements RequestHandler {
         }
         case STEP_STAT -> Response.newBuilder()
             .setStepStat(confinement.stepStats().stat(peer, req.getStepStat(), writer.current())).build();
+        case FILE_BCAST -> Response.newBuilder()
+            .setFileBcast(fileBcasts.forward(peer, req.getFileBcast(), writer.current())).build();
+        case TRIGGER -> Response.newBuilder()
+            .setTrigger(triggers.answer(peer, req.getTrigger(), writer.current())).build();
         case STATS -> {
           long now = System.currentTimeMillis() / 1000;
           if (req.getStats().getReset()) {
