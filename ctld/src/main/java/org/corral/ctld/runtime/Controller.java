@@ -19,6 +19,8 @@ import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.journal.JobIdHighWater;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.JournalCorruptException;
+import org.corral.ctld.journal.LocalJournalLog;
+import org.corral.ctld.journal.StateLog;
 import org.corral.ctld.journal.RecoveryMode;
 import org.corral.ctld.nodes.NodeAgent;
 import org.corral.ctld.state.ClusterState;
@@ -43,7 +45,7 @@ import org.corral.protocol.msg.Request;
 public final class Controller implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmctld");
 
-  private final Journal journal;
+  private final StateLog journal;
   private final StateWriter writer;
   private final SchedulerLoop scheduler;
   private final Housekeeper housekeeper;
@@ -53,7 +55,7 @@ public final class Controller implements AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
 
-  private Controller(Journal journal, StateWriter writer, SchedulerLoop scheduler,
+  private Controller(StateLog journal, StateWriter writer, SchedulerLoop scheduler,
       Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations) {
     this.shipper = shipper;
     this.associations = associations;
@@ -66,11 +68,6 @@ public final class Controller implements AutoCloseable {
 
   public static Controller start(SlurmConfig cfg, Clock clock, RecoveryMode mode, boolean clearState,
       Duration nodeTimeout) throws IOException, JournalCorruptException {
-    UserDirectory users = UserDirectory.system();
-    int slurmUid = users.uid(cfg.slurmUser()).orElse(0);
-    ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
-    Credentials creds = new Credentials(key, "slurmctld", clock);
-
     closeStateToOthers(cfg.stateSaveLocation(), ControllerAddress.unixSocket(cfg));
     Path stateDir = cfg.stateSaveLocation().resolve("journal");
     Path dataDir = cfg.stateSaveLocation().resolve("job_data");
@@ -100,6 +97,22 @@ public final class Controller implements AutoCloseable {
     LOG.log(Level.INFO, "Recovered state of " + recovered.jobs().size() + " jobs; next job id "
         + recovered.nextJobId());
     JobData jobData = JobData.open(dataDir);
+    return serve(cfg, clock, new LocalJournalLog(journal), recovered, highWater, jobData, nodeTimeout,
+        ControllerSeat.single(cfg));
+  }
+
+  /**
+   * Serves from {@code recovered}, recording changes in {@code log}: what a controller alone does
+   * after recovering its journal, and what a replicated controller does on becoming the leader.
+   *
+   * @param highWater the job id mark of a local journal; null where the log needs none
+   */
+  public static Controller serve(SlurmConfig cfg, Clock clock, StateLog log, ClusterState recovered,
+      JobIdHighWater highWater, JobData jobData, Duration nodeTimeout, ControllerSeat seat) throws IOException {
+    UserDirectory users = UserDirectory.system();
+    int slurmUid = users.uid(cfg.slurmUser()).orElse(0);
+    ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
+    Credentials creds = new Credentials(key, "slurmctld", clock);
     int orphans = jobData.recover(recovered);
     if (orphans > 0) {
       LOG.log(Level.INFO, "Removed " + orphans + " job script/environment files no job names");
@@ -107,7 +120,7 @@ public final class Controller implements AutoCloseable {
 
     SchedulerLoop[] sched = new SchedulerLoop[1];
     AccountingShipper[] shipper = new AccountingShipper[1];
-    StateWriter writer = new StateWriter(recovered, journal, highWater, () -> {
+    StateWriter writer = new StateWriter(recovered, log, highWater, () -> {
       if (sched[0] != null) {
         sched[0].trigger();
       }
@@ -145,20 +158,30 @@ public final class Controller implements AutoCloseable {
     SuspendRequests suspensions = new SuspendRequests(auth, clock, orders,
         cfg.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse(""));
     ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
-        new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
+        new NodeAdminRequests(auth, clock, orders), auth, seat, cfg.entries(),
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
         new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
-    Path socket = ControllerAddress.unixSocket(cfg);
-    SocketDirectory.ensure(socket.getParent());
-    RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
-        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
-        MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), service);
-    self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
+    RpcServer server = startServer(cfg, seat, creds, clock, service);
+    self[0] = new Controller(log, writer, sched[0], housekeeper, server, shipper[0], associations);
     sched[0].trigger();
     return self[0];
+  }
+
+  /** The RPC server of the controller in {@code seat}: TCP at its address, and its Unix socket. */
+  public static RpcServer startServer(SlurmConfig cfg, ControllerSeat seat, Credentials creds, Clock clock,
+      org.corral.protocol.RequestHandler handler) throws IOException {
+    SocketDirectory.ensure(seat.socket().getParent());
+    return RpcServer.start(new RpcServerConfig(seat.bindAddress(), cfg.slurmctldPort(), seat.socket(),
+        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
+        MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), handler);
+  }
+
+  /** Stops serving when the log says this controller no longer leads (a replicated log's leader deposed). */
+  public void onDemotion(Runnable r) {
+    writer.onDemotion(r);
   }
 
   /**
@@ -166,7 +189,7 @@ public final class Controller implements AutoCloseable {
    * directories 0700). What an earlier version or an administrator left open is closed here,
    * each named in a warning.
    */
-  private static void closeStateToOthers(Path state, Path socket) throws IOException {
+  public static void closeStateToOthers(Path state, Path socket) throws IOException {
     Files.createDirectories(state);
     // users reach the socket through its directories: when it lies under the state, those stay
     boolean socketInside = socket.toAbsolutePath().startsWith(state.toAbsolutePath());
@@ -241,6 +264,11 @@ public final class Controller implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Whether this controller was shut down (scontrol shutdown, or its owner). */
+  public boolean isClosed() {
+    return closed;
   }
 
   @Override
