@@ -43,7 +43,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReplicatedControllersTest {
   private static final int CLIENTS = 8;
-  private static final int MAX_PER_CLIENT = 40;
+  private static final int MAX_PER_CLIENT = 25;
   private static final String[] NAMES = {"c0", "c1", "c2"};
 
   private static LocalCluster cluster;

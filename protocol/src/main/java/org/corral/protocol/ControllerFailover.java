@@ -55,6 +55,7 @@ public final class ControllerFailover implements RpcChannel {
 
   @Override
   public Response call(Request request) throws IOException {
+    request = withSubmitKey(request);
     long deadline = clock.getAsLong() + patienceMs;
     IOException lastFailure = null;
     Response lastStandby = null;
@@ -88,6 +89,16 @@ public final class ControllerFailover implements RpcChannel {
         throw new InterruptedIOException("interrupted while looking for the controller that leads");
       }
     }
+  }
+
+  /** A submission gets an idempotency key before its first try, so that every retry carries the same. */
+  static Request withSubmitKey(Request request) {
+    if (!request.hasSubmitJob() || !request.getSubmitJob().getSpec().getSubmitKey().isEmpty()) {
+      return request;
+    }
+    var submit = request.getSubmitJob();
+    return request.toBuilder().setSubmitJob(submit.toBuilder().setSpec(
+        submit.getSpec().toBuilder().setSubmitKey(java.util.UUID.randomUUID().toString()))).build();
   }
 
   private static boolean standsBy(Response r) {

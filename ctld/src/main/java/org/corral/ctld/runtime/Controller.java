@@ -150,6 +150,7 @@ public final class Controller implements AutoCloseable {
     JobRequests jobs = new JobRequests(new SubmitPolicy(cfg), new AssocPolicy(associations), auth, users, clock,
         orders, stepOrders,
         cfg.maxJobId(), cfg.scheduling());
+    jobs.keys(SubmitKeys.of(recovered));
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
         cfg.minJobAge(), gangSliceS(cfg));
