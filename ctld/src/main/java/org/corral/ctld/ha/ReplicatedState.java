@@ -6,7 +6,10 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CompletableFuture;
 import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -136,8 +139,12 @@ final class ReplicatedState extends BaseStateMachine {
       return RaftLog_INVALID;
     }
     File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file.toPath()))) {
+    try (FileChannel ch = FileChannel.open(file.toPath(), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch));
       SnapshotCodec.write(a.state(), last.getIndex(), out);
+      out.flush();
+      ch.force(true); // durable before Ratis purges the log it replaces
     }
     MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
     storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
