@@ -30,7 +30,9 @@ public final class Slurmctld {
     String controllerName = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "-D" -> { }
+        // -s: Slurm's unit files pass it (change to the log's directory); Corral's daemons never
+        // depend on their working directory, and its units are Slurm's (dist/systemd).
+        case "-D", "-s" -> { }
         case "-i" -> ignoreDamage = true;
         case "-c" -> clear = true;
         case "-v", "-vv", "-vvv" -> verbose = true;

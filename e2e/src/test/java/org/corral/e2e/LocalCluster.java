@@ -69,10 +69,28 @@ final class LocalCluster implements AutoCloseable {
 
   private static LocalCluster startWith(int nodes, String slurmConf, String cgroupConf, String gresConf,
       String... options) throws IOException, InterruptedException {
+    return startWith(home -> copyInstallation(Path.of(System.getProperty("corral.home")), home),
+        nodes, slurmConf, cgroupConf, gresConf, options);
+  }
+
+  /** A cluster run from the installable tarball (docs/deploy.md), unpacked as a site would. */
+  static LocalCluster upFromTarball(Path tarball, int nodes, int cpus, long memMb)
+      throws IOException, InterruptedException {
+    return startWith(home -> unpack(tarball, home), nodes, null, null, null, "--nodes",
+        String.valueOf(nodes), "--cpus", String.valueOf(cpus), "--memory", String.valueOf(memMb));
+  }
+
+  /** Puts Corral's files in a new directory {@code home}. */
+  private interface Installer {
+    void install(Path home) throws IOException, InterruptedException;
+  }
+
+  private static LocalCluster startWith(Installer installer, int nodes, String slurmConf,
+      String cgroupConf, String gresConf, String... options) throws IOException, InterruptedException {
     Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path home = root.resolve("home");
-    copyInstallation(Path.of(System.getProperty("corral.home")), home);
+    installer.install(home);
     int port = FreePorts.block(10 + nodes + 1);
     LocalCluster c = new LocalCluster(root, home, root.resolve("cluster"), port);
     List<String> args = new ArrayList<>(List.of("up", "--dir", c.dir.toString(), "--port-base",
@@ -124,6 +142,16 @@ final class LocalCluster implements AutoCloseable {
               Files.isDirectory(p) || Files.isExecutable(p) ? "rwxr-xr-x" : "rw-r--r--"));
         }
       }
+    }
+  }
+
+  private static void unpack(Path tarball, Path home) throws IOException, InterruptedException {
+    Files.createDirectories(home);
+    Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxr-xr-x"));
+    List<String> cmd = List.of("tar", "-xzf", tarball.toString(), "-C", home.toString(), "--strip-components=1");
+    Result r = execute(new ProcessBuilder(cmd), null, 120, cmd);
+    if (r.exitCode() != 0) {
+      throw new IOException("unpacking " + tarball + " failed: " + r);
     }
   }
 

@@ -74,7 +74,9 @@ public final class Slurmd {
     boolean printHardware = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "-D" -> { }
+        // -s: Slurm's unit files pass it (change to the log's directory); Corral's daemons never
+        // depend on their working directory, and its units are Slurm's (dist/systemd).
+        case "-D", "-s" -> { }
         case "-N" -> name = args[++i];
         case "-f" -> conf = Path.of(args[++i]);
         case "-v", "-vv", "-vvv" -> verbose = true;
