@@ -97,7 +97,7 @@ public final class Slurmctld {
     ReplicatedController controller = ReplicatedController.start(cfg, Clock.systemUTC(), name,
         ReplicatedController.shortHostName(), Duration.ofSeconds(10));
     int index = controller.index();
-    Path pid = Path.of(cfg.slurmctldPidFile() + (index == 0 ? "" : "." + index)); // as fileSuffix says
+    Path pid = Path.of(cfg.slurmctldPidFile() + ReplicatedController.fileSuffix(cfg, name));
     PidFile.write(pid);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       controller.close();

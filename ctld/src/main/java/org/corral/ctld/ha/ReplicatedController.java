@@ -232,8 +232,15 @@ public final class ReplicatedController implements AutoCloseable {
     }
   }
 
-  /** "" for the primary, ".N" for backup N: what its pid and log file names add (null name: this host's). */
+  /**
+   * What a controller's pid and log file names add: ".N" for backup N chosen with
+   * {@code --controller} (controllers sharing a host), nothing for the primary or for a
+   * controller found by its host name (each on a host of its own, files as Slurm names them).
+   */
   public static String fileSuffix(SlurmConfig cfg, String name) {
+    if (name == null) {
+      return "";
+    }
     try {
       int i = ControllerGroup.indexOf(cfg, name, shortHostName());
       return i == 0 ? "" : "." + i;
