@@ -151,7 +151,7 @@ public final class Slurmd {
           ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid), nodeName, clock);
       int beat = Math.max(1, Math.min(30, cfg.slurmdTimeout() / 3));
       ControllerLink link = new ControllerLink(
-          new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(10)),
+          org.corral.protocol.ControllerFailover.overTcp(cfg, creds, Duration.ofSeconds(10)),
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
       CgroupConf cgroupConf = loadCgroupConf(cfg, log);

@@ -56,7 +56,7 @@ public final class ControllerService implements RequestHandler {
   private final StepRequests steps;
   private final AllocationClients clients;
   private final Authorizer auth;
-  private final String host;
+  private final ControllerSeat seat;
   private final Map<String, String> configEntries;
   private final PriorityWeights weights;
   private final ControllerStats stats;
@@ -72,7 +72,7 @@ public final class ControllerService implements RequestHandler {
   private final TriggerRequests triggers;
 
   ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
-      AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
+      AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, ControllerSeat seat, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
       ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
       JobData jobData, ConfigView configView, FileBcastRequests fileBcasts, TriggerRequests triggers) {
@@ -95,7 +95,7 @@ public final class ControllerService implements RequestHandler {
     this.clients = clients;
     this.nodeAdmin = nodeAdmin;
     this.auth = auth;
-    this.host = host;
+    this.seat = seat;
     this.configEntries = configEntries;
     this.shutdown = shutdown;
   }
@@ -231,7 +231,9 @@ public final class ControllerService implements RequestHandler {
         case PARTITION_INFO -> Response.newBuilder()
             .setPartitionInfo(partitionInfo(peer, req, writer.current())).build();
         case PING -> Response.newBuilder()
-            .setPing(PingReply.newBuilder().setHost(host).setPrimary(true)).build();
+            .setPing(seat.ping(true).toBuilder().setLeaderHost(seat.host())).build();
+        case TAKEOVER -> auth.isAdmin(peer) ? Response.getDefaultInstance() // this one leads already
+            : error(SlurmError.ACCESS_DENIED, "takeover refused for uid " + peer.uid());
         case CONFIG -> Response.newBuilder().setConfig(config()).build();
         case SHUTDOWN -> {
           if (!auth.isAdmin(peer)) {

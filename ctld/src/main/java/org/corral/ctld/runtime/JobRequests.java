@@ -103,8 +103,23 @@ final class JobRequests {
     policy.checkSizes(spec);
   }
 
+  private SubmitKeys submitKeys = new SubmitKeys();
+
+  /** The idempotency keys of the state this controller starts serving from. */
+  void keys(SubmitKeys keys) {
+    this.submitKeys = keys;
+  }
+
   Decision<Integer> submit(Peer peer, JobSpec spec, ClusterState s) {
+    String key = spec.getSubmitKey();
+    Integer made = key.isEmpty() ? null : submitKeys.find(s, peer.uid(), key);
+    if (made != null) { // a retry of a submission that was committed: the same job, not a second
+      return Decision.none(made);
+    }
     Command.SubmitJob submit = submission(peer, spec, s);
+    if (!key.isEmpty()) {
+      submitKeys.remember(peer.uid(), key, submit.jobId());
+    }
     return Decision.of(submit.jobId(), submit);
   }
 
