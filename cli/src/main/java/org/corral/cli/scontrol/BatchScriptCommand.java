@@ -45,7 +45,7 @@ final class BatchScriptCommand {
       return 0;
     }
     try {
-      Files.writeString(Path.of(name), script, StandardCharsets.UTF_8);
+      Files.writeString(cli.caller().resolve(name), script, StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
       cli.err().println("failed to open file `" + name + "`: " + (e instanceof java.nio.file.AccessDeniedException
           ? "Permission denied" : e instanceof java.nio.file.FileSystemException ? "No such file or directory"

@@ -1,0 +1,130 @@
+package org.corral.cli.server;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import org.corral.cli.Caller;
+import org.corral.cli.LocalClock;
+import org.corral.cli.Main;
+
+/**
+ * One connection from a front end: the hello (a front end of another build is refused, and
+ * this server retires), the call, then the command run on a virtual thread of its own while
+ * this one relays the front end's stdin and signals to it.
+ */
+final class ServerCall implements Runnable {
+  private final CommandServer server;
+  private final SocketChannel channel;
+
+  ServerCall(CommandServer server, SocketChannel channel) {
+    this.server = server;
+    this.channel = channel;
+  }
+
+  @Override
+  public void run() {
+    try (channel) {
+      serve();
+    } catch (IOException | RuntimeException e) {
+      // a broken or malformed connection ends that call only
+    }
+  }
+
+  private void serve() throws IOException {
+    DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024));
+    var out = Channels.newOutputStream(channel);
+    Frames.Frame hello = Frames.read(in);
+    if (hello == null || hello.type() != Frames.HELLO) {
+      return;
+    }
+    String[] h = new String(hello.payload(), StandardCharsets.UTF_8).split("\0", -1);
+    if (h.length != 2 || !h[0].equals(Frames.MAGIC)) {
+      return;
+    }
+    if (!h[1].equals(server.buildId())) {
+      byte[] mine = server.buildId().getBytes(StandardCharsets.UTF_8);
+      server.retire(); // the front end's jars are newer (or other): this server's code is stale
+      Frames.write(out, Frames.OTHER_BUILD, mine, 0, mine.length);
+      return;
+    }
+    Frames.Frame first = Frames.read(in);
+    if (first == null) {
+      return;
+    }
+    if (first.type() == Frames.STOP) {
+      server.retire();
+      return;
+    }
+    if (first.type() != Frames.CALL) {
+      return;
+    }
+    CallRequest call = CallRequest.parse(first.payload());
+    if (!server.begin()) {
+      Frames.write(out, Frames.BUSY, new byte[0], 0, 0);
+      return;
+    }
+    try {
+      Frames.write(out, Frames.ACCEPTED, new byte[0], 0, 0);
+      run(call, in, new FrontEndLink(out, server.timer()));
+    } finally {
+      server.end();
+    }
+  }
+
+  private void run(CallRequest call, DataInputStream in, FrontEndLink link) throws IOException {
+    CallerSignals signals = new CallerSignals();
+    Caller caller = new Caller(call.cwd(), () -> link.stdin, call.pid(), call.stdinTerminal(), signals);
+    Thread command = Thread.ofVirtual().name("call-" + call.program()).start(() -> link.exit(execute(call, caller, link)));
+    try {
+      Frames.Frame f;
+      while ((f = Frames.read(in)) != null) {
+        switch (f.type()) {
+          case Frames.STDIN -> link.stdinArrived(f.payload());
+          case Frames.SIGNAL -> {
+            int sig = f.payload().length == 1 ? f.payload()[0] & 0xff : 0;
+            if (sig > 0 && !signals.deliver(sig)) {
+              link.die(sig);
+              command.interrupt();
+            }
+          }
+          default -> { }
+        }
+      }
+    } catch (IOException e) {
+      // the front end went away
+    }
+    link.frontEndGone();
+    // The command goes on until it ends by itself (as a command whose terminal closed would,
+    // its output dropped) or notices the interrupt; the server counts it until then.
+    if (command.isAlive()) {
+      command.interrupt();
+    }
+    try {
+      command.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Runs the command as Main would, its uncaught exceptions reported as the JVM reports them. */
+  private static int execute(CallRequest call, Caller caller, FrontEndLink link) {
+    PrintStream out = new PrintStream(link.stdout, false, StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(link.stderr, true, StandardCharsets.UTF_8);
+    int rc;
+    try {
+      rc = Main.run(call.program(), call.args(), out, err, call.env(), LocalClock.forTimeZone(call.env().get("TZ")),
+          caller);
+    } catch (RuntimeException | Error e) {
+      err.print("Exception in thread \"main\" ");
+      e.printStackTrace(err);
+      rc = 1;
+    }
+    out.flush();
+    err.flush();
+    return rc;
+  }
+}
