@@ -45,6 +45,7 @@ public final class CommandServer {
   private volatile boolean retiring;
   private ServerSocketChannel listener;
   private Object socketKey;
+  private FileLock lock;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "command-server-timer");
     t.setDaemon(true);
@@ -112,7 +113,7 @@ public final class CommandServer {
   void serve() throws IOException {
     Path lockFile = Path.of(socket + ".lock");
     FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock lock = lockChannel.tryLock();
+    lock = lockChannel.tryLock();
     if (lock == null) {
       Runtime.getRuntime().halt(0); // another server has this socket
     }
@@ -121,6 +122,8 @@ public final class CommandServer {
     listener.bind(UnixDomainSocketAddress.of(socket), 64);
     Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
     socketKey = Files.readAttributes(socket, "unix:ino").get("ino");
+    // Its pid, for benchmarks (the server's CPU per call) and tests (a crashed server)
+    Files.writeString(Path.of(socket + ".pid"), ProcessHandle.current().pid() + "\n");
     Files.deleteIfExists(Path.of(socket + ".starting"));
     timer.scheduleWithFixedDelay(this::idleCheck, 5, 5, TimeUnit.SECONDS);
     String me = System.getProperty("user.name");
@@ -186,6 +189,11 @@ public final class CommandServer {
     retiring = true;
     removeSocket();
     try {
+      lock.release(); // a new server may start while this one finishes its calls
+    } catch (IOException e) {
+      // released with the process anyway
+    }
+    try {
       listener.close(); // the accept loop then waits for the running calls and exits
     } catch (IOException e) {
       Runtime.getRuntime().halt(0);
@@ -218,6 +226,7 @@ public final class CommandServer {
       Object key = Files.readAttributes(socket, "unix:ino").get("ino");
       if (key.equals(socketKey)) {
         Files.deleteIfExists(socket);
+        Files.deleteIfExists(Path.of(socket + ".pid"));
       }
     } catch (IOException e) {
       // gone already

@@ -17,6 +17,7 @@ import org.corral.cli.Main;
  * this one relays the front end's stdin and signals to it.
  */
 final class ServerCall implements Runnable {
+  private static final int SIGHUP = 1;
   private final CommandServer server;
   private final SocketChannel channel;
 
@@ -98,9 +99,10 @@ final class ServerCall implements Runnable {
       // the front end went away
     }
     link.frontEndGone();
-    // The command goes on until it ends by itself (as a command whose terminal closed would,
-    // its output dropped) or notices the interrupt; the server counts it until then.
-    if (command.isAlive()) {
+    // The front end died (killed, its terminal gone): the command gets the hang-up a command
+    // of its own would get with its terminal, srun aborting its step; one that does not catch
+    // it is interrupted, and its output is dropped. The server counts it until it ends.
+    if (command.isAlive() && !signals.deliver(SIGHUP)) {
       command.interrupt();
     }
     try {
