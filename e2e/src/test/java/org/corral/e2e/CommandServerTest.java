@@ -81,7 +81,7 @@ class CommandServerTest {
       cluster.as(null, "scontrol", "release", String.valueOf(job));
     }
     for (int job : jobs) {
-      assertThat(cluster.awaitState(job, "", 120)).isEmpty();
+      awaitEnd(job);
     }
     for (int n = 0; n < 16; n++) {
       assertThat(Files.readString(dirs.get(n).resolve("out.txt"))).isEqualTo("mark-" + n + " " + dirs.get(n) + " " + n + "\n");
@@ -140,13 +140,31 @@ class CommandServerTest {
     // a command that does not catch SIGINT dies of it, as its own process would
     Process squeue = cluster.start(null, work, viaServer, "squeue", "-i", "60");
     try {
-      assertThat(new BufferedReader(new InputStreamReader(squeue.getInputStream(), StandardCharsets.UTF_8))
-          .readLine()).contains("JOBID");
+      BufferedReader listing = new BufferedReader(new InputStreamReader(squeue.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(listing.readLine()).isNotEmpty(); // the date line
+      assertThat(listing.readLine()).contains("JOBID");
       signal(squeue, "INT");
       assertThat(squeue.waitFor(30, TimeUnit.SECONDS)).isTrue();
       assertThat(squeue.exitValue()).isEqualTo(130); // Java reports death by SIGINT as 128+2
     } finally {
       squeue.destroyForcibly();
+    }
+  }
+
+  @Test
+  void sallocRunsTheUsersShellInTheUsersTerminal() throws Exception {
+    // under script(1): a terminal, as a user's; salloc goes the direct way, its shell is its own child
+    Path in = Files.createTempFile(cluster.root, "keys", ".txt");
+    try {
+      Files.writeString(in, "echo inside-$SLURM_JOB_ID-$(tty | cut -c1-8)\nexit 3\n");
+      LocalCluster.Result r = cluster.program(null, work, Map.of("CORRAL_COMMAND_SERVER_DIR", serverDir.toString(),
+          "SHELL", "/bin/sh"), "/bin/sh", "-c", "exec script -q -e -c '" + cluster.home.resolve("bin/salloc")
+          + " -N1' /dev/null < " + in);
+      int job = StepsSupport.grantedJob(r.out());
+      assertThat(r.out()).contains("inside-" + job + "-/dev/pts");
+      assertThat(r.exitCode()).isEqualTo(3);
+    } finally {
+      Files.deleteIfExists(in);
     }
   }
 
@@ -241,6 +259,19 @@ class CommandServerTest {
       Thread.sleep(200);
     }
     throw new AssertionError("no command server came up at " + socket);
+  }
+
+  /** Waits (two minutes at most) until the job has ended. */
+  private static void awaitEnd(int job) throws Exception {
+    String state = "";
+    for (int i = 0; i < 480; i++) {
+      state = cluster.state(job);
+      if (state.isEmpty() || state.equals("COMPLETED")) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("job " + job + " still " + state);
   }
 
   private static long serverPid(Path socket) throws Exception {

@@ -153,13 +153,25 @@ final class LocalCluster implements AutoCloseable {
     return pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
   }
 
+  /** As {@link #as(TestUsers.User, Path, Map, String...)}, any program (args[0], a full path) with this cluster's set-up. */
+  Result program(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String... args)
+      throws IOException, InterruptedException {
+    return run(command(user, cwd, extraEnv, args[0], List.of(args).subList(1, args.length)), cwd, 60);
+  }
+
   private ProcessBuilder command(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String... args) {
+    return command(user, cwd, extraEnv, home.resolve("bin").resolve(args[0]).toString(),
+        List.of(args).subList(1, args.length));
+  }
+
+  private ProcessBuilder command(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String program,
+      List<String> args) {
     List<String> cmd = new ArrayList<>();
     if (user != null) {
       cmd.addAll(List.of("setpriv", "--reuid=" + user.uid(), "--regid=" + user.gid(), "--init-groups"));
     }
-    cmd.add(home.resolve("bin").resolve(args[0]).toString());
-    cmd.addAll(List.of(args).subList(1, args.length));
+    cmd.add(program);
+    cmd.addAll(args);
     Map<String, String> env = new java.util.HashMap<>(extraEnv);
     env.put("SLURM_CONF", dir.resolve("slurm.conf").toString());
     // Commands that run others (salloc's shell, a batch script's srun) find Corral's first.

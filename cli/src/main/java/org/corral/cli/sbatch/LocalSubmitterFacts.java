@@ -160,15 +160,6 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
   }
 
   private String umask() {
-    try {
-      for (String line : TextFiles.lines(TextFiles.read(proc.resolve("status")))) {
-        if (line.startsWith("Umask:")) {
-          return line.substring("Umask:".length()).strip();
-        }
-      }
-    } catch (IOException e) {
-      return null;
-    }
-    return null;
+    return org.corral.cli.ProcessFacts.umask(proc);
   }
 }
