@@ -11,7 +11,8 @@
 #                                     SKIP_REFERENCE=1: Corral only; CORRAL_SKIP_BUILD=1: use
 #                                     build/ as it is, class caches included;
 #                                     REFERENCE_CONF=DIR/slurm.conf: a private reference, as
-#                                     /work/shared/peer/slurm-private.sh starts one)
+#                                     /work/shared/peer/slurm-private.sh starts one;
+#                                     CORRAL_PORT_BASE=N: Corral's ports)
 # The reference must be running (../shared/peer/slurm-reference.sh start, or a private one named
 # by REFERENCE_CONF) unless SKIP_REFERENCE is set; its queue gets held jobs named cli-startup,
 # cancelled at the end.
@@ -22,7 +23,7 @@ cd "$here"
 [ -n "${CORRAL_SKIP_BUILD:-}" ] || ./mvnw -B -q -DskipTests package
 command -v python3 >/dev/null || { echo "cli-startup.sh: python3 is needed to time the runs" >&2; exit 1; }
 dir=$(mktemp -d /tmp/corral-bench-XXXX); chmod 755 "$dir"
-port=$((30000 + RANDOM % 2000))
+port=${CORRAL_PORT_BASE:-$((30000 + RANDOM % 2000))}
 reference=""
 if [ -z "${SKIP_REFERENCE:-}" ] && [ -x /usr/bin/squeue ]; then reference=yes; fi
 if [ -n "${REFERENCE_CONF:-}" ]; then ref_env="env SLURM_CONF=$REFERENCE_CONF"; else ref_env="env -u SLURM_CONF"; fi

@@ -7,7 +7,8 @@
 # daemons' CPU is not counted.
 #   bench/e2e-sbatch.sh [JOBS]   (default 1000; needs root; stops the reference Slurm at the end;
 #                                 REFERENCE_DIR=DIR PORT_BASE=N: a private reference Slurm in DIR,
-#                                 started and stopped by ../shared/peer/slurm-private.sh)
+#                                 started and stopped by ../shared/peer/slurm-private.sh;
+#                                 CORRAL_PORT_BASE=N: Corral's ports)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${1:-1000}
@@ -43,7 +44,7 @@ run() { # $1 = label, $2 = bin dir; SLURM_CONF must be set for Corral
 
 # Corral (its standard ports are Slurm's: run it on its own base while the reference runs)
 cd "$here"; [ -n "${CORRAL_SKIP_BUILD:-}" ] || ./mvnw -B -q -DskipTests package
-port=$((30000 + RANDOM % 20000))
+port=${CORRAL_PORT_BASE:-$((30000 + RANDOM % 20000))}
 export CORRAL_COMMAND_SERVER_DIR=$work/cmd # this run's command server, stopped at the end
 CORRAL_SKIP_BUILD=1 ./corral up --dir "$work/corral" --port-base "$port" >/dev/null
 trap 'cd "$here"; libexec/corral-front --stop-server; CORRAL_SKIP_BUILD=1 ./corral down --dir "$work/corral" >/dev/null; rm -rf "$work"' EXIT

@@ -3,8 +3,10 @@ package org.corral.cli.server;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import org.corral.cli.Caller;
@@ -36,8 +38,35 @@ final class ServerCall implements Runnable {
   }
 
   private void serve() throws IOException {
-    DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024));
-    var out = Channels.newOutputStream(channel);
+    // Streams straight over the channel: reads and writes never wait on each other (the
+    // command writes while this thread waits for stdin and signals), which Channels' streams
+    // do not promise for a blocking channel.
+    DataInputStream in = new DataInputStream(new BufferedInputStream(new InputStream() {
+      @Override
+      public int read() throws IOException {
+        byte[] one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        return channel.read(ByteBuffer.wrap(b, off, len));
+      }
+    }, 64 * 1024));
+    OutputStream out = new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        ByteBuffer buf = ByteBuffer.wrap(b, off, len);
+        while (buf.hasRemaining()) {
+          channel.write(buf);
+        }
+      }
+    };
     Frames.Frame hello = Frames.read(in);
     if (hello == null || hello.type() != Frames.HELLO) {
       return;
