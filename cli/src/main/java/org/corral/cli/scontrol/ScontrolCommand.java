@@ -72,7 +72,12 @@ public final class ScontrolCommand implements CliCommand {
   private int verbose;
 
   public ScontrolCommand() {
-    this(UserDirectory.system(), () -> System.in);
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** An scontrol reading commands from the caller's stdin. */
+  public ScontrolCommand(org.corral.cli.Caller caller) {
+    this(UserDirectory.system(), caller.stdin());
   }
 
   /** An scontrol naming users through the given directory. */
@@ -279,7 +284,7 @@ public final class ScontrolCommand implements CliCommand {
       return arg;
     }
     try {
-      return String.join(",", java.nio.file.Files.readString(java.nio.file.Path.of(arg)).strip().split("[,\\s]+"));
+      return String.join(",", java.nio.file.Files.readString(cli.caller().resolve(arg)).strip().split("[,\\s]+"));
     } catch (IOException | RuntimeException e) {
       cli.err().println("scontrol: error: cannot read host list file " + arg);
       throw new Failed();
