@@ -150,7 +150,7 @@ public final class Controller implements AutoCloseable {
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
         NodeHookPolicy.of(cfg), jobData);
     Timings timings = new Timings();
-    journal.onSync(timings::journalSync);
+    log.onCommit(timings::journalSync);
     ControllerStats stats = new ControllerStats(now, users, timings);
     OutboxAge outboxAge = new OutboxAge(recovered, clock::millis);
     AssociationCache associations = new AssociationCache(cfg.accounting(), cfg.clusterName(), creds,
