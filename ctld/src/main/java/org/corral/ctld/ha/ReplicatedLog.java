@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -46,12 +47,26 @@ final class ReplicatedLog implements StateLog {
 
   @Override
   public void commit() throws IOException {
+    await(commitAsync());
+  }
+
+  @Override
+  public boolean pipelined() {
+    return true;
+  }
+
+  /**
+   * Hands the batch to Raft now (so batches enter the log in the order the writer commits them)
+   * and completes once it is committed and applied here.
+   */
+  @Override
+  public CompletableFuture<Void> commitAsync() {
     if (pending.isEmpty()) {
-      return;
+      return CompletableFuture.completedFuture(null);
     }
     byte[] entry = RaftEntry.encode(new RaftEntry.Batch(List.copyOf(pending)));
     pending.clear();
-    send(entry);
+    return sendAsync(entry);
   }
 
   /** Commits an empty batch: once it returns, everything committed before is applied here. */
@@ -65,6 +80,21 @@ final class ReplicatedLog implements StateLog {
   }
 
   private void send(byte[] entry) throws IOException {
+    await(sendAsync(entry));
+  }
+
+  private static void await(CompletableFuture<Void> f) throws IOException {
+    try {
+      f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while replicating");
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new NotLeaderException("replication failed: " + e.getCause());
+    }
+  }
+
+  private CompletableFuture<Void> sendAsync(byte[] entry) {
     RaftClientRequest request = RaftClientRequest.newBuilder()
         .setClientId(clientId)
         .setServerId(group.self().getId())
@@ -73,23 +103,26 @@ final class ReplicatedLog implements StateLog {
         .setMessage(Message.valueOf(ByteString.copyFrom(entry)))
         .setType(RaftClientRequest.writeRequestType())
         .build();
-    RaftClientReply reply;
+    CompletableFuture<RaftClientReply> reply;
     try {
-      reply = server.submitClientRequestAsync(request).get(COMMIT_TIMEOUT_S, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while replicating");
-    } catch (TimeoutException e) {
-      throw new NotLeaderException("no majority committed the entry within " + COMMIT_TIMEOUT_S + " s");
-    } catch (ExecutionException e) {
-      throw new NotLeaderException("replication failed: " + e.getCause());
+      reply = server.submitClientRequestAsync(request);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(new NotLeaderException("replication failed: " + e));
     }
-    if (!reply.isSuccess()) {
-      if (reply.getNotLeaderException() != null) {
-        throw new NotLeaderException("the leader is now " + reply.getNotLeaderException().getSuggestedLeader());
+    return reply.orTimeout(COMMIT_TIMEOUT_S, TimeUnit.SECONDS).handle((r, e) -> {
+      if (e != null) {
+        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        throw new java.util.concurrent.CompletionException(cause instanceof TimeoutException
+            ? new NotLeaderException("no majority committed the entry within " + COMMIT_TIMEOUT_S + " s")
+            : new NotLeaderException("replication failed: " + cause));
       }
-      throw new NotLeaderException("replication failed: " + reply.getException());
-    }
+      if (!r.isSuccess()) {
+        throw new java.util.concurrent.CompletionException(r.getNotLeaderException() != null
+            ? new NotLeaderException("the leader is now " + r.getNotLeaderException().getSuggestedLeader())
+            : new NotLeaderException("replication failed: " + r.getException()));
+      }
+      return null;
+    });
   }
 
   @Override

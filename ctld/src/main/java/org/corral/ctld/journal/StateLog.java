@@ -28,6 +28,25 @@ public interface StateLog extends AutoCloseable {
   default void onCommit(LongConsumer observer) {
   }
 
+  /**
+   * Whether the writer may go on deciding the next batch while this one is being committed
+   * ({@link #commitAsync}): a replicated log, whose commit is a network round trip. Batches
+   * commit in the order they were handed over, or the log stops.
+   */
+  default boolean pipelined() {
+    return false;
+  }
+
+  /** {@link #commit}, completing when it returns; a pipelined log returns before it commits. */
+  default java.util.concurrent.CompletableFuture<Void> commitAsync() {
+    try {
+      commit();
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    } catch (IOException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+  }
+
   /** The index of the last record appended. */
   long lastIndex();
 

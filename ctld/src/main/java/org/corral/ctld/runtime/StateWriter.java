@@ -115,17 +115,32 @@ public final class StateWriter implements AutoCloseable {
     return f;
   }
 
+  /** A batch handed to a pipelined log, answered once its commit returns (writer thread). */
+  private record InFlight(CompletableFuture<Void> committed, ClusterState state, List<Proposal<?>> batch,
+      List<Object> replies, List<Runnable> after, boolean changed) {}
+
+  private static final int MAX_IN_FLIGHT = 8;
+  /** Handed to the queue when a commit returns, to wake the writer: decides nothing. */
+  private static final Proposal<Object> WAKE = new Proposal<>(s -> Decision.none(null), new CompletableFuture<>());
+  private final java.util.ArrayDeque<InFlight> inFlight = new java.util.ArrayDeque<>();
+
   private void loop() {
     List<Proposal<?>> batch = new ArrayList<>();
-    while (running || !queue.isEmpty()) {
+    while (running || !queue.isEmpty() || !inFlight.isEmpty()) {
       try {
         Proposal<?> first = queue.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS);
-        if (first == null) {
-          finishSnapshot();
+        if (first != null) {
+          batch.add(first);
+          queue.drainTo(batch, MAX_BATCH - 1);
+          batch.removeIf(p -> p == WAKE);
+        }
+        finishCommitted(false);
+        if (batch.isEmpty()) {
+          if (first == null) {
+            finishSnapshot();
+          }
           continue;
         }
-        batch.add(first);
-        queue.drainTo(batch, MAX_BATCH - 1);
         process(batch);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -143,6 +158,28 @@ public final class StateWriter implements AutoCloseable {
       } finally {
         batch.clear();
       }
+    }
+  }
+
+  /**
+   * Answers the in-flight batches whose commits returned, oldest first (all of them, waiting,
+   * when {@code all}); a commit that failed fails this one and every later batch (writer thread).
+   */
+  private void finishCommitted(boolean all) throws IOException {
+    while (!inFlight.isEmpty() && (all || inFlight.peek().committed().isDone())) {
+      InFlight f = inFlight.poll();
+      try {
+        f.committed().join();
+      } catch (java.util.concurrent.CompletionException e) {
+        List<Proposal<?>> failed = new ArrayList<>(f.batch());
+        inFlight.forEach(later -> failed.addAll(later.batch()));
+        inFlight.clear();
+        for (Proposal<?> p : failed) { // the caller's catch answers the batch it holds
+          p.done().completeExceptionally(new SlurmException(org.corral.common.SlurmError.IN_STANDBY_MODE));
+        }
+        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+      }
+      finish(f.state(), f.batch(), f.replies(), f.after(), f.changed());
     }
   }
 
@@ -177,6 +214,10 @@ public final class StateWriter implements AutoCloseable {
     for (Proposal<?> p : batch) {
       p.done().completeExceptionally(refusal());
     }
+    for (InFlight f : inFlight) {
+      f.batch().forEach(p -> p.done().completeExceptionally(refusal()));
+    }
+    inFlight.clear();
     refuseQueued();
     Thread.ofPlatform().name("state-writer-demotion").start(demoted);
   }
@@ -215,14 +256,39 @@ public final class StateWriter implements AutoCloseable {
     if (highWater != null) {
       highWater.cover(state.nextJobId());
     }
-    log.commit();
-    published = state;
     JobData data = jobData;
     if (data != null) {
-      for (String freed : data.takeUnreferenced()) { // their purges are durable now
+      for (String freed : data.takeUnreferenced()) { // deleted once their purges are durable
         after.add(() -> data.deleteIfUnused(freed));
       }
     }
+    if (log.pipelined()) { // answered when the commit returns; meanwhile the next batch is decided
+      while (inFlight.size() >= MAX_IN_FLIGHT) {
+        InFlight oldest = inFlight.peek();
+        try {
+          oldest.committed().get();
+        } catch (java.util.concurrent.ExecutionException | InterruptedException e) {
+          // finishCommitted reports it
+        }
+        finishCommitted(false);
+      }
+      CompletableFuture<Void> committed = log.commitAsync();
+      inFlight.add(new InFlight(committed, state, List.copyOf(batch), replies, after, changed));
+      committed.whenComplete((v, e) -> queue.add(WAKE));
+      return;
+    }
+    log.commit();
+    finish(state, batch, replies, after, changed);
+    finishSnapshot();
+    if (log.writerSnapshots() && snapshotting == null && log.bytesSinceSnapshot() > snapshotBytes) {
+      startSnapshot();
+    }
+  }
+
+  /** A batch is durable: publishes its state, answers its callers, runs its effects (writer thread). */
+  private void finish(ClusterState s, List<Proposal<?>> batch, List<Object> replies, List<Runnable> after,
+      boolean changed) {
+    published = s;
     for (int i = 0; i < batch.size(); i++) {
       complete(batch.get(i), replies.get(i));
     }
@@ -231,10 +297,6 @@ public final class StateWriter implements AutoCloseable {
     }
     if (changed) {
       onChange.run();
-    }
-    finishSnapshot();
-    if (log.writerSnapshots() && snapshotting == null && log.bytesSinceSnapshot() > snapshotBytes) {
-      startSnapshot();
     }
   }
 

@@ -134,4 +134,111 @@ class StateWriterLogTest {
       writer.close();
     }
   }
+
+  /** An in-memory log that commits later, on a thread of its own, in order: as a replicated one does. */
+  private static final class LaggingLog implements StateLog {
+    final InMemoryLog memory = new InMemoryLog();
+    final java.util.concurrent.ExecutorService committer = java.util.concurrent.Executors.newSingleThreadExecutor();
+    volatile boolean leads = true;
+    final List<byte[]> batch = new ArrayList<>();
+
+    @Override
+    public void append(byte[] record) {
+      batch.add(record);
+    }
+
+    @Override
+    public void commit() throws java.io.IOException {
+      try {
+        commitAsync().get();
+      } catch (InterruptedException | ExecutionException e) {
+        throw new java.io.IOException(e);
+      }
+    }
+
+    @Override
+    public boolean pipelined() {
+      return true;
+    }
+
+    @Override
+    public CompletableFuture<Void> commitAsync() {
+      List<byte[]> records = List.copyOf(batch);
+      batch.clear();
+      return CompletableFuture.runAsync(() -> {
+        sleepQuietly(5);
+        if (!leads) {
+          throw new java.util.concurrent.CompletionException(new NotLeaderException("another leads"));
+        }
+        records.forEach(memory::append);
+        memory.commit();
+      }, committer);
+    }
+
+    @Override
+    public long lastIndex() {
+      return memory.lastIndex() + batch.size();
+    }
+
+    @Override
+    public boolean writerSnapshots() {
+      return false;
+    }
+
+    @Override
+    public long bytesSinceSnapshot() {
+      return 0;
+    }
+
+    @Override
+    public PendingSnapshot startSnapshot(long index) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void finishSnapshot(PendingSnapshot p) {}
+
+    @Override
+    public void close() {
+      committer.shutdown();
+    }
+  }
+
+  private static void sleepQuietly(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Test
+  void aPipelinedLogAnswersEachBatchOnlyOnceItCommittedAndInOrder() throws Exception {
+    LaggingLog log = new LaggingLog();
+    ClusterState start = TestStates.cluster(1, 4, 1000);
+    StateWriter writer = new StateWriter(start, log, null, () -> { });
+    List<CompletableFuture<Integer>> acks = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      acks.add(writer.submit(s -> Decision.of(s.nextJobId(), job(s.nextJobId()))));
+    }
+    for (CompletableFuture<Integer> f : acks) {
+      int id = f.get();
+      assertThat(writer.current().jobs()).as("published once committed").containsKey(id);
+    }
+    ClusterState replayed = start;
+    for (byte[] r : log.memory.committed()) {
+      replayed = StateMachine.apply(replayed, CommandCodec.decode(r));
+    }
+    assertThat(replayed.jobs().keySet()).isEqualTo(writer.current().jobs().keySet()).hasSize(300);
+
+    CompletableFuture<Void> demoted = new CompletableFuture<>();
+    writer.onDemotion(() -> demoted.complete(null));
+    log.leads = false;
+    CompletableFuture<Integer> refused = writer.submit(s -> Decision.of(1, job(s.nextJobId())));
+    assertThatThrownBy(refused::get).hasCauseInstanceOf(SlurmException.class);
+    demoted.get();
+    assertThat(writer.current().jobs()).hasSize(300);
+    writer.close();
+    log.close();
+  }
 }
