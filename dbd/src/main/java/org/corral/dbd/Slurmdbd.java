@@ -26,7 +26,9 @@ public final class Slurmdbd {
     Path conf = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "-D" -> { }
+        // -s: Slurm's unit files pass it (change to the log's directory); Corral's daemons never
+        // depend on their working directory, and its units are Slurm's (dist/systemd).
+        case "-D", "-s" -> { }
         case "-v", "-vv", "-vvv" -> verbose = true;
         case "-f" -> {
           if (i + 1 == args.length) {

@@ -97,7 +97,9 @@ public final class Slurmd {
     boolean printHardware = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "-D" -> { }
+        // -s: Slurm's unit files pass it (change to the log's directory); Corral's daemons never
+        // depend on their working directory, and its units are Slurm's (dist/systemd).
+        case "-D", "-s" -> { }
         case "-N" -> name = args[++i];
         case "-f" -> conf = Path.of(args[++i]);
         case "-v", "-vv", "-vvv" -> verbose = true;
@@ -149,7 +151,7 @@ public final class Slurmd {
           ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid), nodeName, clock);
       int beat = Math.max(1, Math.min(30, cfg.slurmdTimeout() / 3));
       ControllerLink link = new ControllerLink(
-          new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(10)),
+          org.corral.protocol.ControllerFailover.overTcp(cfg, creds, Duration.ofSeconds(10)),
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
       CgroupConf cgroupConf = loadCgroupConf(cfg, log);
@@ -173,6 +175,9 @@ public final class Slurmd {
           GatherFrequency.taskSeconds(cfg.value(SlurmConfKeys.JOB_ACCT_GATHER_FREQUENCY)), nodeHooks);
       StepManager steps = new StepManager(spool, nodeName, cfg.path().toString(), clock, cfg.killWait(), link,
           confinement, nodeHooks.scriptPrefix());
+      org.corral.slurmd.launch.TaskPlugins taskPlugins = org.corral.slurmd.launch.TaskPlugins.load(cfg, spool);
+      jobs.useTaskPlugins(taskPlugins);
+      steps.useTaskPlugins(taskPlugins);
       // Before any request can make a scope; an allocation still running gets its scope again with
       // its next step.
       var idle = limiter.removeIdleJobs(jobs.spooledJobs());

@@ -29,7 +29,12 @@ public final class SacctmgrCommand implements CliCommand {
   private final UserDirectory users;
 
   public SacctmgrCommand() {
-    this(System.in, 30_000);
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** A sacctmgr reading confirmations from the caller's stdin. */
+  public SacctmgrCommand(org.corral.cli.Caller caller) {
+    this(caller.stdin().get(), 30_000);
   }
 
   public SacctmgrCommand(InputStream stdin, long answerMillis) {

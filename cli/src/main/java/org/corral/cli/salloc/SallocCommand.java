@@ -19,6 +19,7 @@ import org.corral.cli.sbatch.LocalSubmitterFacts;
 import org.corral.cli.sbatch.SubmitterFacts;
 import org.corral.cli.submit.ClusterFacts;
 import org.corral.cli.submit.CommandFailure;
+import org.corral.cli.submit.PluginOptions;
 import org.corral.cli.submit.CommandLine;
 import org.corral.cli.submit.AllocatingProcess;
 import org.corral.cli.submit.InteractiveAllocation;
@@ -52,8 +53,13 @@ public final class SallocCommand implements CliCommand {
   private final LongSupplier nanoClock;
 
   public SallocCommand() {
-    this(new LocalSubmitterFacts(), ClusterFacts::load,
-        () -> SignalQueue.catching(SignalQueue.SIGINT, SignalQueue.SIGTERM, SignalQueue.SIGHUP));
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** A salloc for the given caller: its directory, process facts and signals. */
+  public SallocCommand(org.corral.cli.Caller caller) {
+    this(new LocalSubmitterFacts(caller), ClusterFacts::load,
+        () -> caller.signals().catching(SignalQueue.SIGINT, SignalQueue.SIGTERM, SignalQueue.SIGHUP));
   }
 
   public SallocCommand(SubmitterFacts facts, Function<Map<String, String>, ClusterFacts> cluster,
@@ -80,12 +86,14 @@ public final class SallocCommand implements CliCommand {
   }
 
   private int salloc(List<String> args, Cli cli) throws CommandFailure {
-    Getopt.Result command = CommandLine.parse(SallocOptionTable.getopt(), args, PROGRAM);
+    PluginOptions plugins = PluginOptions.load(PROGRAM, cli.env());
+    Getopt.Result command = CommandLine.parse(SallocOptionTable.getopt(plugins), args, PROGRAM);
     Integer early = CommandLine.informational(command, cli, SallocCommand.class, PROGRAM);
     if (early != null) {
       return early;
     }
     ResourceOptions r = new ResourceOptions(PROGRAM);
+    r.usePlugins(plugins);
     boolean noShell = false;
     Integer immediate = null;
     for (Map.Entry<String, String> e : SallocOptionTable.ENVIRONMENT) {
@@ -119,7 +127,7 @@ public final class SallocCommand implements CliCommand {
         .setCommand(noShell ? "" : argv.get(0))
         .setInteractive(true);
     if (!noShell) {
-      AllocatingProcess.mark(spec);
+      AllocatingProcess.mark(spec, facts.pid());
     }
     int jobId = allocation.submit(ResourceRequest.apply(r, spec, PROGRAM, java.time.ZonedDateTime.now(cli.clock())).build());
     JobInfo job = allocation.awaitStart(jobId, immediate);

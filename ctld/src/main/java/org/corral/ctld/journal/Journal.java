@@ -170,7 +170,7 @@ public final class Journal implements AutoCloseable {
    * A snapshot being written: started and finished by the journal's owner, written by any thread
    * meanwhile (the owner goes on appending), so that writing a large state stalls no one.
    */
-  public final class PendingSnapshot {
+  public final class PendingSnapshot implements StateLog.PendingSnapshot {
     private final long index;
     private volatile boolean written;
 
@@ -178,11 +178,13 @@ public final class Journal implements AutoCloseable {
       this.index = index;
     }
 
+    @Override
     public long index() {
       return index;
     }
 
     /** Streams the state into the snapshot file and makes it durable (any thread, once). */
+    @Override
     public void write(SnapshotBody state) throws IOException {
       SnapshotFile.write(dir, index, state);
       written = true;

@@ -56,7 +56,7 @@ public final class ControllerService implements RequestHandler {
   private final StepRequests steps;
   private final AllocationClients clients;
   private final Authorizer auth;
-  private final String host;
+  private final ControllerSeat seat;
   private final Map<String, String> configEntries;
   private final PriorityWeights weights;
   private final ControllerStats stats;
@@ -68,12 +68,16 @@ public final class ControllerService implements RequestHandler {
   private final ReservationRequests reservations;
   private final JobData jobData;
   private final ConfigView configView;
+  private final FileBcastRequests fileBcasts;
+  private final TriggerRequests triggers;
 
   ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
-      AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
+      AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, ControllerSeat seat, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
       ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
-      JobData jobData, ConfigView configView) {
+      JobData jobData, ConfigView configView, FileBcastRequests fileBcasts, TriggerRequests triggers) {
+    this.fileBcasts = fileBcasts;
+    this.triggers = triggers;
     this.jobData = jobData;
     this.configView = configView;
     this.rateLimiter = rateLimiter;
@@ -91,7 +95,7 @@ public final class ControllerService implements RequestHandler {
     this.clients = clients;
     this.nodeAdmin = nodeAdmin;
     this.auth = auth;
-    this.host = host;
+    this.seat = seat;
     this.configEntries = configEntries;
     this.shutdown = shutdown;
   }
@@ -167,7 +171,7 @@ public final class ControllerService implements RequestHandler {
       return switch (req.getBodyCase()) {
         case SUBMIT_JOB -> {
           // The srun/salloc process an allocation names is checked here, off the writer thread.
-          var spec = clients.verified(req.getSubmitJob().getSpec(), peer);
+          var spec = jobs.filter(peer, clients.verified(req.getSubmitJob().getSpec(), peer), writer.current());
           jobs.prepare(peer, spec);
           if (req.getSubmitJob().getTestOnly()) {
             var run = jobs.testOnly(peer, spec, writer.current()); // planned off the writer thread
@@ -227,7 +231,9 @@ public final class ControllerService implements RequestHandler {
         case PARTITION_INFO -> Response.newBuilder()
             .setPartitionInfo(partitionInfo(peer, req, writer.current())).build();
         case PING -> Response.newBuilder()
-            .setPing(PingReply.newBuilder().setHost(host).setPrimary(true)).build();
+            .setPing(seat.ping(true).toBuilder().setLeaderHost(seat.host())).build();
+        case TAKEOVER -> auth.isAdmin(peer) ? Response.getDefaultInstance() // this one leads already
+            : error(SlurmError.ACCESS_DENIED, "takeover refused for uid " + peer.uid());
         case CONFIG -> Response.newBuilder().setConfig(config()).build();
         case SHUTDOWN -> {
           if (!auth.isAdmin(peer)) {
@@ -276,6 +282,10 @@ public final class ControllerService implements RequestHandler {
         }
         case STEP_STAT -> Response.newBuilder()
             .setStepStat(confinement.stepStats().stat(peer, req.getStepStat(), writer.current())).build();
+        case FILE_BCAST -> Response.newBuilder()
+            .setFileBcast(fileBcasts.forward(peer, req.getFileBcast(), writer.current())).build();
+        case TRIGGER -> Response.newBuilder()
+            .setTrigger(triggers.answer(peer, req.getTrigger(), writer.current())).build();
         case STATS -> {
           long now = System.currentTimeMillis() / 1000;
           if (req.getStats().getReset()) {
