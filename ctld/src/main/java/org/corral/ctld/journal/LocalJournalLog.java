@@ -1,7 +1,6 @@
 package org.corral.ctld.journal;
 
 import java.io.IOException;
-import java.util.function.LongConsumer;
 
 /** The state log of a controller alone: its {@link Journal} on the local disk (group commit, one fsync a batch). */
 public final class LocalJournalLog implements StateLog {
@@ -22,7 +21,7 @@ public final class LocalJournalLog implements StateLog {
   }
 
   @Override
-  public void onSync(LongConsumer observer) {
+  public void onCommit(java.util.function.LongConsumer observer) {
     journal.onSync(observer);
   }
 

@@ -24,6 +24,10 @@ public interface StateLog extends AutoCloseable {
    */
   void commit() throws IOException;
 
+  /** Tells {@code observer} how long each commit's sync took (the metrics' journal fsync latency). */
+  default void onCommit(LongConsumer observer) {
+  }
+
   /** The index of the last record appended. */
   long lastIndex();
 
@@ -33,13 +37,6 @@ public interface StateLog extends AutoCloseable {
    */
   default boolean writerSnapshots() {
     return true;
-  }
-
-  /**
-   * Hears how long each commit's local write and fdatasync took (nanoseconds; the metrics'
-   * journal sync histogram); logs without a local journal tell nothing.
-   */
-  default void onSync(LongConsumer observer) {
   }
 
   /** Bytes appended since the newest snapshot: a measure of replay work. */
