@@ -2,16 +2,16 @@
 # Metrics endpoint cost (issue 25): a scrape of /metrics/jobs (and the other endpoints) with JOBS
 # held jobs queued, its wall time and the controller CPU it takes, and the submission rate with
 # and without a scrape every second.
-#   bench/metrics-scrape.sh [JOBS] [PHASE]     defaults 100000 and 20000
+#   bench/metrics-scrape.sh [JOBS] [PHASE]     defaults 100000 and 10000
 # Environment: CORRAL_SKIP_BUILD=1 (use build/lib as it is), PORT_BASE (default random).
 # Steps: a private cluster from `corral up --config` (1 node, MetricsType=metrics/openmetrics,
-# MaxJobCount=200000); JOBS-2*PHASE held jobs from 16 clients (SubmitLoad); PHASE more without a
-# scraper, PHASE more with `curl /metrics/jobs` once a second; then 10 scrapes of each endpoint
+# MaxJobCount=200000); JOBS-4*PHASE held jobs from 16 clients (SubmitLoad); then twice PHASE more
+# without a scraper and PHASE more with `curl /metrics/jobs` once a second; then 10 scrapes of each endpoint
 # (median wall time, bytes, controller CPU per scrape from /proc/PID/stat).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${1:-100000}
-phase=${2:-20000}
+phase=${2:-10000}
 cd "$here"
 if [ -z "${CORRAL_SKIP_BUILD:-}" ]; then
   CORRAL_TRAIN_OFFLINE=1 ./mvnw -B -q -DskipTests package
@@ -41,12 +41,14 @@ load() { "$CORRAL_JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -cp 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 
-echo "queue: $((jobs - 2 * phase)) held jobs: $(load $((jobs - 2 * phase)))"
-echo "submitting $phase without a scraper:  $(load "$phase")"
-(while true; do curl -s -o /dev/null "http://127.0.0.1:$port/metrics/jobs"; sleep 1; done) &
-scraper=$!
-echo "submitting $phase with a scrape of /metrics/jobs every second: $(load "$phase")"
-kill "$scraper"; scraper=
+echo "queue: $((jobs - 4 * phase)) held jobs: $(load $((jobs - 4 * phase)))"
+for round in 1 2; do # alternated, so that the shared machine's load drifts weigh on both alike
+  echo "round $round: $phase without a scraper:  $(load "$phase")"
+  (while true; do curl -s -o /dev/null "http://127.0.0.1:$port/metrics/jobs"; sleep 1; done) &
+  scraper=$!
+  echo "round $round: $phase with a scrape of /metrics/jobs every second: $(load "$phase")"
+  kill "$scraper"; scraper=
+done
 
 printf '%-28s %-8s %-10s %-14s\n' endpoint bytes "wall ms" "ctld CPU ms"
 for ep in jobs jobs-users-accts nodes partitions scheduler corral; do

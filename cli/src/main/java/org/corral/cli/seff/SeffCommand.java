@@ -28,12 +28,22 @@ public final class SeffCommand implements CliCommand {
   @Override
   public int run(List<String> args, Cli cli) {
     boolean debug = false;
+    WasteReport.Options waste = null;
     int i = 0;
     for (; i < args.size() && args.get(i).startsWith("-") && args.get(i).length() > 1; i++) {
       String a = args.get(i);
       if (a.equals("--")) {
         i++;
         break;
+      }
+      if (a.startsWith("--")) { // Corral's waste report: seff --waste [--days=N --cpu=P --mem=P --user=U]
+        try {
+          waste = WasteReport.Options.with(waste, a);
+        } catch (IllegalArgumentException e) {
+          cli.err().println("seff: " + e.getMessage());
+          return usage(cli);
+        }
+        continue;
       }
       for (char c : a.substring(1).toCharArray()) {
         switch (c) {
@@ -53,6 +63,9 @@ public final class SeffCommand implements CliCommand {
       }
     }
     List<String> rest = args.subList(i, args.size());
+    if (waste != null && rest.isEmpty()) {
+      return new WasteReport(cli, waste).run();
+    }
     if (rest.size() != 1) {
       return usage(cli);
     }
@@ -82,41 +95,75 @@ public final class SeffCommand implements CliCommand {
 
   private static int usage(Cli cli) {
     cli.out().print("Usage: seff [Options] <Jobid>\n       Options:\n       -h    Help menu\n"
-        + "       -v    Version\n       -d    Debug mode: display raw Slurm data\n");
+        + "       -v    Version\n       -d    Debug mode: display raw Slurm data\n"); // the script's, byte for byte
     return 1;
+  }
+
+  /**
+   * What seff computes of a job: its cores, nodes, wall-clock time (less suspensions), CPU time
+   * of all its steps, the largest step's memory (the sum of its tasks' peaks, KiB) with that
+   * step's largest and average task peak, and the memory allocated (KiB).
+   */
+  record Efficiency(long ncpus, long nnodes, long walltime, long cput, double memKb, double maxMem, double aveMem,
+      long allocKb) {
+    static Efficiency of(AcctJob job, long now) {
+      long ncpus = job.getNumCpus() == 0 ? 1 : job.getNumCpus();
+      long nnodes = job.getNumNodes() == 0 ? 1 : job.getNumNodes();
+      long walltime = job.getStartTime() == 0 ? 0
+          : (job.getEndTime() > 0 ? job.getEndTime() : now) - job.getStartTime() - job.getSuspendedS();
+      long cpuSec = 0;
+      long cpuUsec = 0;
+      double memKb = 0;
+      double maxMem = 0;
+      double aveMem = 0;
+      for (AcctStep s : job.getStepsList()) {
+        StepUsage u = s.getUsage();
+        cpuSec += u.getUserCpuMs() / 1000 + u.getSysCpuMs() / 1000;
+        cpuUsec += (u.getUserCpuMs() % 1000 + u.getSysCpuMs() % 1000) * 1000;
+        // the sum of the tasks' peaks: their average peak times their number
+        long tasks = Math.max(1, u.getNtasks());
+        double total = u.getAveRssKb() > 0 ? (double) u.getAveRssKb() * tasks : u.getMaxRssKb();
+        if (memKb < total) {
+          memKb = total;
+          maxMem = u.getMaxRssKb();
+          aveMem = u.getAveRssKb();
+        }
+      }
+      long cput = cpuSec + (long) (cpuUsec / 1_000_000.0 + 0.5);
+      return new Efficiency(ncpus, nnodes, walltime, cput, memKb, maxMem, aveMem, job.getAllocMemMb() * 1024);
+    }
+
+    long coreWall() {
+      return walltime * ncpus;
+    }
+
+    /** CPU time over cores × wall-clock time, in percent (0 when the job did not run). */
+    double cpuPercent() {
+      return coreWall() != 0 ? (double) cput / coreWall() * 100 : 0.0;
+    }
+
+    /** Memory used over memory allocated, in percent (0 when none was allocated). */
+    double memPercent() {
+      return allocKb != 0 ? memKb / allocKb * 100 : 0.0;
+    }
   }
 
   /** What seff prints for {@code job}. */
   static String report(AcctJob job, long now, boolean debug) {
-    long ncpus = job.getNumCpus() == 0 ? 1 : job.getNumCpus();
-    long nnodes = job.getNumNodes() == 0 ? 1 : job.getNumNodes();
+    Efficiency e = Efficiency.of(job, now);
+    long ncpus = e.ncpus();
+    long nnodes = e.nnodes();
     String state = JobStates.name(job.getState());
-    long walltime = job.getStartTime() == 0 ? 0
-        : (job.getEndTime() > 0 ? job.getEndTime() : now) - job.getStartTime() - job.getSuspendedS();
+    long walltime = e.walltime();
     int exit = job.getExitStatus() >> 8;
-    long cpuSec = 0;
-    long cpuUsec = 0;
-    double memKb = 0;
-    double maxMem = 0;
-    double aveMem = 0;
-    for (AcctStep s : job.getStepsList()) {
-      StepUsage u = s.getUsage();
-      cpuSec += u.getUserCpuMs() / 1000 + u.getSysCpuMs() / 1000;
-      cpuUsec += (u.getUserCpuMs() % 1000 + u.getSysCpuMs() % 1000) * 1000;
-      // the sum of the tasks' peaks: their average peak times their number
-      long tasks = Math.max(1, u.getNtasks());
-      double total = u.getAveRssKb() > 0 ? (double) u.getAveRssKb() * tasks : u.getMaxRssKb();
-      if (memKb < total) {
-        memKb = total;
-        maxMem = u.getMaxRssKb();
-        aveMem = u.getAveRssKb();
-      }
-    }
-    long cput = cpuSec + (long) (cpuUsec / 1_000_000.0 + 0.5);
+    double memKb = e.memKb();
+    double maxMem = e.maxMem();
+    double aveMem = e.aveMem();
+    long cput = e.cput();
     String user = job.getUserName().isEmpty() ? Integer.toUnsignedString(job.getUserId()) : job.getUserName();
     String group = job.getGroupName().isEmpty() ? Integer.toUnsignedString(job.getGroupId()) : job.getGroupName();
     String arrayId = job.getArrayJobId() != 0 ? job.getArrayJobId() + "_" + job.getArrayTaskId() : "";
-    long allocKb = job.getAllocMemMb() * 1024;
+    long allocKb = e.allocKb();
     StringBuilder out = new StringBuilder();
     if (debug) {
       long reqKb = job.getReqMemMb() * 1024;
@@ -149,14 +196,14 @@ public final class SeffCommand implements CliCommand {
     if (pending) {
       return out.append("Efficiency not available for jobs in the PENDING state.\n").toString();
     }
-    long coreWall = walltime * ncpus;
-    double cpuEff = coreWall != 0 ? (double) cput / coreWall * 100 : 0.0;
+    long coreWall = e.coreWall();
+    double cpuEff = e.cpuPercent();
     out.append("CPU Utilized: ").append(duration(cput)).append('\n');
     out.append("CPU Efficiency: ").append(Printf.fixed(cpuEff, 2)).append("% of ").append(duration(coreWall))
         .append(" core-walltime\n");
     out.append("Job Wall-clock time: ").append(duration(walltime)).append('\n');
     out.append("Memory Utilized: ").append(kbytes(memKb)).append('\n');
-    double memEff = allocKb != 0 ? memKb / allocKb * 100 : 0.0;
+    double memEff = e.memPercent();
     out.append("Memory Efficiency: ").append(Printf.fixed(memEff, 2)).append("% of ").append(kbytes(allocKb))
         .append(" (").append(job.getMemPerCpu() ? kbytes((double) allocKb / ncpus) + "/core"
             : kbytes((double) allocKb / nnodes) + "/node").append(")\n");

@@ -128,16 +128,20 @@ final class Transactions {
         && mentions(t, q.getClustersList(), "Clusters", "cluster");
   }
 
-  /** Whether a transaction is about one of {@code names}: its entity, or a field naming it. */
+  /**
+   * Whether a transaction is about one of {@code names}: its entity, or a field of what it applied
+   * to or set naming it (a user added with default_acct='physics' is about account physics).
+   */
   private static boolean mentions(AcctTxn t, List<String> names, String kind, String field) {
     if (names.isEmpty()) {
       return true;
     }
     String where = t.getWhere().toLowerCase(Locale.ROOT);
+    String info = t.getInfo().toLowerCase(Locale.ROOT);
     for (String n : names) {
       String name = n.toLowerCase(Locale.ROOT);
       if ((t.getAction().endsWith(kind) && (where.equals(name) || where.equals("(name='" + name + "')")))
-          || where.contains(field + "='" + name + "'")) {
+          || where.contains(field + "='" + name + "'") || info.contains(field + "='" + name + "'")) {
         return true;
       }
     }

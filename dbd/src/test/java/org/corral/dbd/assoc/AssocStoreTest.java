@@ -71,6 +71,9 @@ class AssocStoreTest {
           .extracting(AcctTxn::getAction)
           .containsExactly("Add Users", "Add Associations", "Modify Users", "Remove Users");
       assertThat(store.transactions(TxnQueryRequest.newBuilder().addActors("admin").build())).hasSize(2);
+      assertThat(store.transactions(TxnQueryRequest.newBuilder().addAccounts("physics").build()))
+          .extracting(AcctTxn::getAction).containsExactly("Add Accounts", "Add Associations", "Add Users",
+              "Add Associations", "Modify Users");
       assertThat(store.transactions(TxnQueryRequest.newBuilder().setStart(4_000_000_000L).build())).isEmpty();
     }
   }
