@@ -74,7 +74,7 @@ public final class Main {
   static CliCommand command(String name, Caller caller) {
     return switch (name) {
       case "sbatch" -> new org.corral.cli.sbatch.SbatchCommand(caller);
-      case "scancel" -> new org.corral.cli.scancel.ScancelCommand();
+      case "scancel" -> new org.corral.cli.scancel.ScancelCommand(caller);
       case "squeue" -> new org.corral.cli.squeue.SqueueCommand();
       case "sinfo" -> new org.corral.cli.sinfo.SinfoCommand();
       case "scontrol" -> new org.corral.cli.scontrol.ScontrolCommand(caller);
@@ -88,6 +88,8 @@ public final class Main {
       case "sreport" -> new org.corral.cli.sreport.SreportCommand(caller);
       case "seff" -> new org.corral.cli.seff.SeffCommand();
       case "sshare" -> new org.corral.cli.sshare.SshareCommand();
+      case "sbcast" -> new org.corral.cli.sbcast.SbcastCommand();
+      case "strigger" -> new org.corral.cli.strigger.StriggerCommand();
       default -> (args, cli) -> {
         cli.error("this command is not part of Corral yet");
         return 1;

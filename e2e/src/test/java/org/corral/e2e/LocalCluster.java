@@ -57,6 +57,17 @@ final class LocalCluster implements AutoCloseable {
     return startWith(nodes, slurmConf, cgroupConf, gresConf);
   }
 
+  /** A cluster from a slurm.conf text and files beside it (job_submit.lua, oci.conf, plugstack.conf), by name. */
+  static LocalCluster upWithFiles(int nodes, String slurmConf, java.util.Map<String, String> files)
+      throws IOException, InterruptedException {
+    Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    for (var f : files.entrySet()) {
+      Files.writeString(root.resolve(f.getKey()), f.getValue());
+    }
+    return startIn(root, nodes, slurmConf, null, null);
+  }
+
   private static LocalCluster start(int nodes, String slurmConf, String... options)
       throws IOException, InterruptedException {
     return startFrom(nodes, slurmConf, null, options);
@@ -69,10 +80,33 @@ final class LocalCluster implements AutoCloseable {
 
   private static LocalCluster startWith(int nodes, String slurmConf, String cgroupConf, String gresConf,
       String... options) throws IOException, InterruptedException {
+    return startWith(home -> copyInstallation(Path.of(System.getProperty("corral.home")), home),
+        nodes, slurmConf, cgroupConf, gresConf, options);
+  }
+
+  /** A cluster run from the installable tarball (docs/deploy.md), unpacked as a site would. */
+  static LocalCluster upFromTarball(Path tarball, int nodes, int cpus, long memMb)
+      throws IOException, InterruptedException {
+    return startWith(home -> unpack(tarball, home), nodes, null, null, null, "--nodes",
+        String.valueOf(nodes), "--cpus", String.valueOf(cpus), "--memory", String.valueOf(memMb));
+  }
+
+  /** Puts Corral's files in a new directory {@code home}. */
+  private interface Installer {
+    void install(Path home) throws IOException, InterruptedException;
+  }
+
+  private static LocalCluster startWith(Installer installer, int nodes, String slurmConf,
+      String cgroupConf, String gresConf, String... options) throws IOException, InterruptedException {
     Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return startIn(root, nodes, slurmConf, cgroupConf, gresConf, options);
+  }
+
+  private static LocalCluster startIn(Path root, int nodes, String slurmConf, String cgroupConf, String gresConf,
+      String... options) throws IOException, InterruptedException {
     Path home = root.resolve("home");
-    copyInstallation(Path.of(System.getProperty("corral.home")), home);
+    installer.install(home);
     int port = FreePorts.block(10 + nodes + 1);
     LocalCluster c = new LocalCluster(root, home, root.resolve("cluster"), port);
     List<String> args = new ArrayList<>(List.of("up", "--dir", c.dir.toString(), "--port-base",
@@ -124,6 +158,16 @@ final class LocalCluster implements AutoCloseable {
               Files.isDirectory(p) || Files.isExecutable(p) ? "rwxr-xr-x" : "rw-r--r--"));
         }
       }
+    }
+  }
+
+  private static void unpack(Path tarball, Path home) throws IOException, InterruptedException {
+    Files.createDirectories(home);
+    Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxr-xr-x"));
+    List<String> cmd = List.of("tar", "-xzf", tarball.toString(), "-C", home.toString(), "--strip-components=1");
+    Result r = execute(new ProcessBuilder(cmd), null, 120, cmd);
+    if (r.exitCode() != 0) {
+      throw new IOException("unpacking " + tarball + " failed: " + r);
     }
   }
 

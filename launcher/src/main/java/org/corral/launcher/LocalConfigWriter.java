@@ -86,7 +86,7 @@ final class LocalConfigWriter {
         o.memoryMb(), o.dbdPort());
   }
 
-  /** The given slurm.conf, completed for this host; gres.conf and cgroup.conf are copied too. */
+  /** The given slurm.conf, completed for this host; the files read beside it (gres.conf, cgroup.conf, job_submit.lua, plugstack.conf, oci.conf) are copied too. */
   static String fromFile(ClusterOptions o) throws IOException, ConfigException {
     Path src = o.config();
     SlurmConfig given = SlurmConfig.load(src);
@@ -133,7 +133,7 @@ final class LocalConfigWriter {
     addIfMissing(given, out, "AccountingStorageType", "accounting_storage/slurmdbd");
     addIfMissing(given, out, "AccountingStorageHost", "127.0.0.1");
     addIfMissing(given, out, "AccountingStoragePort", String.valueOf(o.dbdPort()));
-    for (String extra : List.of("gres.conf", "cgroup.conf")) {
+    for (String extra : List.of("gres.conf", "cgroup.conf", "job_submit.lua", "plugstack.conf", "oci.conf")) {
       Path f = src.resolveSibling(extra);
       if (Files.isRegularFile(f)) {
         Files.copy(f, d.resolve(extra), StandardCopyOption.REPLACE_EXISTING);

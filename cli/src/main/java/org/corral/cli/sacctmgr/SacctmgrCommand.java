@@ -198,6 +198,10 @@ public final class SacctmgrCommand implements CliCommand {
       return new Events(cli, users).show(rest.subList(1, rest.size()), style,
           !noHeader);
     }
+    if (!rest.isEmpty() && (rest.get(0).length() >= 3
+        && "transactions".startsWith(rest.get(0).toLowerCase(Locale.ROOT)) || rest.get(0).equalsIgnoreCase("txn"))) {
+      return new Transactions(cli).show(rest.subList(1, rest.size()), style, !noHeader);
+    }
     if (!rest.isEmpty() && rest.get(0).length() >= 3
         && "configuration".startsWith(rest.get(0).toLowerCase(Locale.ROOT))) {
       return showConfiguration(cli);

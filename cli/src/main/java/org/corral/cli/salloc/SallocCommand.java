@@ -19,6 +19,7 @@ import org.corral.cli.sbatch.LocalSubmitterFacts;
 import org.corral.cli.sbatch.SubmitterFacts;
 import org.corral.cli.submit.ClusterFacts;
 import org.corral.cli.submit.CommandFailure;
+import org.corral.cli.submit.PluginOptions;
 import org.corral.cli.submit.CommandLine;
 import org.corral.cli.submit.AllocatingProcess;
 import org.corral.cli.submit.InteractiveAllocation;
@@ -85,12 +86,14 @@ public final class SallocCommand implements CliCommand {
   }
 
   private int salloc(List<String> args, Cli cli) throws CommandFailure {
-    Getopt.Result command = CommandLine.parse(SallocOptionTable.getopt(), args, PROGRAM);
+    PluginOptions plugins = PluginOptions.load(PROGRAM, cli.env());
+    Getopt.Result command = CommandLine.parse(SallocOptionTable.getopt(plugins), args, PROGRAM);
     Integer early = CommandLine.informational(command, cli, SallocCommand.class, PROGRAM);
     if (early != null) {
       return early;
     }
     ResourceOptions r = new ResourceOptions(PROGRAM);
+    r.usePlugins(plugins);
     boolean noShell = false;
     Integer immediate = null;
     for (Map.Entry<String, String> e : SallocOptionTable.ENVIRONMENT) {

@@ -23,6 +23,7 @@ final class SallocOptionTable {
       Map.entry("SALLOC_ACCOUNT", "A"),
       Map.entry("SALLOC_RESERVATION", "reservation"),
       Map.entry("SALLOC_WCKEY", "wckey"),
+      Map.entry("SALLOC_CONTAINER", "container"),
       Map.entry("SALLOC_EXCLUSIVE", "exclusive"),
       Map.entry("SALLOC_MEM_PER_CPU", "mem-per-cpu"),
       Map.entry("SALLOC_GRES", "gres"),
@@ -43,6 +44,11 @@ final class SallocOptionTable {
 
   static Getopt getopt() {
     return new Getopt(SHORT_OPTIONS, LONG_OPTIONS);
+  }
+
+  /** The table with the options plugins add. */
+  static Getopt getopt(org.corral.cli.submit.PluginOptions plugins) {
+    return new Getopt(SHORT_OPTIONS, plugins.withOwn(LONG_OPTIONS));
   }
 
   static String displayName(String key) {

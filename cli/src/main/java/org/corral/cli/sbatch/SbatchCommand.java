@@ -16,6 +16,7 @@ import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Opt;
 import org.corral.cli.submit.CommandFailure;
 import org.corral.cli.submit.HelpText;
+import org.corral.cli.submit.PluginOptions;
 import org.corral.cli.submit.ResourceOptions.Source;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.JobSpec;
@@ -60,7 +61,8 @@ public final class SbatchCommand implements CliCommand {
   }
 
   private int submit(List<String> args, Cli cli) throws CommandFailure {
-    Getopt.Result command = parse(args, cli.program());
+    PluginOptions plugins = PluginOptions.load("sbatch", cli.env());
+    Getopt.Result command = parse(args, cli.program(), plugins);
     for (Opt o : command.options()) {
       switch (o.key()) {
         case "h" -> { return print(cli, "help.txt"); }
@@ -82,7 +84,8 @@ public final class SbatchCommand implements CliCommand {
     script.validate();
 
     SbatchOptions options = new SbatchOptions();
-    for (Opt o : directives(script, cli.program())) {
+    options.allocation.usePlugins(plugins);
+    for (Opt o : directives(script, cli.program(), plugins)) {
       options.apply(o.key(), o.value(), Source.SCRIPT);
     }
     for (Map.Entry<String, String> e : SbatchOptionTable.ENVIRONMENT.entrySet()) {
@@ -103,9 +106,9 @@ public final class SbatchCommand implements CliCommand {
     return send(spec, options, cluster, cli);
   }
 
-  private static Getopt.Result parse(List<String> args, String program) throws SbatchFailure {
+  private static Getopt.Result parse(List<String> args, String program, PluginOptions plugins) throws SbatchFailure {
     try {
-      return SbatchOptionTable.getopt().parse(args);
+      return SbatchOptionTable.getopt(plugins).parse(args);
     } catch (Getopt.GetoptException e) {
       throw new SbatchFailure(SbatchFailure.USAGE_STATUS, List.of(
           program + ": " + e.getMessage(), "Try \"sbatch --help\" for more information"));
@@ -113,8 +116,9 @@ public final class SbatchCommand implements CliCommand {
   }
 
   /** The #SBATCH options; anything that is not an option there is an invalid directive. */
-  private static List<Opt> directives(BatchScript script, String program) throws SbatchFailure {
-    Getopt.Result parsed = parse(script.directiveArguments(), program);
+  private static List<Opt> directives(BatchScript script, String program, PluginOptions plugins)
+      throws SbatchFailure {
+    Getopt.Result parsed = parse(script.directiveArguments(), program, plugins);
     if (!parsed.operands().isEmpty()) {
       throw SbatchFailure.invalid(
           "Invalid directive found in batch script: " + parsed.operands().get(0));

@@ -30,6 +30,7 @@ final class SbatchOptionTable {
       Map.entry("SBATCH_RESERVATION", "reservation"),
       Map.entry("SBATCH_WCKEY", "wckey"),
       Map.entry("SBATCH_ARRAY_INX", "a"),
+      Map.entry("SBATCH_CONTAINER", "container"),
       Map.entry("SBATCH_ERROR", "e"),
       Map.entry("SBATCH_EXCLUSIVE", "exclusive"),
       Map.entry("SBATCH_EXPORT", "export"),
@@ -62,6 +63,11 @@ final class SbatchOptionTable {
 
   static Getopt getopt() {
     return new Getopt(SHORT_OPTIONS, LONG_OPTIONS);
+  }
+
+  /** The table with the options plugins add. */
+  static Getopt getopt(org.corral.cli.submit.PluginOptions plugins) {
+    return new Getopt(SHORT_OPTIONS, plugins.withOwn(LONG_OPTIONS));
   }
 
   /** The long name an option key is known by, for messages ("--array"). */

@@ -174,6 +174,14 @@ public final class ScontrolCommand implements CliCommand {
     if (is(keyword, "ping", 3)) {
       return ping(cli);
     }
+    if (is(keyword, "takeover", 8)) {
+      SlurmConfig cfg = replicated(cli);
+      if (cfg == null) {
+        cli.err().println("slurm_takeover error: " + SlurmError.messageFor(SlurmError.IN_STANDBY_USE_BACKUP.code()));
+        return 1;
+      }
+      return ControllerPing.takeover(cli, cfg, rest);
+    }
     if (is(keyword, "hold", 3) || is(keyword, "uhold", 3) || is(keyword, "release", 3)) {
       return hold(keyword.toLowerCase(Locale.ROOT), rest, cli);
     }
@@ -456,6 +464,10 @@ public final class ScontrolCommand implements CliCommand {
   }
 
   private int ping(Cli cli) {
+    SlurmConfig cfg = replicated(cli);
+    if (cfg != null) {
+      return ControllerPing.ping(cli, cfg);
+    }
     try {
       Response r = cli.controller().get().call(
           Request.newBuilder().setPing(PingRequest.getDefaultInstance()).build());
@@ -465,6 +477,16 @@ public final class ScontrolCommand implements CliCommand {
     } catch (IOException e) {
       cli.out().println("Slurmctld(primary) at " + controllerHost(cli) + " is DOWN");
       return 1;
+    }
+  }
+
+  /** The configuration when it lists several controllers, else null. */
+  private static SlurmConfig replicated(Cli cli) {
+    try {
+      SlurmConfig cfg = SlurmConfig.loadShared(SlurmConfig.defaultPath(cli.env()));
+      return cfg.replicatedControllers() ? cfg : null;
+    } catch (ConfigException e) {
+      return null;
     }
   }
 

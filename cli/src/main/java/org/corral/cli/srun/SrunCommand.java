@@ -20,6 +20,7 @@ import org.corral.cli.sbatch.LocalSubmitterFacts;
 import org.corral.cli.sbatch.SubmitterFacts;
 import org.corral.cli.submit.ClusterFacts;
 import org.corral.cli.submit.CommandFailure;
+import org.corral.cli.submit.PluginOptions;
 import org.corral.cli.submit.CommandLine;
 import org.corral.cli.submit.AllocatingProcess;
 import org.corral.cli.submit.InteractiveAllocation;
@@ -81,13 +82,15 @@ public final class SrunCommand implements CliCommand {
   }
 
   private int srun(List<String> args, Cli cli) throws CommandFailure {
-    Getopt.Result command = CommandLine.parse(SrunOptionTable.getopt(), args, "srun");
+    PluginOptions plugins = PluginOptions.load("srun", cli.env());
+    Getopt.Result command = CommandLine.parse(SrunOptionTable.getopt(plugins), args, "srun");
     Integer early = CommandLine.informational(command, cli, SrunCommand.class, "srun");
     if (early != null) {
       return early;
     }
     Integer envJob = jobIdFromEnvironment(cli.env());
     SrunOptions options = new SrunOptions();
+    options.resources.usePlugins(plugins);
     for (Map.Entry<String, String> e : SrunOptionTable.ENVIRONMENT) {
       String value = cli.env().get(e.getKey());
       if (e.getKey().equals("SLURM_DISTRIBUTION") && "plane".equalsIgnoreCase(value)
@@ -232,6 +235,10 @@ public final class SrunCommand implements CliCommand {
     if (r.distribution != null) {
       b.setDistribution(r.distribution);
     }
+    if (r.container != null) {
+      b.setContainer(r.container);
+    }
+    b.putAllPluginOptions(r.plugins().values());
     r.gres.applyTo(b);
     if (r.minNodes != null) {
       b.setMinNodes(r.minNodes).setMaxNodes(r.maxNodes);

@@ -30,6 +30,7 @@ final class SrunOptionTable {
       Map.entry("SLURM_ACCOUNT", "A"),
       Map.entry("SLURM_RESERVATION", "reservation"),
       Map.entry("SLURM_WCKEY", "wckey"),
+      Map.entry("SLURM_CONTAINER", "container"),
       Map.entry("SLURM_CPU_BIND", "cpu-bind"),
       Map.entry("SRUN_CPUS_PER_TASK", "c"),
       Map.entry("SLURM_DISABLE_STATUS", "X"),
@@ -72,6 +73,11 @@ final class SrunOptionTable {
 
   static Getopt getopt() {
     return new Getopt(SHORT_OPTIONS, LONG_OPTIONS);
+  }
+
+  /** The table with the options plugins add. */
+  static Getopt getopt(org.corral.cli.submit.PluginOptions plugins) {
+    return new Getopt(SHORT_OPTIONS, plugins.withOwn(LONG_OPTIONS));
   }
 
   /** The long name an option key is known by, for messages ("--bcast"). */

@@ -69,15 +69,28 @@ public final class ResourceOptions {
   public boolean quiet;
   public int verbose;
   public final GresOptions gres;
+  /** --container: an OCI bundle's directory (oci.conf). */
+  public String container;
+  private PluginOptions plugins;
 
   public ResourceOptions(String program) {
     this.program = program;
     this.gres = new GresOptions(program);
   }
 
+  /** The options plugins add (plugstack.conf), applied with these. */
+  public void usePlugins(PluginOptions plugins) {
+    this.plugins = plugins;
+  }
+
+  /** The plugins' options and their values; none when {@link #usePlugins} was not called. */
+  public PluginOptions plugins() {
+    return plugins != null ? plugins : PluginOptions.none(program);
+  }
+
   /** Applies one option by its key; false when it is not one of these. */
   public boolean apply(String key, String value, Source source) throws CommandFailure {
-    if (gres.apply(key, value)) {
+    if (gres.apply(key, value) || (plugins != null && plugins.apply(key, value))) {
       return true;
     }
     switch (key) {
@@ -113,6 +126,7 @@ public final class ResourceOptions {
       case "A" -> account = value;
       case "q" -> qos = value;
       case "comment" -> comment = value;
+      case "container" -> container = value;
       case "d" -> dependency = value;
       case "b" -> begin = value;
       case "deadline" -> deadline = value;

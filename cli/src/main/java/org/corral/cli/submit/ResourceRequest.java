@@ -50,6 +50,8 @@ public final class ResourceRequest {
     set(r.comment, b::setComment);
     set(r.dependency, b::setDependency);
     set(r.distribution, b::setDistribution);
+    set(r.container, b::setContainer);
+    b.putAllPluginOptions(r.plugins().values());
     if (r.nice != null) {
       b.setNice(r.nice);
     }

@@ -458,6 +458,22 @@ public final class SlurmConfig {
     return controllerHost;
   }
 
+  /**
+   * Every controller, primary first: each SlurmctldHost line parsed (lines that do not parse are
+   * left out; the primary's was checked at load), or the one controller ControlMachine names.
+   */
+  public List<ControllerHost> controllers() {
+    if (controllerLines.size() < 2) {
+      return List.of(new ControllerHost(controllerHost, controllerAddr));
+    }
+    return controllerLines.stream().map(ControllerHost::parse).flatMap(java.util.Optional::stream).toList();
+  }
+
+  /** Whether two or more controllers are configured: they then replicate their state (a Raft group). */
+  public boolean replicatedControllers() {
+    return controllerLines.size() >= 2;
+  }
+
   public String controllerAddr() {
     return controllerAddr;
   }

@@ -136,14 +136,15 @@ public final class JobDirectory {
    * Writes the launch file job-launcher.pl reads (root's): NUL-terminated fields, never parsed by
    * a shell, with the cgroup files the job joins and the node CPUs it holds.
    */
-  void writeLaunch(LaunchPlan plan, List<String> scriptPrefix, String nodeName, JobConfinement.Confined confined)
-      throws IOException {
+  void writeLaunch(LaunchPlan plan, List<String> scriptPrefix, String nodeName, JobConfinement.Confined confined,
+      java.util.function.UnaryOperator<UserLaunch> plugins) throws IOException {
     List<String> command = new ArrayList<>(scriptPrefix);
     command.add(script().toString());
     command.addAll(plan.argv());
-    new UserLaunch(UserLaunch.Kind.BATCH, plan.uid(), plan.gid(), nodeName, Integer.toUnsignedString(jobId) + ".batch",
-        plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), plan.append(), plan.umask(), plan.environment(),
-        command, confined.cgroupProcs(), confined.cores()).writeTo(dir);
+    plugins.apply(new UserLaunch(UserLaunch.Kind.BATCH, plan.uid(), plan.gid(), nodeName,
+        Integer.toUnsignedString(jobId) + ".batch", plan.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(),
+        plan.append(), plan.umask(), plan.environment(), command, confined.cgroupProcs(), confined.cores()))
+        .writeTo(dir);
   }
 
   /** The node CPUs the job holds, as its launch file (or, written by an earlier version, its cores file) says. */

@@ -88,6 +88,13 @@ public final class JobSupervisor implements AutoCloseable {
     this(spoolDir, nodeName, clock, listener, confinement, sampleSeconds, LaunchHooks.NONE);
   }
 
+  private volatile TaskPlugins plugins = TaskPlugins.NONE;
+
+  /** --container and the plugins' task hooks, for every job launched from now on. */
+  public void useTaskPlugins(TaskPlugins plugins) {
+    this.plugins = plugins;
+  }
+
   /** @param hooks the Prolog, Epilog, task hooks and kill checks to run around each job */
   public JobSupervisor(Path spoolDir, String nodeName, Clock clock, JobListener listener,
       JobConfinement confinement, int sampleSeconds, LaunchHooks hooks) throws IOException {
@@ -206,7 +213,9 @@ public final class JobSupervisor implements AutoCloseable {
       return;
     }
     try {
-      dir.writeLaunch(plan, hooks.scriptPrefix(), nodeName, confined);
+      List<String> prefix = hooks.scriptPrefix();
+      dir.writeLaunch(plan, prefix, nodeName, confined, l -> plugins.apply(l, prefix.size(), jobId, -1,
+          request.getSpec().getContainer(), request.getSpec().getPluginOptionsMap()));
     } catch (IOException | RuntimeException e) {
       finish(job, JobEnd.failed(0, now(), "cannot write the job's files to the spool: " + e.getMessage()));
       return;

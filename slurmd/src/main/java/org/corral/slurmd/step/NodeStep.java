@@ -175,7 +175,9 @@ final class NodeStep {
           break;
         }
         RunningTask running = new RunningTask(task, dir.resolve("task" + task.taskId()));
-        running.start(context.launcher(), plan, context.nodeName(), io, cgroupProcs);
+        running.start(context.launcher(), plan, context.nodeName(), io, cgroupProcs,
+            l -> context.plugins().apply(l, context.taskHooks().size(), key.jobId(), task.taskId(),
+                request.getSpec().getContainer(), request.getSpec().getPluginOptionsMap()));
         started.add(running);
       }
     } catch (IOException e) {

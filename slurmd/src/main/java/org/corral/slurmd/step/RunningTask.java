@@ -86,14 +86,14 @@ final class RunningTask {
   }
 
   /** @param cgroupProcs the cgroup files the task joins, as root, before it runs user code */
-  void start(NodeLauncher launcher, StepPlan step, String nodeName, IoConnection io, List<Path> cgroupProcs)
-      throws IOException {
+  void start(NodeLauncher launcher, StepPlan step, String nodeName, IoConnection io, List<Path> cgroupProcs,
+      java.util.function.UnaryOperator<UserLaunch> plugins) throws IOException {
     Files.createDirectories(dirPath);
     Files.setPosixFilePermissions(dirPath, PosixFilePermissions.fromString("rwx------"));
     // Output files were created or truncated for the whole step: every task appends.
-    new UserLaunch(UserLaunch.Kind.TASK, step.uid(), step.gid(), nodeName, step.key().toString(), step.workDir(),
-        plan.stdIn(), plan.stdOut(), plan.stdErr(), true, step.umask(), plan.environment(), plan.command(),
-        cgroupProcs, "")
+    plugins.apply(new UserLaunch(UserLaunch.Kind.TASK, step.uid(), step.gid(), nodeName, step.key().toString(),
+        step.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), true, step.umask(), plan.environment(),
+        plan.command(), cgroupProcs, ""))
         .writeTo(dirPath);
     launcher.makeFifos(dirPath);
     // Our ends first: opening a named pipe waits for the other end, which the task opens.

@@ -22,4 +22,11 @@ record StepContext(
     UserDirectory users,
     StepListener listener,
     JobConfinement confinement,
-    List<String> taskHooks) {}
+    List<String> taskHooks,
+    org.corral.slurmd.launch.TaskPlugins plugins) {
+
+  StepContext withPlugins(org.corral.slurmd.launch.TaskPlugins p) {
+    return new StepContext(nodeName, hostName, confPath, stepsDir, launcher, jobCpus, killWait, clock, users, listener,
+        confinement, taskHooks, p);
+  }
+}

@@ -37,7 +37,7 @@ public final class StepManager implements AutoCloseable {
   /** Ended steps remembered so that a repeated launch order is still ignored. */
   private static final int REMEMBERED_ENDED = 4096;
 
-  private final StepContext context;
+  private volatile StepContext context;
   private final ConcurrentMap<StepKey, NodeStep> steps = new ConcurrentHashMap<>();
   private final Set<StepKey> ended = Collections.newSetFromMap(new LinkedHashMap<>() {
     @Override
@@ -82,7 +82,12 @@ public final class StepManager implements AutoCloseable {
     StepSpool.clearLeftovers(stepsDir);
     this.context = new StepContext(nodeName, JobSupervisor.shortHostName(), confPath, stepsDir,
         NodeLauncher.start(spoolDir, nodeName), jobCpus, killWait, clock, UserDirectory.system(), listener, confinement,
-        List.copyOf(taskHooks));
+        List.copyOf(taskHooks), org.corral.slurmd.launch.TaskPlugins.NONE);
+  }
+
+  /** --container and the plugins' task hooks, for every step launched from now on. */
+  public void useTaskPlugins(org.corral.slurmd.launch.TaskPlugins plugins) {
+    this.context = context.withPlugins(plugins);
   }
 
   /** Starts this node's tasks of a step, asynchronously; a repeat for the same step is ignored. */
