@@ -16,9 +16,11 @@ jobs=${1:-1000}
 per=$((jobs / 4))
 work=$(mktemp -d /tmp/corral-e2e-bench-XXXX); chmod 755 "$work"
 
-# CPU seconds (user + system) of this shell's waited-for children so far
-children_cpu() {
-  times | tail -n 1 | awk '{ for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } } END { printf "%.3f", t }'
+# CPU seconds (user + system) of this shell's waited-for children so far (times runs in this
+# shell, not in a command substitution's subshell, whose children are none)
+children_cpu() { # sets CHILD_CPU
+  times > "$work/times"
+  CHILD_CPU=$(tail -n 1 "$work/times" | awk '{ for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } } END { printf "%.3f", t }')
 }
 # CPU seconds (user + system, exited threads included) of the command server, for Corral's
 # server path only (0 otherwise)
@@ -33,14 +35,15 @@ server_cpu() {
 run() { # $1 = label, $2 = bin dir; SLURM_CONF must be set for Corral
   local bin=$2 t0 t1 c0 s0
   cd "$work"
-  c0=$(children_cpu); s0=$(server_cpu "$bin")
+  children_cpu; c0=$CHILD_CPU; s0=$(server_cpu "$bin")
   t0=$(date +%s.%N)
   for s in 1 2 3 4; do
     ( for _ in $(seq "$per"); do "$bin/sbatch" -Q -o /dev/null --wrap true >/dev/null; done ) &
   done
   wait
   t1=$(date +%s.%N)
-  local cpu; cpu=$(echo "$(children_cpu) - $c0 + $(server_cpu "$bin") - $s0" | bc)
+  children_cpu
+  local cpu; cpu=$(echo "$CHILD_CPU - $c0 + $(server_cpu "$bin") - $s0" | bc)
   while [ -n "$("$bin/squeue" -h -o %i | head -n 1)" ]; do sleep 0.2; done
   local t2; t2=$(date +%s.%N)
   echo "$1: submitted $((per * 4)) in $(echo "$t1 - $t0" | bc) s; queue empty after $(echo "$t2 - $t0" | bc) s; $(echo "scale=1; $((per * 4)) / ($t2 - $t0)" | bc) jobs/s; commands' CPU $cpu s ($(echo "scale=2; 1000 * $cpu / ($per * 4)" | bc) ms a job)"
