@@ -74,7 +74,7 @@ public final class Main {
   static CliCommand command(String name, Caller caller) {
     return switch (name) {
       case "sbatch" -> new org.corral.cli.sbatch.SbatchCommand(caller);
-      case "scancel" -> new org.corral.cli.scancel.ScancelCommand();
+      case "scancel" -> new org.corral.cli.scancel.ScancelCommand(caller);
       case "squeue" -> new org.corral.cli.squeue.SqueueCommand();
       case "sinfo" -> new org.corral.cli.sinfo.SinfoCommand();
       case "scontrol" -> new org.corral.cli.scontrol.ScontrolCommand(caller);

@@ -25,7 +25,12 @@ public final class ScancelCommand implements CliCommand {
   private final Supplier<InputStream> stdin;
 
   public ScancelCommand() {
-    this(() -> System.in);
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** A scancel asking its -i questions on the caller's stdin. */
+  public ScancelCommand(org.corral.cli.Caller caller) {
+    this(caller.stdin());
   }
 
   public ScancelCommand(Supplier<InputStream> stdin) {

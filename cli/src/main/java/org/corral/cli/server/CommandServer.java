@@ -189,6 +189,13 @@ public final class CommandServer {
     retiring = true;
     removeSocket();
     try {
+      // Nothing of it left behind (a CI run starts many installations' servers); the lock file
+      // goes while still locked, so a server starting now locks a new one.
+      Files.deleteIfExists(Path.of(socket + ".lock"));
+      Path log = Path.of(socket + ".log");
+      if (Files.exists(log) && Files.size(log) == 0) {
+        Files.deleteIfExists(log);
+      }
       lock.release(); // a new server may start while this one finishes its calls
     } catch (IOException e) {
       // released with the process anyway
