@@ -6,7 +6,8 @@
 # command's median and quartiles of wall time and its median CPU (user + system).
 #   bench/cli-startup.sh [ROUNDS]     (default 40; needs root for the reference's commands;
 #                                     SKIP_REFERENCE=1: Corral only; CORRAL_SKIP_BUILD=1: use
-#                                     build/ as it is, class caches included)
+#                                     build/ as it is, class caches included; PLUGSTACK=LINE:
+#                                     a plugstack.conf with that line beside slurm.conf)
 # The reference must be running (../shared/peer/slurm-reference.sh start) unless SKIP_REFERENCE
 # is set; its queue gets held jobs named cli-startup, cancelled at the end.
 set -euo pipefail
@@ -27,6 +28,8 @@ cleanup() {
 trap cleanup EXIT
 CORRAL_SKIP_BUILD=1 ./corral up --dir "$dir/c" --port-base "$port" --nodes 4 --cpus 8 >/dev/null
 export SLURM_CONF=$dir/c/slurm.conf
+# PLUGSTACK="required spank_pyxis.so": the commands load that plugin stack (issue 24's cost check)
+[ -z "${PLUGSTACK:-}" ] || echo "$PLUGSTACK" > "$dir/c/plugstack.conf"
 cd "$dir"
 submit='sbatch -H -J cli-startup -o /dev/null --wrap true'
 for _ in $(seq 20); do "$here/bin/"$submit >/dev/null; done
