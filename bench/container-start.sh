@@ -32,17 +32,18 @@ mksquashfs "$dir/img/rootfs" "$dir/img/busybox.sqsh" -quiet -no-progress -all-ro
 chown -R "$user" "$dir/img"
 uid=$(id -u "$user")
 cache=$dir/c/spool/b1/containers/images/$uid
-as_user() { (cd "$dir/img" && setpriv --reuid="$user" --regid="$(id -g "$user")" --init-groups "$@"); }
+as_user=(setpriv --reuid="$user" --regid="$(id -g "$user")" --init-groups)
+cd "$dir/img"
 timed() { python3 -c 'import subprocess,sys,time; t=time.perf_counter(); r=subprocess.run(sys.argv[1:]); print(f"{(time.perf_counter()-t)*1000:.1f}"); sys.exit(r.returncode)' "$@"; }
 srun=$here/bin/srun
-as_user "$srun" --container-image="$dir/img/busybox.sqsh" true   # first use makes the cache directory
+"${as_user[@]}" "$srun" --container-image="$dir/img/busybox.sqsh" true   # first use makes the cache directory
 : > "$dir/plain"; : > "$dir/warm"; : > "$dir/cold"
 echo "== $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $rounds interleaved rounds"
 for _ in $(seq "$rounds"); do
-  as_user timed "$srun" true >> "$dir/plain"
-  as_user timed "$srun" --container-image="$dir/img/busybox.sqsh" true >> "$dir/warm"
+  timed "${as_user[@]}" "$srun" true >> "$dir/plain"
+  timed "${as_user[@]}" "$srun" --container-image="$dir/img/busybox.sqsh" true >> "$dir/warm"
   find "$cache" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
-  as_user timed "$srun" --container-image="$dir/img/busybox.sqsh" true >> "$dir/cold"
+  timed "${as_user[@]}" "$srun" --container-image="$dir/img/busybox.sqsh" true >> "$dir/cold"
 done
 for f in plain warm cold; do
   python3 - "$f" "$dir/$f" <<'PY'
