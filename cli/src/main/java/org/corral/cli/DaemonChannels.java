@@ -6,7 +6,10 @@ import java.time.Clock;
 import java.time.Duration;
 import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
+import java.util.ArrayList;
+import java.util.List;
 import org.corral.protocol.ControllerAddress;
+import org.corral.protocol.ControllerFailover;
 import org.corral.protocol.DbdAddress;
 import org.corral.protocol.MungeChannel;
 import org.corral.protocol.RpcChannel;
@@ -19,17 +22,31 @@ import org.corral.protocol.auth.MungeAuth;
  * and the kernel vouches for the user (the fast path); elsewhere the command goes over TCP to the
  * address slurm.conf gives, with a MUNGE credential (AuthType=auth/munge, Slurm's default).
  */
-final class DaemonChannels {
+public final class DaemonChannels {
   private static final Duration TIMEOUT = UnixSocketChannel.DEFAULT_TIMEOUT;
+  /** How long a command looks for the controller that leads (a takeover takes seconds). */
+  private static final long FAILOVER_PATIENCE_MS = 60_000;
 
   private DaemonChannels() {}
 
   static RpcChannel controller(SlurmConfig cfg) {
-    Path socket = ControllerAddress.unixSocket(cfg);
+    if (!cfg.replicatedControllers()) {
+      return controller(cfg, 0);
+    }
+    List<RpcChannel> all = new ArrayList<>();
+    for (int i = 0; i < cfg.controllers().size(); i++) {
+      all.add(controller(cfg, i));
+    }
+    return new ControllerFailover(all, FAILOVER_PATIENCE_MS);
+  }
+
+  /** Controller {@code index} of SlurmctldHost's list alone (scontrol ping asks each). */
+  public static RpcChannel controller(SlurmConfig cfg, int index) {
+    Path socket = ControllerAddress.unixSocket(cfg, index);
     if (Files.exists(socket)) {
       return new UnixSocketChannel(socket);
     }
-    return remote(cfg, cfg.controllerAddr(), cfg.slurmctldPort(), "slurmctld");
+    return remote(cfg, cfg.controllers().get(index).addr(), cfg.slurmctldPort(), "slurmctld");
   }
 
   static RpcChannel accounting(SlurmConfig cfg) {

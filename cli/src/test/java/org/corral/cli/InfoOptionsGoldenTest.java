@@ -34,7 +34,7 @@ class InfoOptionsGoldenTest {
         new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), Clock.systemUTC(),
         () -> { throw new IllegalStateException(tool + " " + option + " called the controller"); },
         () -> { throw new IllegalStateException(tool + " " + option + " called slurmdbd"); });
-    int rc = Main.command(tool).run(List.of(option), cli);
+    int rc = Main.command(tool, Caller.thisProcess()).run(List.of(option), cli);
     assertThat(out.toString(StandardCharsets.UTF_8)).as(name + " stdout").isEqualTo(resource(name + ".out"));
     assertThat(err.toString(StandardCharsets.UTF_8)).as(name + " stderr").isEqualTo(resource(name + ".err"));
     assertThat(rc).as(name + " exit status").isEqualTo(Integer.parseInt(resource(name + ".rc").trim()));

@@ -40,9 +40,9 @@ public final class RpcRecording {
     int rc;
     try (OutputStream file = new BufferedOutputStream(new FileOutputStream(log, true))) {
       Cli cli = new Cli(name, out, err, System.getenv(), Clock.systemDefaultZone(),
-          recorded(Main.controller(err, name), 0, file), recorded(Main.accounting(err, name), 1, file));
+          recorded(Main.controller(System.getenv(), err, name), 0, file), recorded(Main.accounting(System.getenv(), err, name), 1, file));
       try {
-        rc = Main.command(name).run(args, cli);
+        rc = Main.command(name, Caller.thisProcess()).run(args, cli);
       } catch (RuntimeException e) {
         rc = 1;
       }

@@ -17,6 +17,7 @@ public enum SlurmError {
   SUCCESS(0, "No error"),
   // errno values slurmdbd answers with, their strerror texts
   NO_SUCH_FILE(2, "No such file or directory"),
+  NO_SUCH_PROCESS(3, "No such process"),
   BAD_ADDRESS(14, "Bad address"),
   INVALID_MESSAGE(1000, "Unexpected message received"),
   CONNECTION_ERROR(1001, "Communication connection failure"),

@@ -6,11 +6,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import org.corral.common.config.ConfigException;
+import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.common.logging.DaemonLogging;
 import org.corral.common.logging.PidFile;
 import org.corral.ctld.journal.JournalCorruptException;
 import org.corral.ctld.journal.RecoveryMode;
+import org.corral.ctld.ha.ReplicatedController;
 import org.corral.ctld.runtime.Controller;
 
 /**
@@ -26,19 +28,23 @@ public final class Slurmctld {
     boolean clear = false;
     boolean verbose = false;
     Path conf = null;
+    String controllerName = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "-D" -> { }
+        // -s: Slurm's unit files pass it (change to the log's directory); Corral's daemons never
+        // depend on their working directory, and its units are Slurm's (dist/systemd).
+        case "-D", "-s" -> { }
         case "-i" -> ignoreDamage = true;
         case "-c" -> clear = true;
         case "-v", "-vv", "-vvv" -> verbose = true;
         case "-f" -> conf = Path.of(args[++i]);
+        case "--controller" -> controllerName = args[++i];
         case "-V" -> {
           System.out.println(org.corral.common.Version.TEXT);
           return;
         }
         case "-h", "--help" -> {
-          System.out.println("Usage: slurmctld [-D] [-i] [-c] [-v] [-f slurm.conf]");
+          System.out.println("Usage: slurmctld [-D] [-i] [-c] [-v] [-f slurm.conf] [--controller NAME]");
           return;
         }
         default -> {
@@ -49,10 +55,17 @@ public final class Slurmctld {
     }
     try {
       SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
-      DaemonLogging.setup(cfg.slurmctldLogFile().map(Path::of).orElse(null), verbose);
+      // Controllers sharing a host keep files of their own: backup N's log and pid file add ".N".
+      String suffix = cfg.replicatedControllers() ? ReplicatedController.fileSuffix(cfg, controllerName) : "";
+      DaemonLogging.setup(cfg.slurmctldLogFile().map(f -> Path.of(f + suffix)).orElse(null), verbose,
+          DaemonLogging.Options.of(cfg, SlurmConfKeys.SLURMCTLD_SYSLOG_DEBUG, "slurmctld"));
       System.Logger log = System.getLogger("slurmctld");
       for (String w : cfg.warnings()) {
         log.log(Level.WARNING, w);
+      }
+      if (cfg.replicatedControllers()) {
+        runReplicated(cfg, controllerName, log);
+        return;
       }
       Path pid = Path.of(cfg.slurmctldPidFile());
       Controller controller = Controller.start(cfg, Clock.systemUTC(),
@@ -72,8 +85,30 @@ public final class Slurmctld {
       System.err.println("slurmctld: fatal: " + e.getMessage());
       System.exit(1);
     } catch (IOException e) {
+      System.getLogger("slurmctld").log(Level.ERROR, "fatal", e);
       System.err.println("slurmctld: fatal: " + e.getMessage());
       System.exit(1);
     }
+  }
+
+  /**
+   * One of several controllers: joins their Raft group, and serves while it leads. Controllers
+   * sharing a host keep pid files of their own: backup N's is SlurmctldPidFile with ".N" added.
+   */
+  private static void runReplicated(SlurmConfig cfg, String name, System.Logger log) throws IOException {
+    ReplicatedController controller = ReplicatedController.start(cfg, Clock.systemUTC(), name,
+        ReplicatedController.shortHostName(), Duration.ofSeconds(10));
+    int index = controller.index();
+    Path pid = Path.of(cfg.slurmctldPidFile() + ReplicatedController.fileSuffix(cfg, name));
+    PidFile.write(pid);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      controller.close();
+      PidFile.remove(pid);
+    }));
+    log.log(Level.INFO, "slurmctld version " + org.corral.common.Version.NUMBER + " started on cluster "
+        + cfg.clusterName() + " as controller " + controller.id() + " (SlurmctldHost[" + index + "])");
+    controller.awaitShutdown();
+    controller.close();
+    System.exit(0);
   }
 }

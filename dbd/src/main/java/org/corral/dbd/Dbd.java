@@ -27,6 +27,7 @@ import org.corral.protocol.RpcServer;
 import org.corral.protocol.SocketDirectory;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.audit.AuditLog;
 import org.corral.protocol.auth.MungeAuth;
 import org.corral.protocol.msg.Request;
 
@@ -44,7 +45,10 @@ public final class Dbd implements AutoCloseable {
 
   private final Purger purger;
 
-  private Dbd(Database db, RpcServer server, Rollups rollups, Purger purger) {
+  private final AuditLog audit;
+
+  private Dbd(Database db, RpcServer server, Rollups rollups, Purger purger, AuditLog audit) {
+    this.audit = audit;
     this.purger = purger;
     this.db = db;
     this.server = server;
@@ -81,16 +85,19 @@ public final class Dbd implements AutoCloseable {
     FrameLimits userFrames = FrameLimits.DEFAULT
         .withUserType(Request.ACCT_UPDATE_FIELD_NUMBER, 4 << 20)
         .withUserType(Request.ARCHIVE_LOAD_FIELD_NUMBER, 64 << 20);
+    DbdService service = new DbdService(jobs, cluster, slurmUid, clock,
+        assocService, new ArchiveService(purger, jobs, assocService, cfg.archiveDirSetting()),
+        new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db),
+        DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid));
+    AuditLog audit = AuditLog.open(auditFile(cfg), "slurmdbd", cfg.get("DbdHost").orElse("localhost"), clock);
+    service.audit(audit);
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
             64 << 20, Duration.ofMinutes(5), 1024, userFrames),
         new Credentials(key, "slurmdbd", clock),
         MungeAuth.forAuthType(cfg.get("AuthType").orElse("auth/munge"),
             cfg.get("AuthInfo").orElse(null), clock),
-        new DbdService(jobs, cluster, slurmUid, clock,
-            assocService, new ArchiveService(purger, jobs, assocService, cfg.archiveDirSetting()),
-            new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db),
-            DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid)));
-    return new Dbd(db, server, rollups.start(), purger.start());
+        service);
+    return new Dbd(db, server, rollups.start(), purger.start(), audit);
   }
 
   private static Database openWithRetry(DbdConfig cfg) throws ConfigException, IOException {
@@ -112,6 +119,12 @@ public final class Dbd implements AutoCloseable {
     }
   }
 
+  /** slurmdbd_audit.log beside LogFile, else beside the pid file. */
+  static Path auditFile(DbdConfig cfg) {
+    Path beside = cfg.logFile().orElse(cfg.pidFile()).toAbsolutePath();
+    return beside.resolveSibling("slurmdbd_audit.log");
+  }
+
   public int tcpPort() {
     return server.tcpPort();
   }
@@ -121,6 +134,7 @@ public final class Dbd implements AutoCloseable {
     rollups.close();
     purger.close();
     server.close();
+    audit.close();
     db.close();
   }
 }

@@ -10,16 +10,19 @@ import org.corral.dbd.report.ReportService;
 import org.corral.dbd.storage.JobStore;
 import org.corral.dbd.storage.NodeEventStore;
 import org.corral.protocol.NodeEvents;
+import org.corral.protocol.OnBehalf;
 import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
 import org.corral.protocol.Responses;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.audit.AuditLog;
 import org.corral.protocol.msg.AcctEvent;
 import org.corral.protocol.msg.AcctEventsReply;
 import org.corral.protocol.msg.AcctEventsRequest;
 import org.corral.protocol.msg.EventQueryReply;
 import org.corral.protocol.msg.EventQueryRequest;
 import org.corral.protocol.msg.JobQueryReply;
+import org.corral.protocol.msg.OnBehalfRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 
@@ -57,8 +60,34 @@ final class DbdService implements RequestHandler {
     this.clock = clock;
   }
 
+  /** Audits sacctmgr's changes and archive loads from now on (see {@link AuditLog}). */
+  void audit(AuditLog log) {
+    this.audit = log;
+  }
+
+  private volatile AuditLog audit = AuditLog.NONE;
+
   @Override
   public Response handle(Peer peer, Request req) {
+    return handle(peer, req, null);
+  }
+
+  @Override
+  public Response handle(Peer peer, Request req, String remote) {
+    return serve(peer, req, remote, null);
+  }
+
+  /** Answers one request and audits it when it changes state; {@code via}: the daemon that sent it for peer. */
+  private Response serve(Peer peer, Request req, String remote, String via) {
+    if (req.getBodyCase() == Request.BodyCase.ON_BEHALF) {
+      return onBehalf(peer, req.getOnBehalf(), remote);
+    }
+    Response response = answer(peer, req);
+    audit.record(peer, remote, via, req, response);
+    return response;
+  }
+
+  private Response answer(Peer peer, Request req) {
     try {
       return switch (req.getBodyCase()) {
         case ACCT_EVENTS -> events(peer, req.getAcctEvents());
@@ -77,10 +106,10 @@ final class DbdService implements RequestHandler {
         }
         case ASSOC_SNAPSHOT -> assoc.snapshot(peer, req.getAssocSnapshot());
         case ACCT_UPDATE -> assoc.update(peer, req.getAcctUpdate());
+        case TXN_QUERY -> assoc.transactions(req.getTxnQuery());
         case USAGE_REPORT -> Response.newBuilder().setUsageReport(report.report(req.getUsageReport())).build();
         case ARCHIVE_DUMP -> archive.dump(peer, req.getArchiveDump());
         case ARCHIVE_LOAD -> archive.load(peer, req.getArchiveLoad());
-        case ON_BEHALF -> onBehalf(peer, req.getOnBehalf());
         case CONFIG -> Response.newBuilder().setConfig(settings).build(); // sacctmgr show configuration
         case PING -> Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.newBuilder()
             .setPrimary(true)).build();
@@ -96,13 +125,18 @@ final class DbdService implements RequestHandler {
   }
 
   /** slurmrestd's request for a REST user: answered exactly as for that local user (ADR 0003). */
-  private Response onBehalf(Peer peer, org.corral.protocol.msg.OnBehalfRequest wrapped) {
+  private Response onBehalf(Peer peer, OnBehalfRequest wrapped, String remote) {
+    Peer user;
     try {
-      return handle(org.corral.protocol.OnBehalf.resolve(peer, wrapped, UserDirectory.system(), LOG),
-          wrapped.getRequest());
-    } catch (org.corral.protocol.OnBehalf.Refused e) {
-      return Responses.error(e.error(), e.getMessage());
+      user = OnBehalf.resolve(peer, wrapped, UserDirectory.system(), LOG);
+    } catch (OnBehalf.Refused e) {
+      Response refused = Responses.error(e.error(), e.getMessage());
+      audit.record(new Peer(wrapped.hasUid() ? wrapped.getUid() : Peer.UNKNOWN_ID, Peer.UNKNOWN_ID,
+          wrapped.getUserName().isEmpty() ? null : wrapped.getUserName(), peer.daemon()), remote, peer.daemon(),
+          wrapped.getRequest(), refused);
+      return refused;
     }
+    return serve(user, wrapped.getRequest(), remote, peer.daemon());
   }
 
   /** Events the controller caused itself are SlurmUser's, as Slurm records them. */

@@ -26,7 +26,9 @@ public final class Slurmdbd {
     Path conf = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "-D" -> { }
+        // -s: Slurm's unit files pass it (change to the log's directory); Corral's daemons never
+        // depend on their working directory, and its units are Slurm's (dist/systemd).
+        case "-D", "-s" -> { }
         case "-v", "-vv", "-vvv" -> verbose = true;
         case "-f" -> {
           if (i + 1 == args.length) {
@@ -54,7 +56,16 @@ public final class Slurmdbd {
     Path slurmConf = java.nio.file.Files.exists(beside) ? beside : envConf;
     try {
       DbdConfig cfg = DbdConfig.load(conf);
-      DaemonLogging.setup(cfg.logFile().orElse(null), verbose);
+      DaemonLogging.Options logging;
+      try {
+        logging = DaemonLogging.Options.of(cfg.get("LogTimeFormat").orElse(null),
+            cfg.get("DebugLevelSyslog").orElse(null), "slurmdbd");
+      } catch (IllegalArgumentException e) {
+        System.err.println("slurmdbd: error: " + conf + ": " + e.getMessage());
+        System.exit(1);
+        return;
+      }
+      DaemonLogging.setup(cfg.logFile().orElse(null), verbose, logging);
       System.Logger log = System.getLogger("slurmdbd");
       cfg.warnings().forEach(w -> log.log(Level.WARNING, w));
       String cluster = java.nio.file.Files.exists(slurmConf) ? SlurmConfig.load(slurmConf).clusterName() : "";

@@ -85,6 +85,41 @@ class BatchJobsTest {
   }
 
   @Test
+  void interactiveCancelAsksForEachJobAndFiltersChooseJobs() throws Exception {
+    Path work = cluster.workDir(bob);
+    int a = LocalCluster.jobId(cluster.as(bob, work, "sbatch", "-H", "-J", "first", "--wrap", "true"));
+    int b = LocalCluster.jobId(cluster.as(bob, work, "sbatch", "-H", "-J", "second", "--wrap", "true"));
+    int array = LocalCluster.jobId(cluster.as(bob, work, "sbatch", "-H", "-J", "arr", "-a", "1-3", "--wrap", "true"));
+    // Unknown ids are reported before anything is asked; the answers are read a line each.
+    LocalCluster.Result asked = cluster.withInput(bob, work, "n\nmaybe\nyes\n",
+        "scancel", "-i", String.valueOf(a), "999999", array + "_2");
+    assertThat(asked.err()).isEqualTo("scancel: error: Kill job error on job id 999999: Invalid job id specified\n");
+    assertThat(asked.out()).isEqualTo("Cancel job_id=" + a + " name=first partition=debug [y/n]? "
+        + ("Cancel job_id=" + array + "_[1-3] name=arr partition=debug [y/n]? ").repeat(2));
+    assertThat(asked.exitCode()).isEqualTo(1);
+    assertThat(cluster.state(a)).isEqualTo("PENDING");
+    assertThat(cluster.state(array)).isIn("CANCELLED", "");
+
+    // Filters: a node list that no pending job uses, another user's account; then the name.
+    LocalCluster.Result none = cluster.as(bob, work, "scancel", "-v", "-w", "n[1-2]", "-A", "nope", "-n", "second");
+    assertThat(none.err()).isEqualTo("scancel: error: No active jobs match ALL job filters, including: "
+        + "account=nope job_name=second nodelist=n[1-2] \n");
+    assertThat(cluster.state(b)).isEqualTo("PENDING");
+    LocalCluster.Result byName = cluster.withInput(bob, work, "y\n", "scancel", "-i", "-u", TestUsers.BOB, "-n", "second");
+    assertThat(byName.out()).isEqualTo("Cancel job_id=" + b + " name=second partition=debug [y/n]? ");
+    assertThat(cluster.state(b)).isIn("CANCELLED", "");
+    assertThat(cluster.as(bob, "scancel", String.valueOf(a)).exitCode()).isZero();
+
+    int running = LocalCluster.jobId(cluster.as(bob, work, "sbatch", "--wrap", "sleep 300"));
+    assertThat(cluster.awaitState(running, "RUNNING", 30)).isEqualTo("RUNNING");
+    String node = cluster.as(bob, "squeue", "-h", "-j", String.valueOf(running), "-o", "%N").out().strip();
+    assertThat(cluster.as(bob, "scancel", "-w", node, "-q", "other").exitCode()).isZero();
+    assertThat(cluster.state(running)).isEqualTo("RUNNING");
+    assertThat(cluster.as(bob, "scancel", "-w", "n[1-2]").exitCode()).isZero();
+    assertThat(cluster.awaitState(running, "CANCELLED", 30)).isEqualTo("CANCELLED");
+  }
+
+  @Test
   void failingScriptEndsFailedWithItsExitCode() throws Exception {
     Path work = cluster.workDir(alice);
     int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "--wrap", "exit 3"));

@@ -91,7 +91,8 @@ class CrashRecoveryTest {
     }
   }
 
-  private static void awaitAllCompleted(UnixSocketChannel ctld, java.util.Set<Integer> ids, int timeoutS)
+  /** Waits until each of the jobs is COMPLETED and no longer completing (ReplicatedControllersTest too). */
+  static void awaitAllCompleted(org.corral.protocol.RpcChannel ctld, java.util.Set<Integer> ids, int timeoutS)
       throws IOException {
     long deadline = System.nanoTime() + timeoutS * 1_000_000_000L;
     List<Integer> notDone = List.of();

@@ -80,6 +80,24 @@ final class LocalCluster implements AutoCloseable {
 
   private static LocalCluster startWith(int nodes, String slurmConf, String cgroupConf, String gresConf,
       String... options) throws IOException, InterruptedException {
+    return startWith(home -> copyInstallation(Path.of(System.getProperty("corral.home")), home),
+        nodes, slurmConf, cgroupConf, gresConf, options);
+  }
+
+  /** A cluster run from the installable tarball (docs/deploy.md), unpacked as a site would. */
+  static LocalCluster upFromTarball(Path tarball, int nodes, int cpus, long memMb)
+      throws IOException, InterruptedException {
+    return startWith(home -> unpack(tarball, home), nodes, null, null, null, "--nodes",
+        String.valueOf(nodes), "--cpus", String.valueOf(cpus), "--memory", String.valueOf(memMb));
+  }
+
+  /** Puts Corral's files in a new directory {@code home}. */
+  private interface Installer {
+    void install(Path home) throws IOException, InterruptedException;
+  }
+
+  private static LocalCluster startWith(Installer installer, int nodes, String slurmConf,
+      String cgroupConf, String gresConf, String... options) throws IOException, InterruptedException {
     Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
     return startIn(root, nodes, slurmConf, cgroupConf, gresConf, options);
@@ -88,7 +106,7 @@ final class LocalCluster implements AutoCloseable {
   private static LocalCluster startIn(Path root, int nodes, String slurmConf, String cgroupConf, String gresConf,
       String... options) throws IOException, InterruptedException {
     Path home = root.resolve("home");
-    copyInstallation(Path.of(System.getProperty("corral.home")), home);
+    installer.install(home);
     int port = FreePorts.block(10 + nodes + 1);
     LocalCluster c = new LocalCluster(root, home, root.resolve("cluster"), port);
     List<String> args = new ArrayList<>(List.of("up", "--dir", c.dir.toString(), "--port-base",
@@ -143,6 +161,16 @@ final class LocalCluster implements AutoCloseable {
     }
   }
 
+  private static void unpack(Path tarball, Path home) throws IOException, InterruptedException {
+    Files.createDirectories(home);
+    Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxr-xr-x"));
+    List<String> cmd = List.of("tar", "-xzf", tarball.toString(), "-C", home.toString(), "--strip-components=1");
+    Result r = execute(new ProcessBuilder(cmd), null, 120, cmd);
+    if (r.exitCode() != 0) {
+      throw new IOException("unpacking " + tarball + " failed: " + r);
+    }
+  }
+
   Result corral(String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(home.resolve("corral").toString()));
     cmd.addAll(List.of(args));
@@ -157,12 +185,37 @@ final class LocalCluster implements AutoCloseable {
   /** As {@link #as(TestUsers.User, Path, String...)}, with more environment variables. */
   Result as(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String... args)
       throws IOException, InterruptedException {
+    return run(command(user, cwd, extraEnv, args), cwd, 60);
+  }
+
+  /**
+   * As {@link #as(TestUsers.User, Path, Map, String...)}, started and left running: stdout and
+   * stderr are pipes to read while it runs (signals, live output); stdin is /dev/null.
+   */
+  Process start(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String... args) throws IOException {
+    ProcessBuilder pb = command(user, cwd, extraEnv, args);
+    return pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+  }
+
+  /** As {@link #as(TestUsers.User, Path, Map, String...)}, any program (args[0], a full path) with this cluster's set-up. */
+  Result program(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String... args)
+      throws IOException, InterruptedException {
+    return run(command(user, cwd, extraEnv, args[0], List.of(args).subList(1, args.length)), cwd, 60);
+  }
+
+  private ProcessBuilder command(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String... args) {
+    return command(user, cwd, extraEnv, home.resolve("bin").resolve(args[0]).toString(),
+        List.of(args).subList(1, args.length));
+  }
+
+  private ProcessBuilder command(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String program,
+      List<String> args) {
     List<String> cmd = new ArrayList<>();
     if (user != null) {
       cmd.addAll(List.of("setpriv", "--reuid=" + user.uid(), "--regid=" + user.gid(), "--init-groups"));
     }
-    cmd.add(home.resolve("bin").resolve(args[0]).toString());
-    cmd.addAll(List.of(args).subList(1, args.length));
+    cmd.add(program);
+    cmd.addAll(args);
     Map<String, String> env = new java.util.HashMap<>(extraEnv);
     env.put("SLURM_CONF", dir.resolve("slurm.conf").toString());
     // Commands that run others (salloc's shell, a batch script's srun) find Corral's first.
@@ -170,7 +223,10 @@ final class LocalCluster implements AutoCloseable {
     env.put("HOME", user == null ? "/root" : "/home/" + user.name());
     env.put("USER", user == null ? "root" : user.name());
     env.put("PWD", cwd == null ? root.toString() : cwd.toString());
-    return run(cmd, env, cwd, 60);
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().putAll(env);
+    pb.directory((cwd == null ? root : cwd).toFile());
+    return pb;
   }
 
   Result as(TestUsers.User user, String... args) throws IOException, InterruptedException {
@@ -180,12 +236,18 @@ final class LocalCluster implements AutoCloseable {
   /** As {@link #as(TestUsers.User, Path, String...)}, with the given text on the command's stdin. */
   Result withInput(TestUsers.User user, Path cwd, String input, String... args)
       throws IOException, InterruptedException {
+    return withInput(user, cwd, Map.of(), input, args);
+  }
+
+  /** As {@link #withInput(TestUsers.User, Path, String, String...)}, with more environment variables. */
+  Result withInput(TestUsers.User user, Path cwd, Map<String, String> extraEnv, String input, String... args)
+      throws IOException, InterruptedException {
     Path in = Files.createTempFile(root, "stdin", ".txt");
     try {
       Files.writeString(in, input);
       Files.setPosixFilePermissions(in, PosixFilePermissions.fromString("rw-r--r--"));
       stdin.set(in);
-      return as(user, cwd, args);
+      return as(user, cwd, extraEnv, args);
     } finally {
       stdin.remove();
       Files.deleteIfExists(in);
@@ -200,7 +262,11 @@ final class LocalCluster implements AutoCloseable {
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().putAll(env);
     pb.directory((cwd == null ? root : cwd).toFile());
-    return execute(pb, stdin.get(), timeoutS, cmd);
+    return run(pb, cwd, timeoutS);
+  }
+
+  private Result run(ProcessBuilder pb, Path cwd, int timeoutS) throws IOException, InterruptedException {
+    return execute(pb, stdin.get(), timeoutS, pb.command());
   }
 
   /**
@@ -282,8 +348,30 @@ final class LocalCluster implements AutoCloseable {
       as(null, "scancel", "-u", u);
     }
     corral("down", "--dir", dir.toString());
+    stopCommandServers();
     killLeftovers();
     new ProcessBuilder("rm", "-rf", root.toString()).start().waitFor();
+  }
+
+  /**
+   * Stops the command servers (docs/adr/0007-resident-command-server.md) that this cluster's
+   * commands started for root and the test users: each installation copy has its own.
+   */
+  void stopCommandServers() throws IOException, InterruptedException {
+    Path front = home.resolve("libexec/corral-front");
+    for (String u : List.of("root", TestUsers.ALICE, TestUsers.BOB)) {
+      Process id = new ProcessBuilder("id", "-u", u).redirectErrorStream(true).start();
+      String uid = new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      if (id.waitFor() != 0) {
+        continue;
+      }
+      List<String> cmd = new ArrayList<>(List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups",
+          front.toString(), "--stop-server"));
+      ProcessBuilder pb = new ProcessBuilder(cmd);
+      pb.environment().remove("XDG_RUNTIME_DIR");
+      pb.environment().remove("CORRAL_COMMAND_SERVER_DIR");
+      execute(pb, null, 30, cmd);
+    }
   }
 
   /**

@@ -73,6 +73,8 @@ class LocalClustersTest {
       assertThat(down.out()).contains("stopped 1 job launcher and their jobs");
       assertThat(launchers(cluster)).isEmpty();
       assertThat(ProcessHandle.of(jobPid).filter(ProcessHandle::isAlive)).isEmpty();
+      // What is left is no cluster's: the users' command servers, which idle out by themselves
+      cluster.stopCommandServers();
       assertThat(cluster.processes()).isEmpty();
     }
   }

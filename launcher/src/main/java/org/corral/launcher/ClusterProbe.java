@@ -2,7 +2,11 @@ package org.corral.launcher;
 
 import java.io.IOException;
 import org.corral.common.config.SlurmConfig;
+import java.util.ArrayList;
+import java.util.List;
 import org.corral.protocol.ControllerAddress;
+import org.corral.protocol.ControllerFailover;
+import org.corral.protocol.RpcChannel;
 import org.corral.protocol.UnixSocketChannel;
 import org.corral.protocol.msg.NodeBaseState;
 import org.corral.protocol.msg.NodeInfo;
@@ -52,7 +56,14 @@ final class ClusterProbe {
 
   /** Waits until every configured node is registered and answering. */
   static boolean awaitNodesUp(SlurmConfig cfg, long timeoutMs) throws InterruptedException {
-    UnixSocketChannel ch = new UnixSocketChannel(ControllerAddress.unixSocket(cfg));
+    RpcChannel ch = new UnixSocketChannel(ControllerAddress.unixSocket(cfg));
+    if (cfg.replicatedControllers()) { // whichever leads
+      List<RpcChannel> all = new ArrayList<>();
+      for (int i = 0; i < cfg.controllers().size(); i++) {
+        all.add(new UnixSocketChannel(ControllerAddress.unixSocket(cfg, i)));
+      }
+      ch = new ControllerFailover(all, 5_000);
+    }
     long deadline = System.currentTimeMillis() + timeoutMs;
     while (System.currentTimeMillis() < deadline) {
       try {

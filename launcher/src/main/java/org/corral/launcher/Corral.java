@@ -249,9 +249,21 @@ public final class Corral {
           dbd.logFile().map(Path::toString).orElse(dbdOut.toString())));
     }
     Path ctldOut = log.resolve("slurmctld.out");
-    out.add(new Daemon("slurmctld", List.of(bin + "/slurmctld", "-D", "-f", conf),
-        Path.of(cfg.slurmctldPidFile()), ctldOut, "org.corral.ctld.Slurmctld", cfg.slurmctldPort(),
-        cfg.slurmctldLogFile().orElse(ctldOut.toString())));
+    if (!cfg.replicatedControllers()) {
+      out.add(new Daemon("slurmctld", List.of(bin + "/slurmctld", "-D", "-f", conf),
+          Path.of(cfg.slurmctldPidFile()), ctldOut, "org.corral.ctld.Slurmctld", cfg.slurmctldPort(),
+          cfg.slurmctldLogFile().orElse(ctldOut.toString())));
+    } else { // every controller SlurmctldHost names, each as its --controller (they share this host)
+      for (int i = 0; i < cfg.controllers().size(); i++) {
+        String name = cfg.controllers().get(i).host();
+        String suffix = i == 0 ? "" : "." + i;
+        Path o = log.resolve("slurmctld.out" + suffix);
+        out.add(new Daemon(i == 0 ? "slurmctld" : "slurmctld " + name,
+            List.of(bin + "/slurmctld", "-D", "-f", conf, "--controller", name),
+            Path.of(cfg.slurmctldPidFile() + suffix), o, "--controller " + name + " ", cfg.slurmctldPort(),
+            cfg.slurmctldLogFile().map(f -> f + suffix).orElse(o.toString())));
+      }
+    }
     Path dir = cfg.path().getParent();
     Path restdOut = log.resolve("slurmrestd.out");
     out.add(new Daemon(RESTD, List.of(bin + "/slurmrestd", "-f", conf, "-a", "rest_auth/jwt,rest_auth/local",

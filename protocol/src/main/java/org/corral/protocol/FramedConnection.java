@@ -30,6 +30,30 @@ final class FramedConnection implements AutoCloseable {
     return channel;
   }
 
+  InputStream input() {
+    return in;
+  }
+
+  OutputStream output() {
+    return out;
+  }
+
+  /**
+   * The next {@code n} bytes (fewer at the end of the stream), left unread for what follows;
+   * they must arrive within the timeout.
+   */
+  byte[] peek(int n, Duration timeout) throws IOException {
+    Deadline deadline = Deadline.after(timeout, channel);
+    try (deadline) {
+      in.mark(n);
+      byte[] first = in.readNBytes(n);
+      in.reset();
+      return first;
+    } catch (IOException e) {
+      throw timedOutOr(deadline, e, "reading a message", timeout);
+    }
+  }
+
   /** The next frame, or null at a clean end of stream; no time limit of its own. */
   Envelope read(int maxFrameBytes) throws IOException, ProtocolException {
     return FrameCodec.read(in, maxFrameBytes);

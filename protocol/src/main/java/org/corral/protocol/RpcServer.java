@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import org.corral.protocol.http.HttpHandler;
 
 /**
  * Serves requests on a TCP address (daemons, every request signed; users of other hosts with a
@@ -36,6 +37,7 @@ public final class RpcServer implements AutoCloseable {
   private final RequestHandler handler;
   private final UserDirectory users;
   private final UserAuth userAuth;
+  private final HttpEndpoint http;
   private final Semaphore slots;
   private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
   private final List<Thread> acceptors = new ArrayList<>();
@@ -44,8 +46,9 @@ public final class RpcServer implements AutoCloseable {
   private volatile boolean closed;
 
   private RpcServer(RpcServerConfig config, Credentials credentials, RequestHandler handler,
-      UserDirectory users, UserAuth userAuth) {
+      UserDirectory users, UserAuth userAuth, HttpHandler httpHandler) {
     this.userAuth = userAuth;
+    this.http = httpHandler == null ? null : new HttpEndpoint(httpHandler);
     this.config = config;
     this.credentials = credentials;
     this.handler = handler;
@@ -69,13 +72,22 @@ public final class RpcServer implements AutoCloseable {
    */
   public static RpcServer start(RpcServerConfig config, Credentials credentials,
       UserAuth userAuth, RequestHandler handler) throws IOException {
+    return start(config, credentials, userAuth, handler, null);
+  }
+
+  /**
+   * As {@link #start(RpcServerConfig, Credentials, UserAuth, RequestHandler)}; a TCP connection
+   * that opens with an HTTP request is answered by {@code httpHandler} (null: no HTTP).
+   */
+  public static RpcServer start(RpcServerConfig config, Credentials credentials,
+      UserAuth userAuth, RequestHandler handler, HttpHandler httpHandler) throws IOException {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(handler, "handler");
     if (config.tcpPort() != RpcServerConfig.NO_TCP && credentials == null) {
       throw new IllegalArgumentException("a TCP listener needs credentials");
     }
     RpcServer server = new RpcServer(config, credentials, handler, UserDirectory.system(),
-        userAuth);
+        userAuth, httpHandler);
     try {
       server.bind();
     } catch (IOException | RuntimeException e) {
@@ -171,7 +183,7 @@ public final class RpcServer implements AutoCloseable {
           channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         }
         ServerConnection connection = new ServerConnection(new FramedConnection(channel), isTcp,
-            remote, config, credentials, handler, users, userAuth);
+            remote, config, credentials, handler, users, userAuth, http);
         Thread.ofVirtual().name("rpc-conn").start(() -> {
           try {
             connection.run();

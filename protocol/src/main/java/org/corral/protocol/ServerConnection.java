@@ -30,6 +30,7 @@ final class ServerConnection implements Runnable {
   private final RequestHandler handler;
   private final UserDirectory users;
   private final UserAuth userAuth;
+  private final HttpEndpoint http;
   /** The daemon whose signed hello opened this TCP connection, or null before it. */
   private String greetedBy;
   /** The user whose MUNGE hello opened this TCP connection (frames by type, as a local user's). */
@@ -47,8 +48,9 @@ final class ServerConnection implements Runnable {
 
   ServerConnection(FramedConnection connection, boolean tcp, String remote,
       RpcServerConfig config, Credentials credentials, RequestHandler handler,
-      UserDirectory users, UserAuth userAuth) {
+      UserDirectory users, UserAuth userAuth, HttpEndpoint http) {
     this.userAuth = userAuth;
+    this.http = http;
     this.connection = connection;
     this.tcp = tcp;
     this.remote = remote;
@@ -69,6 +71,9 @@ final class ServerConnection implements Runnable {
           refuse(SlurmError.USER_ID_MISSING, "cannot identify the local client: " + e.getMessage());
           return;
         }
+      } else if (http != null && HttpEndpoint.looksLikeHttp(connection.peek(4, config.idleTimeout()))) {
+        http.serve(connection, remote);
+        return;
       }
       serve(local);
     } catch (SocketTimeoutException e) {
@@ -208,7 +213,7 @@ final class ServerConnection implements Runnable {
   /** The handler's answer; its failures are ours, so they never end the connection. */
   private Response handle(Peer peer, Request request) {
     try {
-      Response response = handler.handle(peer, request);
+      Response response = handler.handle(peer, request, remote);
       if (response != null) {
         return response;
       }

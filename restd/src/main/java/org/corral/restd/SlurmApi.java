@@ -124,8 +124,10 @@ final class SlurmApi {
     p.put("pinged", up ? "UP" : "DOWN");
     p.put("responding", up);
     p.put("latency", (System.nanoTime() - t0) / 1000);
-    p.put("mode", "primary");
-    p.put("primary", true);
+    // With several controllers the ping reaches the one that leads: its name and place are shown.
+    boolean primary = !up || r.getPing().getPrimary();
+    p.put("mode", primary ? "primary" : "backup");
+    p.put("primary", primary);
     if (!up) {
       out.error(500, SlurmError.CONTROLLER_DOWN.code(), SlurmError.CONTROLLER_DOWN.message(),
           "slurmctld did not answer the ping", "slurm_ping");

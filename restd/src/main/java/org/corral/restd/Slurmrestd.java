@@ -89,7 +89,7 @@ public final class Slurmrestd implements AutoCloseable {
     Credentials creds = new Credentials(key, "slurmrestd", clock);
     List<RpcChannel> channels = new ArrayList<>();
     for (int i = 0; i < CHANNELS; i++) {
-      channels.add(new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(60)));
+      channels.add(org.corral.protocol.ControllerFailover.overTcp(cfg, creds, Duration.ofSeconds(60)));
     }
     SlurmApi slurm = new SlurmApi(new OnBehalfClient(channels), cfg.clusterName(), NodeLayouts.of(cfg));
     AccountingConfig acct = cfg.accounting();

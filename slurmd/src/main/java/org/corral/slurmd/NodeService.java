@@ -5,15 +5,20 @@ import java.lang.System.Logger.Level;
 import org.corral.common.SlurmError;
 import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
+import org.corral.protocol.msg.FileBcastReply;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 import org.corral.protocol.msg.SignalScope;
+import org.corral.slurmd.bcast.FileBroadcast;
 import org.corral.slurmd.hooks.AllocationHooks;
 import org.corral.slurmd.launch.JobSupervisor;
 import org.corral.slurmd.step.StepManager;
 
-/** What the node daemon serves: the controller's launch and signal orders, nobody else's. */
+/**
+ * What the node daemon serves: the controller's launch and signal orders (and sbcast's file
+ * blocks, which the controller forwards), nobody else's.
+ */
 final class NodeService implements RequestHandler {
   private static final System.Logger LOG = System.getLogger("slurmd");
 
@@ -63,6 +68,11 @@ final class NodeService implements RequestHandler {
         case SIGNAL_TASKS -> steps.signal(req.getSignalTasks());
         case NODE_STEP_STAT -> {
           return Response.newBuilder().setStepStat(StepStats.of(jobs, steps, req.getNodeStepStat())).build();
+        }
+        case NODE_FILE_BCAST -> {
+          FileBcastReply.Builder reply = FileBcastReply.newBuilder();
+          FileBroadcast.write(req.getNodeFileBcast()).ifPresent(reply::addErrors);
+          return Response.newBuilder().setFileBcast(reply).build();
         }
         case NODE_HOOK -> {
           if (hooks != null) {

@@ -30,6 +30,7 @@ import org.corral.slurmd.launch.JobConfinement;
 import org.corral.slurmd.launch.JobSupervisor;
 import org.corral.slurmd.step.StepManager;
 import org.corral.slurmd.usage.GatherFrequency;
+import org.corral.slurmd.metrics.NodeMetrics;
 import org.corral.slurmd.usage.ProcReader;
 
 /**
@@ -40,6 +41,28 @@ public final class Slurmd {
   private Slurmd() {}
 
   /** cgroup.conf beside slurm.conf (Slurm's place for it); its defaults when there is none. */
+  /**
+   * The node's metrics on its port when the cluster serves metrics (MetricsType set) and keeps no
+   * data private (PrivateData unset, or MetricsParameters=ignore_private_data); else none.
+   */
+  private static NodeMetrics nodeMetrics(SlurmConfig cfg, String nodeName, JobSupervisor jobs, StepManager steps,
+      ResourceLimiter limiter, org.corral.slurmd.gres.GresInventory gres) {
+    if (cfg.text(SlurmConfKeys.METRICS_TYPE).isEmpty()) {
+      return null;
+    }
+    String privateData = cfg.text(SlurmConfKeys.PRIVATE_DATA).orElse("none").trim();
+    if (!privateData.isEmpty() && !privateData.equalsIgnoreCase("none")
+        && !cfg.text(SlurmConfKeys.METRICS_PARAMETERS).orElse("").contains("ignore_private_data")) {
+      return null;
+    }
+    boolean hasGpus = gres.slots().stream().anyMatch(s -> s.getName().equals("gpu"));
+    return new NodeMetrics(nodeName, () -> {
+      java.util.Set<Integer> all = new java.util.HashSet<>(jobs.runningJobs());
+      all.addAll(steps.runningJobs());
+      return all;
+    }, limiter, ProcReader.system(), hasGpus ? org.corral.slurmd.gres.NvidiaSmi.system() : null);
+  }
+
   private static CgroupConf loadCgroupConf(SlurmConfig cfg, System.Logger log) throws ConfigException {
     Path file = cfg.path().resolveSibling("cgroup.conf");
     if (!java.nio.file.Files.isRegularFile(file)) {
@@ -74,7 +97,9 @@ public final class Slurmd {
     boolean printHardware = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "-D" -> { }
+        // -s: Slurm's unit files pass it (change to the log's directory); Corral's daemons never
+        // depend on their working directory, and its units are Slurm's (dist/systemd).
+        case "-D", "-s" -> { }
         case "-N" -> name = args[++i];
         case "-f" -> conf = Path.of(args[++i]);
         case "-v", "-vv", "-vvv" -> verbose = true;
@@ -113,7 +138,8 @@ public final class Slurmd {
         return;
       }
       DaemonLogging.setup(cfg.slurmdLogFile()
-          .map(t -> Path.of(SlurmConfig.expandNodeTemplate(t, nodeName, host))).orElse(null), verbose);
+          .map(t -> Path.of(SlurmConfig.expandNodeTemplate(t, nodeName, host))).orElse(null), verbose,
+          DaemonLogging.Options.of(cfg, SlurmConfKeys.SLURMD_SYSLOG_DEBUG, "slurmd"));
       System.Logger log = System.getLogger("slurmd");
       if (node.cpus() > HostFacts.onlineCpus()) {
         log.log(Level.INFO, "node " + nodeName + " is configured with " + node.cpus()
@@ -125,7 +151,7 @@ public final class Slurmd {
           ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid), nodeName, clock);
       int beat = Math.max(1, Math.min(30, cfg.slurmdTimeout() / 3));
       ControllerLink link = new ControllerLink(
-          new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, Duration.ofSeconds(10)),
+          org.corral.protocol.ControllerFailover.overTcp(cfg, creds, Duration.ofSeconds(10)),
           node, clock, cfg.killWait(), Duration.ofSeconds(beat));
       Path spool = Path.of(SlurmConfig.expandNodeTemplate(cfg.slurmdSpoolDir(), nodeName, host));
       CgroupConf cgroupConf = loadCgroupConf(cfg, log);
@@ -160,8 +186,8 @@ public final class Slurmd {
       }
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
-          Duration.ofMinutes(1), 256), creds, new NodeService(jobs, steps, cfg.path().toString(),
-          new AllocationHooks(nodeHooks, link::hookDone)));
+          Duration.ofMinutes(1), 256), creds, null, new NodeService(jobs, steps, cfg.path().toString(),
+          new AllocationHooks(nodeHooks, link::hookDone)), nodeMetrics(cfg, nodeName, jobs, steps, limiter, gres));
       link.attach(jobs, steps);
       jobs.recover();
       HealthCheck health = hookSettings.healthCheckProgram().isPresent()

@@ -100,10 +100,10 @@ final class Archive {
     if (bad) {
       return 1;
     }
-    if (!r.getDirectory().isEmpty() && !checkDir(Path.of(r.getDirectory()))) {
+    if (!r.getDirectory().isEmpty() && !checkDir(cli.caller().resolve(r.getDirectory()))) {
       return 1;
     }
-    if (script != null && !checkScript(Path.of(script))) {
+    if (script != null && !checkScript(cli.caller().resolve(script))) {
       return 1;
     }
     if (!immediate && !confirm.ask("This may result in loss of accounting database records (if Purge* options "
@@ -216,7 +216,7 @@ final class Archive {
       if (eq < 0 || is(key, "file", 1)) {
         String f = unquote(eq < 0 ? a : a.substring(eq + 1));
         // the file is read by slurmdbd, on this host: name it from where sacctmgr runs
-        r.setFile(f.isEmpty() ? "" : Path.of(System.getProperty("user.dir")).resolve(f).normalize().toString());
+        r.setFile(f.isEmpty() ? "" : cli.caller().resolve(f).normalize().toString());
       } else if (is(key, "insert", 2)) {
         r.setInsert(a.substring(eq + 1));
       } else {

@@ -122,22 +122,14 @@ final class Events {
       q.addAllClusters(LocalCluster.of(cli.env()));
     }
     boolean clusterOnly = q.getClusterEvents() && !q.getNodeEvents();
-    List<Column<NodeEvent>> cols;
-    try {
-      cols = Table.select(columns(now), format.isEmpty()
-          ? List.of((clusterOnly ? "cluster,tres,start,end,clusternodes" : "cluster,nodename,start,end,state,reason,user")
-              .split(","))
-          : format);
-    } catch (Table.UnknownField e) {
-      cli.err().println("Unknown field '" + e.getMessage() + "'");
-      return 1;
-    }
-    Response r = cli.accounting().get().call(Request.newBuilder().setEventQuery(q).build());
-    if (r.getErrorCode() != 0) {
-      throw new IOException(r.getErrorMessage());
-    }
-    new Table<>(cols).print(cli.out(), r.getEventQuery().getEventsList(), style, header);
-    return 0;
+    return Table.printSelected(cli, columns(now), format, List.of((clusterOnly
+        ? "cluster,tres,start,end,clusternodes" : "cluster,nodename,start,end,state,reason,user").split(",")), () -> {
+          Response r = cli.accounting().get().call(Request.newBuilder().setEventQuery(q).build());
+          if (r.getErrorCode() != 0) {
+            throw new IOException(r.getErrorMessage());
+          }
+          return r.getEventQuery().getEventsList();
+        }, style, header);
   }
 
   private static boolean is(String word, String name, int min) {

@@ -29,7 +29,12 @@ public final class SacctmgrCommand implements CliCommand {
   private final UserDirectory users;
 
   public SacctmgrCommand() {
-    this(System.in, 30_000);
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** A sacctmgr reading confirmations from the caller's stdin. */
+  public SacctmgrCommand(org.corral.cli.Caller caller) {
+    this(caller.stdin().get(), 30_000);
   }
 
   public SacctmgrCommand(InputStream stdin, long answerMillis) {
@@ -192,6 +197,10 @@ public final class SacctmgrCommand implements CliCommand {
     if (!rest.isEmpty() && rest.get(0).length() >= 1 && "events".startsWith(rest.get(0).toLowerCase(Locale.ROOT))) {
       return new Events(cli, users).show(rest.subList(1, rest.size()), style,
           !noHeader);
+    }
+    if (!rest.isEmpty() && (rest.get(0).length() >= 3
+        && "transactions".startsWith(rest.get(0).toLowerCase(Locale.ROOT)) || rest.get(0).equalsIgnoreCase("txn"))) {
+      return new Transactions(cli).show(rest.subList(1, rest.size()), style, !noHeader);
     }
     if (!rest.isEmpty() && rest.get(0).length() >= 3
         && "configuration".startsWith(rest.get(0).toLowerCase(Locale.ROOT))) {

@@ -1,10 +1,12 @@
 package org.corral.cli.sacctmgr;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import org.corral.cli.Cli;
 
 /**
  * Slurm's print_fields: columns of a width (negative: left-aligned), values cut to the width with
@@ -20,6 +22,28 @@ final class Table<R> {
   }
 
   enum Style { FIXED, PARSABLE, PARSABLE2 }
+
+  /** The rows a query to slurmdbd answers. */
+  interface Rows<R> {
+    List<R> get() throws IOException;
+  }
+
+  /**
+   * Prints the rows in the columns Format= names (the defaults without one): exit status 0, or
+   * 1 after naming an unknown field (the query is then not sent).
+   */
+  static <R> int printSelected(Cli cli, List<Column<R>> known, List<String> format, List<String> defaults,
+      Rows<R> rows, Style style, boolean header) throws IOException {
+    List<Column<R>> cols;
+    try {
+      cols = select(known, format.isEmpty() ? defaults : format);
+    } catch (UnknownField e) {
+      cli.err().println("Unknown field '" + e.getMessage() + "'");
+      return 1;
+    }
+    new Table<>(cols).print(cli.out(), rows.get(), style, header);
+    return 0;
+  }
 
   private final List<Column<R>> columns;
 

@@ -53,8 +53,13 @@ public final class SallocCommand implements CliCommand {
   private final LongSupplier nanoClock;
 
   public SallocCommand() {
-    this(new LocalSubmitterFacts(), ClusterFacts::load,
-        () -> SignalQueue.catching(SignalQueue.SIGINT, SignalQueue.SIGTERM, SignalQueue.SIGHUP));
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** A salloc for the given caller: its directory, process facts and signals. */
+  public SallocCommand(org.corral.cli.Caller caller) {
+    this(new LocalSubmitterFacts(caller), ClusterFacts::load,
+        () -> caller.signals().catching(SignalQueue.SIGINT, SignalQueue.SIGTERM, SignalQueue.SIGHUP));
   }
 
   public SallocCommand(SubmitterFacts facts, Function<Map<String, String>, ClusterFacts> cluster,
@@ -122,7 +127,7 @@ public final class SallocCommand implements CliCommand {
         .setCommand(noShell ? "" : argv.get(0))
         .setInteractive(true);
     if (!noShell) {
-      AllocatingProcess.mark(spec);
+      AllocatingProcess.mark(spec, facts.pid());
     }
     int jobId = allocation.submit(ResourceRequest.apply(r, spec, PROGRAM, java.time.ZonedDateTime.now(cli.clock())).build());
     JobInfo job = allocation.awaitStart(jobId, immediate);

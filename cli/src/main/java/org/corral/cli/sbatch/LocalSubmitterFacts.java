@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.corral.cli.Caller;
 import org.corral.common.TextFiles;
 
 /**
@@ -32,14 +33,32 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
   private static final String UNLIMITED = "18446744073709551615";
 
   private final Path proc;
+  private final Path cwd;
+  private final long pid;
 
   public LocalSubmitterFacts() {
-    this(Path.of("/proc/self"));
+    this(Caller.thisProcess());
+  }
+
+  /** The facts of the given caller, read from its /proc directory. */
+  public LocalSubmitterFacts(Caller caller) {
+    this(caller.procDir(), caller.cwd(), caller.pid());
   }
 
   /** Reads the given /proc/PID directory instead of this process's (for tests). */
   LocalSubmitterFacts(Path procDir) {
+    this(procDir, Path.of(System.getProperty("user.dir")).toAbsolutePath(), ProcessHandle.current().pid());
+  }
+
+  private LocalSubmitterFacts(Path procDir, Path cwd, long pid) {
     this.proc = procDir;
+    this.cwd = cwd;
+    this.pid = pid;
+  }
+
+  @Override
+  public long pid() {
+    return pid;
   }
 
   @Override
@@ -61,7 +80,7 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
 
   /**
    * PWD when it names a directory (the caller's view, also right when this JVM serves a client
-   * started elsewhere), else this process's directory.
+   * started elsewhere), else the caller's directory.
    */
   @Override
   public Path currentDirectory(Map<String, String> env) {
@@ -69,7 +88,7 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
     if (pwd != null && pwd.startsWith("/") && Files.isDirectory(Path.of(pwd))) {
       return Path.of(pwd);
     }
-    return Path.of(System.getProperty("user.dir")).toAbsolutePath();
+    return cwd;
   }
 
   @Override
@@ -141,15 +160,6 @@ public final class LocalSubmitterFacts implements SubmitterFacts {
   }
 
   private String umask() {
-    try {
-      for (String line : TextFiles.lines(TextFiles.read(proc.resolve("status")))) {
-        if (line.startsWith("Umask:")) {
-          return line.substring("Umask:".length()).strip();
-        }
-      }
-    } catch (IOException e) {
-      return null;
-    }
-    return null;
+    return org.corral.cli.ProcessFacts.umask(proc);
   }
 }

@@ -37,7 +37,12 @@ public final class SbatchCommand implements CliCommand {
   private final SubmitterFacts facts;
 
   public SbatchCommand() {
-    this(() -> System.in, new LocalSubmitterFacts());
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** An sbatch for the given caller: its stdin, directory and process facts. */
+  public SbatchCommand(org.corral.cli.Caller caller) {
+    this(caller.stdin(), new LocalSubmitterFacts(caller));
   }
 
   public SbatchCommand(Supplier<InputStream> stdin, SubmitterFacts facts) {

@@ -22,4 +22,9 @@ public interface SubmitterFacts {
   default int sessionId() {
     return 0;
   }
+
+  /** The submitting process's id (srun's and salloc's, which the controller watches). */
+  default long pid() {
+    return ProcessHandle.current().pid();
+  }
 }

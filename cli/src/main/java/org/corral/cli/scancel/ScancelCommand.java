@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Supplier;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
 import org.corral.cli.sbatch.SbatchCommand;
@@ -16,9 +17,20 @@ import org.corral.protocol.msg.Response;
 
 /**
  * scancel: cancels or signals jobs given by id, or every job matching the filters (-u, -t, -p,
- * -n). The controller selects the matching jobs and checks the caller may act on each.
+ * -n, -A, -q, -w, -R, --wckey), asking first with -i. The controller selects the matching jobs
+ * and checks the caller may act on each.
  */
 public final class ScancelCommand implements CliCommand {
+  /** -i's answers. */
+  private final Supplier<InputStream> stdin;
+
+  public ScancelCommand() {
+    this(() -> System.in);
+  }
+
+  public ScancelCommand(Supplier<InputStream> stdin) {
+    this.stdin = stdin;
+  }
 
   @Override
   public int run(List<String> args, Cli cli) {
@@ -36,9 +48,21 @@ public final class ScancelCommand implements CliCommand {
     if (o.jobIds.isEmpty() && o.arrayTasks.isEmpty() && !o.hasFilter()) {
       return stepStatus;
     }
+    int askedStatus = 0;
     Response response;
     try {
-      response = cli.controller().get().call(request(o));
+      if (o.interactive) {
+        InteractiveCancel.Answer answer = InteractiveCancel.ask(request(o), cli, stdin.get());
+        if (answer.confirmed().isEmpty()) {
+          return Math.max(stepStatus, answer.status());
+        }
+        askedStatus = answer.status();
+        o = o.onlyJobs(answer.confirmed());
+      }
+      response = cli.controller().get().call(Request.newBuilder().setCancelJobs(request(o)).build());
+    } catch (ScancelFailure f) {
+      f.lines().forEach(cli.err()::println);
+      return 1;
     } catch (IOException | UncheckedIOException e) {
       String down = SlurmError.CONTROLLER_DOWN.message();
       if (o.jobIds.isEmpty()) {
@@ -54,10 +78,10 @@ public final class ScancelCommand implements CliCommand {
       cli.error("error: " + message);
       return 1;
     }
-    return Math.max(stepStatus, report(o, response.getJobResults().getResultsList(), cli));
+    return Math.max(Math.max(stepStatus, askedStatus), report(o, response.getJobResults().getResultsList(), cli));
   }
 
-  private static Request request(ScancelOptions o) {
+  private static CancelJobsRequest.Builder request(ScancelOptions o) {
     CancelJobsRequest.Builder b = CancelJobsRequest.newBuilder()
         .addAllJobIds(o.jobIds)
         .addAllArrayTasks(o.arrayTasks.stream().map(t -> org.corral.protocol.msg.ArrayTaskRef.newBuilder()
@@ -82,7 +106,22 @@ public final class ScancelCommand implements CliCommand {
     if (o.name != null) {
       b.setJobName(o.name);
     }
-    return Request.newBuilder().setCancelJobs(b).build();
+    if (o.account != null) {
+      b.setAccount(o.account);
+    }
+    if (o.qos != null) {
+      b.setQos(o.qos);
+    }
+    if (o.nodeList != null) {
+      b.setNodeList(o.nodeList);
+    }
+    if (o.reservation != null) {
+      b.setReservation(o.reservation);
+    }
+    if (o.wckey != null) {
+      b.setWckey(o.wckey);
+    }
+    return b;
   }
 
   /**

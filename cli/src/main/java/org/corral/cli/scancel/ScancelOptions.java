@@ -58,6 +58,13 @@ final class ScancelOptions {
   JobState state;
   String partition;
   String name;
+  String account;
+  String qos;
+  String nodeList;
+  String reservation;
+  String wckey;
+  /** -i: ask before each job. */
+  boolean interactive;
 
   /** What is asked for instead of cancelling: "help", "usage", "V", or null. */
   String informational;
@@ -107,9 +114,22 @@ final class ScancelOptions {
     return o;
   }
 
+  /** The same action on these jobs alone (-i's confirmed ones): their filters already applied. */
+  ScancelOptions onlyJobs(List<Integer> ids) {
+    ScancelOptions o = new ScancelOptions();
+    o.jobIds.addAll(ids);
+    o.signal = signal;
+    o.batch = batch;
+    o.full = full;
+    o.verbose = verbose;
+    o.quiet = quiet;
+    return o;
+  }
+
   /** Whether jobs are chosen by their attributes rather than (or besides) by id. */
   boolean hasFilter() {
-    return user != null || state != null || partition != null || name != null;
+    return user != null || state != null || partition != null || name != null || account != null
+        || qos != null || nodeList != null || reservation != null || wckey != null;
   }
 
   /** Signalling (-s, or -b which signals the batch shell) rather than cancelling. */
@@ -120,10 +140,15 @@ final class ScancelOptions {
   /** The filters as Slurm describes them when none matches: "job_name=x state=PENDING ". */
   String describeFilters() {
     StringBuilder sb = new StringBuilder();
+    append(sb, "account", account);
     append(sb, "job_name", name);
+    append(sb, "nodelist", nodeList);
     append(sb, "partition", partition);
+    append(sb, "qos", qos);
+    append(sb, "reservation", reservation);
     append(sb, "state", state == null ? null : state.name());
     append(sb, "user_name", user);
+    append(sb, "wckey", wckey);
     return sb.toString();
   }
 
@@ -146,6 +171,12 @@ final class ScancelOptions {
       case "n" -> name = v;
       case "p" -> partition = v;
       case "t" -> state = state(v);
+      case "A" -> account = v;
+      case "q" -> qos = v;
+      case "w" -> nodeList = v; // as Slurm's: a malformed list matches no job, it is no error
+      case "R" -> reservation = v;
+      case "wckey" -> wckey = v;
+      case "i" -> interactive = true;
       case "s" -> {
         OptionalInt n = SignalNames.parse(v);
         if (n.isEmpty()) {

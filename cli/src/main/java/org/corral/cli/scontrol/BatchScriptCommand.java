@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.corral.cli.Cli;
+import org.corral.cli.ProcessFacts;
 import org.corral.common.SlurmError;
 import org.corral.protocol.msg.BatchScriptRequest;
 import org.corral.protocol.msg.Request;
@@ -45,7 +46,13 @@ final class BatchScriptCommand {
       return 0;
     }
     try {
-      Files.writeString(Path.of(name), script, StandardCharsets.UTF_8);
+      Path file = cli.caller().resolve(name);
+      boolean created = !Files.exists(file);
+      Files.writeString(file, script, StandardCharsets.UTF_8);
+      if (created) {
+        // the caller's umask, not this process's (the command server runs with 077)
+        ProcessFacts.modeForNewFile(cli.caller().procDir()).ifPresent(mode -> setMode(file, mode));
+      }
     } catch (IOException | RuntimeException e) {
       cli.err().println("failed to open file `" + name + "`: " + (e instanceof java.nio.file.AccessDeniedException
           ? "Permission denied" : e instanceof java.nio.file.FileSystemException ? "No such file or directory"
@@ -54,6 +61,14 @@ final class BatchScriptCommand {
     }
     cli.out().println("batch script for job " + jobId + " written to " + name);
     return 0;
+  }
+
+  private static void setMode(Path file, java.util.Set<java.nio.file.attribute.PosixFilePermission> mode) {
+    try {
+      Files.setPosixFilePermissions(file, mode);
+    } catch (IOException | UnsupportedOperationException e) {
+      // the file stays as created, with this process's umask
+    }
   }
 
   /** strtol's reading: the digits at the start, 0 without any. */

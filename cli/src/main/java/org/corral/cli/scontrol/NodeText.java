@@ -3,7 +3,7 @@ package org.corral.cli.scontrol;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import org.corral.cli.format.NodeStates;
+import org.corral.protocol.NodeStates;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.cli.format.UserDirectory;
 import org.corral.protocol.NodeFeatures;

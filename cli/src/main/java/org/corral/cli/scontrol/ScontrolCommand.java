@@ -72,7 +72,12 @@ public final class ScontrolCommand implements CliCommand {
   private int verbose;
 
   public ScontrolCommand() {
-    this(UserDirectory.system(), () -> System.in);
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** An scontrol reading commands from the caller's stdin. */
+  public ScontrolCommand(org.corral.cli.Caller caller) {
+    this(UserDirectory.system(), caller.stdin());
   }
 
   /** An scontrol naming users through the given directory. */
@@ -168,6 +173,14 @@ public final class ScontrolCommand implements CliCommand {
     }
     if (is(keyword, "ping", 3)) {
       return ping(cli);
+    }
+    if (is(keyword, "takeover", 8)) {
+      SlurmConfig cfg = replicated(cli);
+      if (cfg == null) {
+        cli.err().println("slurm_takeover error: " + SlurmError.messageFor(SlurmError.IN_STANDBY_USE_BACKUP.code()));
+        return 1;
+      }
+      return ControllerPing.takeover(cli, cfg, rest);
     }
     if (is(keyword, "hold", 3) || is(keyword, "uhold", 3) || is(keyword, "release", 3)) {
       return hold(keyword.toLowerCase(Locale.ROOT), rest, cli);
@@ -271,7 +284,7 @@ public final class ScontrolCommand implements CliCommand {
       return arg;
     }
     try {
-      return String.join(",", java.nio.file.Files.readString(java.nio.file.Path.of(arg)).strip().split("[,\\s]+"));
+      return String.join(",", java.nio.file.Files.readString(cli.caller().resolve(arg)).strip().split("[,\\s]+"));
     } catch (IOException | RuntimeException e) {
       cli.err().println("scontrol: error: cannot read host list file " + arg);
       throw new Failed();
@@ -451,6 +464,10 @@ public final class ScontrolCommand implements CliCommand {
   }
 
   private int ping(Cli cli) {
+    SlurmConfig cfg = replicated(cli);
+    if (cfg != null) {
+      return ControllerPing.ping(cli, cfg);
+    }
     try {
       Response r = cli.controller().get().call(
           Request.newBuilder().setPing(PingRequest.getDefaultInstance()).build());
@@ -460,6 +477,16 @@ public final class ScontrolCommand implements CliCommand {
     } catch (IOException e) {
       cli.out().println("Slurmctld(primary) at " + controllerHost(cli) + " is DOWN");
       return 1;
+    }
+  }
+
+  /** The configuration when it lists several controllers, else null. */
+  private static SlurmConfig replicated(Cli cli) {
+    try {
+      SlurmConfig cfg = SlurmConfig.loadShared(SlurmConfig.defaultPath(cli.env()));
+      return cfg.replicatedControllers() ? cfg : null;
+    } catch (ConfigException e) {
+      return null;
     }
   }
 

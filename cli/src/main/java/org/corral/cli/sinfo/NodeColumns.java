@@ -6,7 +6,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.corral.cli.format.Column;
-import org.corral.cli.format.NodeStates;
+import org.corral.protocol.NodeStates;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;

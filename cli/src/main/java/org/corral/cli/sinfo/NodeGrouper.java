@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.corral.cli.format.Column;
-import org.corral.cli.format.NodeStates;
+import org.corral.protocol.NodeStates;
 import org.corral.cli.format.UserDirectory;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.PartitionInfo;

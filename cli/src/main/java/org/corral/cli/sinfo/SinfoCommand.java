@@ -8,7 +8,7 @@ import java.util.function.Predicate;
 import org.corral.cli.Cli;
 import org.corral.cli.CliCommand;
 import org.corral.cli.format.Column;
-import org.corral.cli.format.NodeStates;
+import org.corral.protocol.NodeStates;
 import org.corral.cli.format.SlurmTimes;
 import org.corral.cli.format.Table;
 import org.corral.cli.format.UserDirectory;

@@ -3,7 +3,7 @@ package org.corral.cli.sinfo;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.corral.cli.format.NodeStates;
+import org.corral.protocol.NodeStates;
 import org.corral.cli.getopt.Getopt;
 import org.corral.cli.getopt.Getopt.Arg;
 import org.corral.cli.getopt.Getopt.LongOpt;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.corral.cli.format.Column;
 import org.corral.cli.format.Dependencies;
+import org.corral.cli.format.JobIds;
 import org.corral.cli.format.JobStates;
 import org.corral.cli.format.OverSubscribeWord;
 import org.corral.cli.format.SlurmTimes;
@@ -17,10 +18,10 @@ final class JobColumns {
   private JobColumns() {}
 
   static final List<Column<JobRow>> ALL = List.of(
-      col('i', null, "JOBID", JobColumns::arrayAwareId),
+      col('i', null, "JOBID", JobIds::arrayAware),
       col('\0', "JobID", "JOBID", j -> Integer.toUnsignedString(j.getJobId())),
       col('A', null, "JOBID", j -> Integer.toUnsignedString(j.getJobId())),
-      col('\0', "JobArrayID", "JOBID", JobColumns::arrayAwareId),
+      col('\0', "JobArrayID", "JOBID", JobIds::arrayAware),
       col('F', "ArrayJobID", "ARRAY_JOB_ID",
           j -> Integer.toUnsignedString(j.getArrayJobId() != 0 ? j.getArrayJobId() : j.getJobId())),
       col('K', "ArrayTaskID", "ARRAY_TASK_ID", j -> j.getArrayJobId() == 0 ? "N/A"
@@ -78,16 +79,6 @@ final class JobColumns {
       col('Y', "SchedNodes", "SCHEDNODES", j -> j.getSchedNodes().isEmpty() ? "(null)" : j.getSchedNodes()),
       col('s', null, "", j -> ""),
       col('W', "Licenses", "LICENSES", j -> j.getLicenses().isEmpty() ? "(null)" : j.getLicenses()));
-
-  /** An array's pending record as 33_[2-9%2], a started task as 33_0, any other job by its id. */
-  static String arrayAwareId(JobInfo j) {
-    if (j.getArrayJobId() == 0) {
-      return Integer.toUnsignedString(j.getJobId());
-    }
-    String array = Integer.toUnsignedString(j.getArrayJobId());
-    return !j.getArrayTasks().isEmpty() ? array + "_[" + j.getArrayTasks() + "]"
-        : array + "_" + Integer.toUnsignedString(j.getArrayTaskId());
-  }
 
   private static Column<JobRow> col(char letter, String name, String header,
       Function<JobInfo, String> value) {

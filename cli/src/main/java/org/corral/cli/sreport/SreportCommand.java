@@ -63,7 +63,12 @@ public final class SreportCommand implements CliCommand {
   private final java.util.function.Supplier<java.io.InputStream> stdin;
 
   public SreportCommand() {
-    this(SreportCommand::gecos, () -> System.in);
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** An sreport reading commands from the caller's stdin when none is given. */
+  public SreportCommand(org.corral.cli.Caller caller) {
+    this(SreportCommand::gecos, caller.stdin());
   }
 
   /**

@@ -53,8 +53,13 @@ public final class SrunCommand implements CliCommand {
   private final Supplier<SignalQueue> signals;
 
   public SrunCommand() {
-    this(() -> System.in, new LocalSubmitterFacts(), ClusterFacts::load,
-        () -> SignalQueue.catching(SignalQueue.SIGINT, SignalQueue.SIGTERM, SignalQueue.SIGHUP,
+    this(org.corral.cli.Caller.thisProcess());
+  }
+
+  /** An srun for the given caller: its stdin, directory, process facts and signals. */
+  public SrunCommand(org.corral.cli.Caller caller) {
+    this(caller.stdin(), new LocalSubmitterFacts(caller), ClusterFacts::load,
+        () -> caller.signals().catching(SignalQueue.SIGINT, SignalQueue.SIGTERM, SignalQueue.SIGHUP,
             SignalQueue.SIGUSR1, SignalQueue.SIGUSR2, SignalQueue.SIGALRM, SignalQueue.SIGCONT));
   }
 
@@ -113,7 +118,7 @@ public final class SrunCommand implements CliCommand {
     }
     Path cwd = facts.currentDirectory(cli.env());
     String multiProg = options.multiProg ? readMultiProg(cwd, argv.get(0)) : "";
-    if (options.pty && !TerminalMode.stdinIsTerminal()) {
+    if (options.pty && !cli.caller().stdinTerminal()) {
       cli.err().println("srun: error: ioctl(TIOCGWINSZ): Inappropriate ioctl for device");
       cli.err().println("srun: error: Not using a pseudo-terminal, disregarding --pty option");
       options.pty = false;
@@ -176,7 +181,8 @@ public final class SrunCommand implements CliCommand {
       process.keySet().removeIf(k -> k.startsWith("SLURM_RLIMIT_")); // srun sends limits, not variables
       List<String> env = StepEnvironment.build(o, cli.env(), job, jobName, clusterFacts, cwd.toString(),
           host, ioHost, listener.getLocalPort(), process);
-      StepSpec spec = stepSpec(o, job.getJobId(), argv, multiProg, env, cwd, ioHost, listener.getLocalPort(), host);
+      StepSpec spec = stepSpec(o, job.getJobId(), argv, multiProg, env, cwd, ioHost, listener.getLocalPort(), host)
+          .toBuilder().setSrunPid((int) facts.pid()).build();
       CreateStepReply reply = StepCreation.create(controller, spec, cli.err(), queue, o.resources.quiet);
       TerminalMode terminal = new TerminalMode();
       if (o.pty) {
@@ -224,7 +230,6 @@ public final class SrunCommand implements CliCommand {
         .setMultiProg(multiProg)
         .setUnbuffered(o.unbuffered)
         .setSrunHost(host)
-        .setSrunPid((int) ProcessHandle.current().pid())
         .setKillOnBadExit(o.killOnBadExit)
         .setOvercommit(r.overcommit);
     if (r.distribution != null) {
@@ -285,7 +290,7 @@ public final class SrunCommand implements CliCommand {
         .setAllocSid(facts.sessionId())
         .setCommand(argv.get(0))
         .setInteractive(true);
-    AllocatingProcess.mark(b);
+    AllocatingProcess.mark(b, facts.pid());
     return ResourceRequest.apply(r, b, "srun", java.time.ZonedDateTime.now(clock)).build();
   }
 

@@ -2,8 +2,6 @@ package org.corral.cli.srun;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * srun's terminal for --pty: whether stdin is one, and raw mode while the step runs (keys go
@@ -13,16 +11,6 @@ import java.nio.file.Path;
 final class TerminalMode {
 
   private String saved;
-
-  /** Whether this process's stdin is a terminal. */
-  static boolean stdinIsTerminal() {
-    try {
-      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
-      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
-    } catch (IOException | UnsupportedOperationException e) {
-      return false;
-    }
-  }
 
   /** Puts the terminal in raw mode; false when it could not. */
   boolean enterRaw() {

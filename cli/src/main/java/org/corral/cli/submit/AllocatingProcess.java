@@ -10,10 +10,9 @@ import org.corral.protocol.msg.JobSpec;
 public final class AllocatingProcess {
   private AllocatingProcess() {}
 
-  public static JobSpec.Builder mark(JobSpec.Builder spec) {
-    ProcessHandle self = ProcessHandle.current();
-    self.info().startInstant().ifPresent(start ->
-        spec.setAllocPid((int) self.pid()).setAllocPidStartMs(start.toEpochMilli()));
+  public static JobSpec.Builder mark(JobSpec.Builder spec, long pid) {
+    ProcessHandle.of(pid).flatMap(p -> p.info().startInstant()).ifPresent(start ->
+        spec.setAllocPid((int) pid).setAllocPidStartMs(start.toEpochMilli()));
     return spec;
   }
 }

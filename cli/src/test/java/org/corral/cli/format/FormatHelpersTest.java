@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import org.corral.protocol.NodeStates;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobState;
 import org.corral.protocol.msg.NodeBaseState;

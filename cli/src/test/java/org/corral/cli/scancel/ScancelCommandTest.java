@@ -63,6 +63,23 @@ class ScancelCommandTest {
   }
 
   @Test
+  void accountQosNodesReservationAndWckeyFilterToo() {
+    assertThat(scancel.run("-A", "phys,chem", "-q", "high", "-w", "n[1-4]", "-R", "maint", "--wckey=w1")).isZero();
+    CancelJobsRequest r = scancel.request();
+    assertThat(r.getAccount()).isEqualTo("phys,chem");
+    assertThat(r.getQos()).isEqualTo("high");
+    assertThat(r.getNodeList()).isEqualTo("n[1-4]");
+    assertThat(r.getReservation()).isEqualTo("maint");
+    assertThat(r.getWckey()).isEqualTo("w1");
+    assertThat(r.getListOnly()).isFalse();
+    FakeController verbose = new FakeController();
+    verbose.run("-v", "--wckey=w", "-u", "bob", "-t", "PD", "-R", "r", "-q", "x", "-p", "pp", "-w", "n1", "-n", "nm",
+        "-A", "a");
+    assertThat(verbose.err).isEqualTo("scancel: error: No active jobs match ALL job filters, including: account=a "
+        + "job_name=nm nodelist=n1 partition=pp qos=x reservation=r state=PENDING user_name=bob wckey=w \n");
+  }
+
+  @Test
   void meMeansTheCallingUser() {
     scancel.run("--me", "--state=running");
     assertThat(scancel.request().getUserName()).isEqualTo("alice");
@@ -137,8 +154,8 @@ class ScancelCommandTest {
 
   @Test
   void unsupportedFilterIsRefused() {
-    assertThat(scancel.run("-A", "acct")).isEqualTo(1);
-    assertThat(scancel.err).isEqualTo("scancel: error: option --account is not supported by Corral\n");
+    assertThat(scancel.run("--sibling", "c2", "12")).isEqualTo(1);
+    assertThat(scancel.err).isEqualTo("scancel: error: option --sibling is not supported by Corral\n");
   }
 
   @Test

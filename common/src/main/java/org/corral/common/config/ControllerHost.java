@@ -3,10 +3,10 @@ package org.corral.common.config;
 import java.util.Optional;
 
 /** A SlurmctldHost value: {@code host} or {@code host(addr)}; the address defaults to the host. */
-record ControllerHost(String host, String addr) {
+public record ControllerHost(String host, String addr) {
 
   /** The parsed value, or empty when it is not of that shape. */
-  static Optional<ControllerHost> parse(String text) {
+  public static Optional<ControllerHost> parse(String text) {
     String t = text.trim();
     int open = t.indexOf('(');
     if (t.isEmpty() || (open < 0 && t.contains(")"))) {

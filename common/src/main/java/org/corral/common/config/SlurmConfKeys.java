@@ -87,6 +87,14 @@ public final class SlurmConfKeys {
       "not enforced cluster-wide"));
   public static final ConfKey<Long> MESSAGE_TIMEOUT = ignored("MessageTimeout", SECONDS, "10",
       "Corral's own RPC timeouts");
+  /** Slurm 25.11: metrics/openmetrics serves /metrics on SlurmctldPort (not printed by 22.05). */
+  public static final ConfKey<String> METRICS_TYPE = hidden(honoured("MetricsType",
+      plugin(false, "metrics/openmetrics"), null));
+  public static final ConfKey<String> METRICS_PARAMETERS = hidden(honoured("MetricsParameters", TEXT, null));
+  public static final ConfKey<List<String>> METRICS_AUTH_USERS = hidden(honoured("MetricsAuthUsers", LIST, ""));
+  public static final ConfKey<String> LOG_TIME_FORMAT = honoured("LogTimeFormat", TEXT, "iso8601_ms");
+  public static final ConfKey<String> SLURMCTLD_SYSLOG_DEBUG = honoured("SlurmctldSyslogDebug", TEXT, null);
+  public static final ConfKey<String> SLURMD_SYSLOG_DEBUG = honoured("SlurmdSyslogDebug", TEXT, null);
   public static final ConfKey<Long> MIN_JOB_AGE = honoured("MinJobAge", SECONDS, "300");
   public static final ConfKey<String> PLUGIN_DIR = honoured("PluginDir", TEXT, "/usr/lib/x86_64-linux-gnu/slurm-wlm");
   public static final ConfKey<String> PREEMPT_MODE = honoured("PreemptMode", TEXT, "OFF");
@@ -101,6 +109,8 @@ public final class SlurmConfKeys {
       flags(List.of("none"), "Alloc", "Contain", "DeferBatch", "NoHold",
           "ForceRequeueOnFail", "RunInJob", "Serial", "X11"), null);
   public static final ConfKey<Long> RETURN_TO_SERVICE = honoured("ReturnToService", NUMBER, "0");
+  /** sbcast's DestDir= (where relative destinations go) and Compression= (lz4 or none). */
+  public static final ConfKey<String> BCAST_PARAMETERS = honoured("BcastParameters", TEXT, null);
   public static final ConfKey<String> SCHEDULER_PARAMETERS = honoured("SchedulerParameters", TEXT, null);
   public static final ConfKey<Long> SCHEDULER_TIME_SLICE = honoured("SchedulerTimeSlice", SECONDS, "30");
   public static final ConfKey<String> SELECT_TYPE = ignored("SelectType", plugin(false, "select/cons_tres",
@@ -160,8 +170,8 @@ public final class SlurmConfKeys {
         AUTH_INFO,
         AUTH_TYPE,
         ignored("BatchStartTimeout", SECONDS, "10", "launches are not timed out"),
-        ignored("BcastExclude", TEXT, "/lib,/usr/lib,/lib64,/usr/lib64", "no sbcast"),
-        ignored("BcastParameters", TEXT, null, "no sbcast"),
+        ignored("BcastExclude", TEXT, "/lib,/usr/lib,/lib64,/usr/lib64", "sbcast has no --send-libs"),
+        BCAST_PARAMETERS,
         shown("BOOT_TIME"),
         ignored("BurstBufferType", TEXT, null, "no burst buffers"),
         ignored("CliFilterPlugins", TEXT, null, "no cli_filter plugins"),
@@ -227,7 +237,7 @@ public final class SlurmConfKeys {
         ignored("LaunchParameters", TEXT, null, "default launch behaviour"),
         honoured("LaunchType", plugin(false, "launch/slurm"), "launch/slurm"),
         LICENSES,
-        ignored("LogTimeFormat", TEXT, "iso8601_ms", "Corral's own log format"),
+        LOG_TIME_FORMAT,
         ignored("MailDomain", TEXT, null, "no mail is sent"),
         ignored("MailProg", TEXT, "/bin/mail", "no mail is sent"),
         MAX_ARRAY_SIZE,
@@ -316,10 +326,10 @@ public final class SlurmConfKeys {
         SLURMCTLD_HOST,
         SLURMCTLD_LOG_FILE,
         SLURMCTLD_PORT,
-        ignored("SlurmctldSyslogDebug", TEXT, null, "no syslog"),
-        ignored("SlurmctldPrimaryOffProg", TEXT, null, "no backup controller"),
-        ignored("SlurmctldPrimaryOnProg", TEXT, null, "no backup controller"),
-        ignored("SlurmctldTimeout", SECONDS, "120", "no backup controller"),
+        SLURMCTLD_SYSLOG_DEBUG,
+        ignored("SlurmctldPrimaryOffProg", TEXT, null, "several controllers elect a leader among themselves (Raft): no primary-off program is run"),
+        ignored("SlurmctldPrimaryOnProg", TEXT, null, "several controllers elect a leader among themselves (Raft): no primary-on program is run"),
+        ignored("SlurmctldTimeout", SECONDS, "120", "a controller that leads is missed after 1-2 s (the Raft election timeout)"),
         SLURMCTLD_PARAMETERS,
         ignored("SlurmdDebug", TEXT, "info", "Corral's own log levels"),
         SLURMD_LOG_FILE,
@@ -327,7 +337,7 @@ public final class SlurmConfKeys {
         SLURMD_PID_FILE,
         SLURMD_PORT,
         SLURMD_SPOOL_DIR,
-        ignored("SlurmdSyslogDebug", TEXT, null, "no syslog"),
+        SLURMD_SYSLOG_DEBUG,
         SLURMD_TIMEOUT,
         ignored("SlurmdUser", TEXT, "root", "slurmd runs as root"),
         ignored("SlurmSchedLogFile", TEXT, null, "no scheduler log"),
@@ -371,8 +381,11 @@ public final class SlurmConfKeys {
         // Slurm does), keys printed in 23.02 and later, and keys removed from Slurm that sites still carry.
         CONTROL_MACHINE,
         CONTROL_ADDR,
-        hidden(ignored("BackupController", TEXT, null, "no backup controller")),
-        hidden(ignored("BackupAddr", TEXT, null, "no backup controller")),
+        METRICS_TYPE,
+        METRICS_PARAMETERS,
+        METRICS_AUTH_USERS,
+        hidden(ignored("BackupController", TEXT, null, "backups are further SlurmctldHost lines")),
+        hidden(ignored("BackupAddr", TEXT, null, "backups are further SlurmctldHost lines")),
         hidden(ignored("SuspendExcStates", TEXT, null, "no power saving (Slurm 23.02)")),
         hidden(ignored("AccountingStorageLoc", TEXT, null, "removed from Slurm")),
         hidden(ignored("CacheGroups", TEXT, null, "removed from Slurm")),

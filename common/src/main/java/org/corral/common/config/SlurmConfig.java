@@ -279,8 +279,8 @@ public final class SlurmConfig {
     return new SlurmConfig(file, ConfReader.read(file), true);
   }
 
-  /** The last file {@link #loadShared} read, with what identified its version. */
-  private record Loaded(Path file, Object version, SlurmConfig config) {}
+  /** The last file {@link #loadShared} read, with what identified its version and its includes'. */
+  private record Loaded(Path file, List<Path> files, List<Object> versions, SlurmConfig config) {}
 
   private static volatile Loaded lastShared;
 
@@ -290,23 +290,47 @@ public final class SlurmConfig {
    * partitions are built only when first asked for. Most commands need only top-level values,
    * and expanding every NodeName line is a visible share of their start-up (more on a large
    * cluster). A bad record line then fails the first call that needs nodes or partitions, with
-   * an IllegalStateException carrying load's message, instead of this one.
+   * an IllegalStateException carrying load's message, instead of this one. The file and the
+   * files it included must all be unchanged (the command server keeps this across commands).
    */
   public static SlurmConfig loadShared(Path file) throws ConfigException {
-    Object version;
-    try {
-      var attrs = java.nio.file.Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
-      version = java.util.List.of(String.valueOf(attrs.fileKey()), attrs.lastModifiedTime(), attrs.size());
-    } catch (java.io.IOException e) {
-      return load(file); // reports the problem as load does
-    }
     Loaded last = lastShared;
-    if (last != null && last.file().equals(file) && last.version().equals(version)) {
+    if (last != null && last.file().equals(file) && last.versions().equals(versions(last.files()))) {
       return last.config();
     }
-    SlurmConfig config = new SlurmConfig(file, ConfReader.read(file), false);
-    lastShared = new Loaded(file, version, config);
+    Object version = version(file);
+    if (version == null) {
+      return load(file); // reports the problem as load does
+    }
+    List<ConfLine> lines = ConfReader.read(file);
+    java.util.Set<Path> files = new java.util.LinkedHashSet<>();
+    files.add(file);
+    lines.forEach(l -> files.add(l.file()));
+    List<Path> read = List.copyOf(files);
+    List<Object> versions = versions(read);
+    SlurmConfig config = new SlurmConfig(file, lines, false);
+    if (String.valueOf(version).equals(versions.get(0))) { // not changed while it was read
+      lastShared = new Loaded(file, read, versions, config);
+    }
     return config;
+  }
+
+  /** A file's identity and version (inode, mtime, size); null when it cannot be read. */
+  private static Object version(Path file) {
+    try {
+      var attrs = java.nio.file.Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+      return List.of(String.valueOf(attrs.fileKey()), attrs.lastModifiedTime(), attrs.size());
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+
+  private static List<Object> versions(List<Path> files) {
+    List<Object> v = new ArrayList<>(files.size());
+    for (Path f : files) {
+      v.add(String.valueOf(version(f)));
+    }
+    return v;
   }
 
   /** Parses slurm.conf text; {@code nominalPath} names it in messages and anchors relative includes. */
@@ -432,6 +456,22 @@ public final class SlurmConfig {
 
   public String controllerHost() {
     return controllerHost;
+  }
+
+  /**
+   * Every controller, primary first: each SlurmctldHost line parsed (lines that do not parse are
+   * left out; the primary's was checked at load), or the one controller ControlMachine names.
+   */
+  public List<ControllerHost> controllers() {
+    if (controllerLines.size() < 2) {
+      return List.of(new ControllerHost(controllerHost, controllerAddr));
+    }
+    return controllerLines.stream().map(ControllerHost::parse).flatMap(java.util.Optional::stream).toList();
+  }
+
+  /** Whether two or more controllers are configured: they then replicate their state (a Raft group). */
+  public boolean replicatedControllers() {
+    return controllerLines.size() >= 2;
   }
 
   public String controllerAddr() {

@@ -44,6 +44,27 @@ public final class JobData {
     this.files = files;
   }
 
+  /** Hands a newly stored file to the other controllers before the submission naming it is logged. */
+  @FunctionalInterface
+  public interface Replicator {
+    void replicate(String hash, byte[] content) throws IOException;
+  }
+
+  private volatile Replicator replicator = (hash, content) -> { };
+
+  /** Sets where new files are replicated (the replicated log's leader); none by default. */
+  public void replicateTo(Replicator r) {
+    this.replicator = r;
+  }
+
+  /** Stores a file another controller replicated (a follower, applying the log), checked against its name. */
+  public void put(String hash, byte[] content) throws IOException {
+    if (!JobDataFiles.isHash(hash) || !JobDataFiles.hash(content).equals(hash)) {
+      throw new IOException("replicated job data does not match its name " + hash);
+    }
+    files.writeIfAbsent(hash, content);
+  }
+
   /** The store in {@code dir} (StateSaveLocation/job_data), created 0700 if needed. */
   public static JobData open(Path dir) throws IOException {
     return new JobData(new JobDataFiles(dir));
@@ -225,6 +246,7 @@ public final class JobData {
       // an earlier submission, or found and synced at start).
       try {
         files.writeIfAbsent(hash, content);
+        replicator.replicate(hash, content);
         durable.complete(null);
       } catch (IOException | RuntimeException e) {
         durable.completeExceptionally(e);

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 
 /**
  * The controller's durable log: opaque records with consecutive indexes, in segment files, plus
@@ -114,6 +115,13 @@ public final class Journal implements AutoCloseable {
     return index;
   }
 
+  private volatile LongConsumer syncObserver;
+
+  /** Hears how long each batch's write and fdatasync took (nanoseconds); it must be quick. */
+  public void onSync(LongConsumer observer) {
+    this.syncObserver = observer;
+  }
+
   /** Makes every appended record durable: one write and one fdatasync; nothing to do if none. */
   public void sync() throws IOException {
     ensureUsable();
@@ -125,7 +133,12 @@ public final class Journal implements AutoCloseable {
         roll(pending.firstIndex());
       }
       int bytes = pending.bytes();
+      long t0 = System.nanoTime();
       segment.writeDurably(pending.contents());
+      LongConsumer observer = syncObserver;
+      if (observer != null) {
+        observer.accept(System.nanoTime() - t0);
+      }
       syncedBytesSinceSnapshot += bytes;
       pending.clear();
     } catch (IOException | RuntimeException e) {
@@ -157,7 +170,7 @@ public final class Journal implements AutoCloseable {
    * A snapshot being written: started and finished by the journal's owner, written by any thread
    * meanwhile (the owner goes on appending), so that writing a large state stalls no one.
    */
-  public final class PendingSnapshot {
+  public final class PendingSnapshot implements StateLog.PendingSnapshot {
     private final long index;
     private volatile boolean written;
 
@@ -165,11 +178,13 @@ public final class Journal implements AutoCloseable {
       this.index = index;
     }
 
+    @Override
     public long index() {
       return index;
     }
 
     /** Streams the state into the snapshot file and makes it durable (any thread, once). */
+    @Override
     public void write(SnapshotBody state) throws IOException {
       SnapshotFile.write(dir, index, state);
       written = true;

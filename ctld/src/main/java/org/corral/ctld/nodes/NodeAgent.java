@@ -7,6 +7,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.TcpChannel;
+import org.corral.common.SlurmError;
+import org.corral.protocol.msg.FileBcastError;
+import org.corral.protocol.msg.FileBcastRequest;
 import org.corral.protocol.msg.LaunchBatchRequest;
 import org.corral.protocol.msg.NodeHookRequest;
 import org.corral.protocol.msg.LaunchTasksRequest;
@@ -82,6 +85,28 @@ public final class NodeAgent {
           + " unreachable: " + e.getMessage());
     }
     return java.util.Optional.empty();
+  }
+
+  /**
+   * Sends a block of an sbcast file to a node: one try, since sbcast waits for the answer. The
+   * node's failures (or its being unreachable) come back with its name, as sbcast prints them.
+   */
+  public java.util.List<FileBcastError> fileBcast(NodeInfo node, FileBcastRequest block) {
+    String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
+    try {
+      Response r = channel(host, node.getPort()).call(Request.newBuilder().setNodeFileBcast(block).build());
+      if (r.getErrorCode() != 0) {
+        return java.util.List.of(FileBcastError.newBuilder().setNode(node.getName()).setErrno(r.getErrorCode())
+            .setMessage(r.getErrorMessage()).build());
+      }
+      return r.getFileBcast().getErrorsList().stream().map(e -> e.toBuilder().setNode(node.getName()).build())
+          .toList();
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "sbcast block of job " + block.getJobId() + ": node " + node.getName()
+          + " unreachable: " + e.getMessage());
+      return java.util.List.of(FileBcastError.newBuilder().setNode(node.getName()).setErrno(SlurmError.CONNECTION_ERROR.code())
+          .setMessage(SlurmError.CONNECTION_ERROR.message()).build());
+    }
   }
 
   /** One channel per node address, so that its connections are reused from call to call. */

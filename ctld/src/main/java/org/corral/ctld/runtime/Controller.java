@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import org.corral.common.PrivateFiles;
@@ -15,10 +16,17 @@ import org.corral.common.config.SchedulingConfig;
 import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.ctld.jobdata.JobData;
+import org.corral.ctld.triggers.TriggerLoop;
+import org.corral.ctld.triggers.TriggerTable;
 import org.corral.common.config.SubmitLimits;
 import org.corral.ctld.journal.JobIdHighWater;
+import org.corral.ctld.metrics.MetricsEndpoint;
+import org.corral.ctld.metrics.OutboxAge;
+import org.corral.ctld.metrics.Timings;
 import org.corral.ctld.journal.Journal;
 import org.corral.ctld.journal.JournalCorruptException;
+import org.corral.ctld.journal.LocalJournalLog;
+import org.corral.ctld.journal.StateLog;
 import org.corral.ctld.journal.RecoveryMode;
 import org.corral.ctld.nodes.NodeAgent;
 import org.corral.ctld.state.ClusterState;
@@ -31,7 +39,9 @@ import org.corral.protocol.RpcServer;
 import org.corral.protocol.SocketDirectory;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
+import org.corral.protocol.audit.AuditLog;
 import org.corral.protocol.auth.MungeAuth;
+import org.corral.protocol.http.HttpHandler;
 import org.corral.protocol.msg.PriorityWeights;
 import org.corral.protocol.msg.Request;
 
@@ -43,18 +53,22 @@ import org.corral.protocol.msg.Request;
 public final class Controller implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("slurmctld");
 
-  private final Journal journal;
+  private final StateLog journal;
   private final StateWriter writer;
   private final SchedulerLoop scheduler;
   private final Housekeeper housekeeper;
   private final RpcServer server;
   private final AccountingShipper shipper;
   private final AssociationCache associations;
+  private final AuditLog audit;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
+  private TriggerLoop triggerLoop;
 
-  private Controller(Journal journal, StateWriter writer, SchedulerLoop scheduler,
-      Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations) {
+  private Controller(StateLog journal, StateWriter writer, SchedulerLoop scheduler,
+      Housekeeper housekeeper, RpcServer server, AccountingShipper shipper, AssociationCache associations,
+      AuditLog audit) {
+    this.audit = audit;
     this.shipper = shipper;
     this.associations = associations;
     this.journal = journal;
@@ -66,11 +80,6 @@ public final class Controller implements AutoCloseable {
 
   public static Controller start(SlurmConfig cfg, Clock clock, RecoveryMode mode, boolean clearState,
       Duration nodeTimeout) throws IOException, JournalCorruptException {
-    UserDirectory users = UserDirectory.system();
-    int slurmUid = users.uid(cfg.slurmUser()).orElse(0);
-    ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
-    Credentials creds = new Credentials(key, "slurmctld", clock);
-
     closeStateToOthers(cfg.stateSaveLocation(), ControllerAddress.unixSocket(cfg));
     Path stateDir = cfg.stateSaveLocation().resolve("journal");
     Path dataDir = cfg.stateSaveLocation().resolve("job_data");
@@ -100,6 +109,22 @@ public final class Controller implements AutoCloseable {
     LOG.log(Level.INFO, "Recovered state of " + recovered.jobs().size() + " jobs; next job id "
         + recovered.nextJobId());
     JobData jobData = JobData.open(dataDir);
+    return serve(cfg, clock, new LocalJournalLog(journal), recovered, highWater, jobData, nodeTimeout,
+        ControllerSeat.single(cfg));
+  }
+
+  /**
+   * Serves from {@code recovered}, recording changes in {@code log}: what a controller alone does
+   * after recovering its journal, and what a replicated controller does on becoming the leader.
+   *
+   * @param highWater the job id mark of a local journal; null where the log needs none
+   */
+  public static Controller serve(SlurmConfig cfg, Clock clock, StateLog log, ClusterState recovered,
+      JobIdHighWater highWater, JobData jobData, Duration nodeTimeout, ControllerSeat seat) throws IOException {
+    UserDirectory users = UserDirectory.system();
+    int slurmUid = users.uid(cfg.slurmUser()).orElse(0);
+    ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
+    Credentials creds = new Credentials(key, "slurmctld", clock);
     int orphans = jobData.recover(recovered);
     if (orphans > 0) {
       LOG.log(Level.INFO, "Removed " + orphans + " job script/environment files no job names");
@@ -107,7 +132,7 @@ public final class Controller implements AutoCloseable {
 
     SchedulerLoop[] sched = new SchedulerLoop[1];
     AccountingShipper[] shipper = new AccountingShipper[1];
-    StateWriter writer = new StateWriter(recovered, journal, highWater, () -> {
+    StateWriter writer = new StateWriter(recovered, log, highWater, () -> {
       if (sched[0] != null) {
         sched[0].trigger();
       }
@@ -124,10 +149,13 @@ public final class Controller implements AutoCloseable {
     NodeAgent agent = new NodeAgent(creds, nodeTimeout);
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
         NodeHookPolicy.of(cfg), jobData);
-    ControllerStats stats = new ControllerStats(now, users);
+    Timings timings = new Timings();
+    journal.onSync(timings::journalSync);
+    ControllerStats stats = new ControllerStats(now, users, timings);
+    OutboxAge outboxAge = new OutboxAge(recovered, clock::millis);
     AssociationCache associations = new AssociationCache(cfg.accounting(), cfg.clusterName(), creds,
         cfg.stateSaveLocation());
-    writer.observe(stats);
+    writer.observe(stats.andThen(outboxAge));
     sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats, associations,
         cfg.stateSaveLocation().resolve("assoc_usage"), cfg.licenses(), preemptConfig(cfg));
     Authorizer auth = new Authorizer(slurmUid, associations::current);
@@ -138,28 +166,76 @@ public final class Controller implements AutoCloseable {
         orders, stepOrders,
         cfg.maxJobId(), cfg.scheduling());
     jobs.useSubmitFilters(org.corral.ctld.submit.SubmitFilters.load(cfg));
+    jobs.keys(SubmitKeys.of(recovered));
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
         cfg.minJobAge(), gangSliceS(cfg));
 
     Controller[] self = new Controller[1];
+    TriggerTable triggerTable = TriggerTable.load(cfg.stateSaveLocation());
     SuspendRequests suspensions = new SuspendRequests(auth, clock, orders,
         cfg.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse(""));
     ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
-        new NodeAdminRequests(auth, clock, orders), auth, cfg.controllerHost(), cfg.entries(),
+        new NodeAdminRequests(auth, clock, orders), auth, seat, cfg.entries(),
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
         new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
-        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"));
-    Path socket = ControllerAddress.unixSocket(cfg);
-    SocketDirectory.ensure(socket.getParent());
-    RpcServer server = RpcServer.start(new RpcServerConfig("0.0.0.0", cfg.slurmctldPort(), socket,
-        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
-        MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), service);
-    self[0] = new Controller(journal, writer, sched[0], housekeeper, server, shipper[0], associations);
+        new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"), new FileBcastRequests(agent, auth),
+        new TriggerRequests(triggerTable, auth, users));
+    AuditLog audit = AuditLog.open(auditFile(cfg), "slurmctld", cfg.controllerHost(), clock);
+    service.audit(audit);
+    RpcServer server = startServer(cfg, seat, creds, clock, service,
+        metrics(cfg, writer, stats, timings, outboxAge, clock));
+    self[0] = new Controller(log, writer, sched[0], housekeeper, server, shipper[0], associations, audit);
+    self[0].triggerLoop = new TriggerLoop(triggerTable, writer::current, clock);
     sched[0].trigger();
     return self[0];
+  }
+
+  /**
+   * The RPC server of the controller in {@code seat}: TCP at its address, and its Unix socket;
+   * {@code http} (may be null) answers the HTTP requests that reach the same port (metrics).
+   */
+  public static RpcServer startServer(SlurmConfig cfg, ControllerSeat seat, Credentials creds, Clock clock,
+      org.corral.protocol.RequestHandler handler, HttpHandler http) throws IOException {
+    SocketDirectory.ensure(seat.socket().getParent());
+    return RpcServer.start(new RpcServerConfig(seat.bindAddress(), cfg.slurmctldPort(), seat.socket(),
+        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
+        MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), handler, http);
+  }
+
+  /** Stops serving when the log says this controller no longer leads (a replicated log's leader deposed). */
+  public void onDemotion(Runnable r) {
+    writer.onDemotion(r);
+  }
+
+  /**
+   * Where the audit trail goes: SlurmctldParameters=audit_log=PATH (a Corral extension), else
+   * slurmctld_audit.log beside SlurmctldLogFile, else in StateSaveLocation.
+   */
+  static Path auditFile(SlurmConfig cfg) {
+    for (String p : cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse("").split(",")) {
+      if (p.trim().startsWith("audit_log=")) {
+        return Path.of(p.trim().substring("audit_log=".length()));
+      }
+    }
+    Path dir = cfg.slurmctldLogFile().map(f -> Path.of(f).toAbsolutePath().getParent())
+        .orElse(cfg.stateSaveLocation());
+    return dir.resolve("slurmctld_audit.log");
+  }
+
+  /** The HTTP metrics endpoints when MetricsType=metrics/openmetrics, else none (null). */
+  private static HttpHandler metrics(SlurmConfig cfg, StateWriter writer, ControllerStats stats, Timings timings,
+      OutboxAge outboxAge, Clock clock) {
+    if (cfg.text(SlurmConfKeys.METRICS_TYPE).isEmpty()) {
+      return null;
+    }
+    JwtTokens tokens = JwtTokens.of(cfg.entries(), clock);
+    return MetricsEndpoint.of(writer::current, () -> stats.snapshot(writer.current(), clock.instant().getEpochSecond()),
+        timings, outboxAge, stats::userName, cfg.text(SlurmConfKeys.PRIVATE_DATA).orElse(null),
+        cfg.text(SlurmConfKeys.METRICS_PARAMETERS).orElse(null),
+        Set.copyOf(cfg.value(SlurmConfKeys.METRICS_AUTH_USERS)), cfg.slurmUser(), tokens::verify);
   }
 
   /**
@@ -167,7 +243,7 @@ public final class Controller implements AutoCloseable {
    * directories 0700). What an earlier version or an administrator left open is closed here,
    * each named in a warning.
    */
-  private static void closeStateToOthers(Path state, Path socket) throws IOException {
+  public static void closeStateToOthers(Path state, Path socket) throws IOException {
     Files.createDirectories(state);
     // users reach the socket through its directories: when it lies under the state, those stay
     boolean socketInside = socket.toAbsolutePath().startsWith(state.toAbsolutePath());
@@ -178,7 +254,7 @@ public final class Controller implements AutoCloseable {
 
   /**
    * What a user may send: requests that carry a script or an environment up to a submission's
-   * limits (max_script_size and the environment's), anything else 1 MiB.
+   * limits (max_script_size and the environment's), sbcast's blocks a little over 1 MiB, anything else 1 MiB.
    */
   private static FrameLimits userFrames(SlurmConfig cfg) throws IOException {
     int submission;
@@ -190,7 +266,9 @@ public final class Controller implements AutoCloseable {
     return FrameLimits.DEFAULT
         .withUserType(Request.SUBMIT_JOB_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
         .withUserType(Request.CREATE_STEP_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
-        .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission);
+        .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission)
+        // sbcast's blocks: 1 MiB of data and their path
+        .withUserType(Request.FILE_BCAST_FIELD_NUMBER, (1 << 20) + (64 << 10));
   }
 
   private static org.corral.common.config.PreemptConfig preemptConfig(SlurmConfig cfg) throws IOException {
@@ -244,6 +322,11 @@ public final class Controller implements AutoCloseable {
     }
   }
 
+  /** Whether this controller was shut down (scontrol shutdown, or its owner). */
+  public boolean isClosed() {
+    return closed;
+  }
+
   @Override
   public synchronized void close() {
     if (closed) {
@@ -254,9 +337,13 @@ public final class Controller implements AutoCloseable {
     server.close();
     scheduler.close();
     housekeeper.close();
+    if (triggerLoop != null) {
+      triggerLoop.close();
+    }
     shipper.close();
     associations.close();
     writer.close();
+    audit.close();
     try {
       journal.close();
     } catch (IOException e) {

@@ -14,6 +14,8 @@ import org.corral.ctld.jobdata.JobData;
 import org.corral.ctld.state.ClusterState;
 import org.corral.protocol.Peer;
 import org.corral.protocol.RequestHandler;
+import org.corral.protocol.UserDirectory;
+import org.corral.protocol.audit.AuditLog;
 import org.corral.protocol.msg.BatchScriptReply;
 import org.corral.protocol.msg.ConfigEntry;
 import org.corral.protocol.msg.JobSpec;
@@ -54,7 +56,7 @@ public final class ControllerService implements RequestHandler {
   private final StepRequests steps;
   private final AllocationClients clients;
   private final Authorizer auth;
-  private final String host;
+  private final ControllerSeat seat;
   private final Map<String, String> configEntries;
   private final PriorityWeights weights;
   private final ControllerStats stats;
@@ -66,12 +68,16 @@ public final class ControllerService implements RequestHandler {
   private final ReservationRequests reservations;
   private final JobData jobData;
   private final ConfigView configView;
+  private final FileBcastRequests fileBcasts;
+  private final TriggerRequests triggers;
 
   ControllerService(StateWriter writer, JobRequests jobs, SuspendRequests suspensions, NodeRequests nodes, StepRequests steps,
-      AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, String host, Map<String, String> configEntries,
+      AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, ControllerSeat seat, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
       ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
-      JobData jobData, ConfigView configView) {
+      JobData jobData, ConfigView configView, FileBcastRequests fileBcasts, TriggerRequests triggers) {
+    this.fileBcasts = fileBcasts;
+    this.triggers = triggers;
     this.jobData = jobData;
     this.configView = configView;
     this.rateLimiter = rateLimiter;
@@ -89,28 +95,75 @@ public final class ControllerService implements RequestHandler {
     this.clients = clients;
     this.nodeAdmin = nodeAdmin;
     this.auth = auth;
-    this.host = host;
+    this.seat = seat;
     this.configEntries = configEntries;
     this.shutdown = shutdown;
   }
 
-  /** Answers one request and counts it for sdiag (by Slurm's message type and by user). */
+  /** Audits state-changing requests from now on (see {@link AuditLog}). */
+  void audit(AuditLog log) {
+    this.audit = log;
+  }
+
+  private volatile AuditLog audit = AuditLog.NONE;
+
   @Override
   public Response handle(Peer peer, Request req) {
+    return handle(peer, req, null);
+  }
+
+  @Override
+  public Response handle(Peer peer, Request req, String remote) {
+    return serve(peer, req, remote, null);
+  }
+
+  /**
+   * Answers one request, counts it for sdiag (by Slurm's message type and by user) and audits
+   * it when it changes state; {@code via} is the daemon that sent it for {@code peer}.
+   */
+  private Response serve(Peer peer, Request req, String remote, String via) {
     if (rateLimiter != null && !auth.isRootOrSlurmUser(peer) && !rateLimiter.allow(peer.uid())) {
       LOG.log(Level.INFO, "RPC rate limit exceeded by uid " + peer.uid() + " with "
           + RpcNames.of(req.getBodyCase()).text() + ", telling to back off");
-      return error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF, SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.message());
+      Response backoff = error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF,
+          SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.message());
+      audit.record(peer, remote, via, req, backoff);
+      return backoff;
     }
     long t0 = System.nanoTime();
     stats.serving(+1);
+    Response response = null;
     try {
-      return dispatch(peer, req);
+      response = req.getBodyCase() == Request.BodyCase.ON_BEHALF ? onBehalf(peer, req, remote)
+          : dispatch(peer, req);
+      return response;
     } finally {
       stats.serving(-1);
       RpcNames.Name name = RpcNames.of(req.getBodyCase());
       stats.rpc(name.text(), name.number(), auth.userOf(peer), (System.nanoTime() - t0) / 1000);
+      if (response != null && req.getBodyCase() != Request.BodyCase.ON_BEHALF) {
+        audit.record(peer, remote, via, req, response);
+      }
     }
+  }
+
+  /**
+   * slurmrestd's request for a REST user, answered and audited as that user's (ADR 0003); one
+   * whose wrapping is refused is audited as refused, under the claimed user's name.
+   */
+  private Response onBehalf(Peer sender, Request req, String remote) {
+    Peer user;
+    try {
+      user = RestIdentity.of(sender, req.getOnBehalf(), UserDirectory.system());
+    } catch (SlurmException e) {
+      Response refused = error(e.error(), e.getMessage());
+      var w = req.getOnBehalf();
+      audit.record(new Peer(w.hasUid() ? w.getUid() : Peer.UNKNOWN_ID, Peer.UNKNOWN_ID,
+          w.getUserName().isEmpty() ? null : w.getUserName(), sender.daemon()), remote, sender.daemon(),
+          w.getRequest(), refused);
+      return refused;
+    }
+    return serve(user, req.getOnBehalf().getRequest(), remote, sender.daemon());
   }
 
   private Response dispatch(Peer peer, Request req) {
@@ -178,7 +231,9 @@ public final class ControllerService implements RequestHandler {
         case PARTITION_INFO -> Response.newBuilder()
             .setPartitionInfo(partitionInfo(peer, req, writer.current())).build();
         case PING -> Response.newBuilder()
-            .setPing(PingReply.newBuilder().setHost(host).setPrimary(true)).build();
+            .setPing(seat.ping(true).toBuilder().setLeaderHost(seat.host())).build();
+        case TAKEOVER -> auth.isAdmin(peer) ? Response.getDefaultInstance() // this one leads already
+            : error(SlurmError.ACCESS_DENIED, "takeover refused for uid " + peer.uid());
         case CONFIG -> Response.newBuilder().setConfig(config()).build();
         case SHUTDOWN -> {
           if (!auth.isAdmin(peer)) {
@@ -227,6 +282,10 @@ public final class ControllerService implements RequestHandler {
         }
         case STEP_STAT -> Response.newBuilder()
             .setStepStat(confinement.stepStats().stat(peer, req.getStepStat(), writer.current())).build();
+        case FILE_BCAST -> Response.newBuilder()
+            .setFileBcast(fileBcasts.forward(peer, req.getFileBcast(), writer.current())).build();
+        case TRIGGER -> Response.newBuilder()
+            .setTrigger(triggers.answer(peer, req.getTrigger(), writer.current())).build();
         case STATS -> {
           long now = System.currentTimeMillis() / 1000;
           if (req.getStats().getReset()) {
@@ -238,8 +297,6 @@ public final class ControllerService implements RequestHandler {
           }
           yield Response.newBuilder().setStats(stats.snapshot(writer.current(), now)).build();
         }
-        case ON_BEHALF -> handle(RestIdentity.of(peer, req.getOnBehalf(), org.corral.protocol.UserDirectory.system()),
-            req.getOnBehalf().getRequest());
         case SHARE_INFO -> Response.newBuilder().setShareInfo(shares.answer(req.getShareInfo())).build();
         case DELETE_NODE -> {
           nodeAdmin.delete(peer, req.getDeleteNode(), writer.current());

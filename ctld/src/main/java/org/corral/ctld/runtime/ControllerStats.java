@@ -2,6 +2,7 @@ package org.corral.ctld.runtime;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.corral.ctld.metrics.Timings;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
@@ -21,6 +22,7 @@ import org.corral.protocol.msg.StatsReply;
  */
 final class ControllerStats implements StateWriter.Observer {
   private final UserDirectory users;
+  private final Timings timings;
   private long since;
   private long submitted;
   private long started;
@@ -42,9 +44,15 @@ final class ControllerStats implements StateWriter.Observer {
     serving.addAndGet(delta);
   }
 
-  ControllerStats(long now, UserDirectory users) {
+  ControllerStats(long now, UserDirectory users, Timings timings) {
     this.since = now;
     this.users = users;
+    this.timings = timings;
+  }
+
+  /** The user's name, or the uid as a number when it has none. */
+  String userName(int uid) {
+    return users.userName(uid).orElse(Integer.toUnsignedString(uid));
   }
 
   @Override
@@ -85,6 +93,7 @@ final class ControllerStats implements StateWriter.Observer {
    * whether it planned any job for later (a backfill pass) and how many it started around one.
    */
   synchronized void pass(long micros, int depth, int queue, boolean planned, int backfilledStarts, long now) {
+    timings.schedulerPass(micros * 1000, planned);
     add(main, micros, depth, queue);
     if (planned) {
       add(backfill, micros, depth, queue);
@@ -101,6 +110,7 @@ final class ControllerStats implements StateWriter.Observer {
   }
 
   synchronized void rpc(String name, int number, int uid, long micros) {
+    timings.rpc(name, uid, micros * 1000);
     long[] t = byType.computeIfAbsent(name, k -> new long[] {number, 0, 0});
     t[1]++;
     t[2] += micros;
@@ -139,7 +149,7 @@ final class ControllerStats implements StateWriter.Observer {
     byType.forEach((name, t) -> b.addByType(RpcStat.newBuilder().setName(name).setId((int) t[0])
         .setCount(t[1]).setTotalUs(t[2])));
     byUser.forEach((uid, u) -> b.addByUser(RpcStat.newBuilder()
-        .setName(users.userName(uid).orElse(Integer.toUnsignedString(uid))).setId(uid)
+        .setName(userName(uid)).setId(uid)
         .setCount(u[0]).setTotalUs(u[1])));
     return b.build();
   }

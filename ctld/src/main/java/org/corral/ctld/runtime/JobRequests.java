@@ -103,8 +103,23 @@ final class JobRequests {
     policy.checkSizes(spec);
   }
 
+  private SubmitKeys submitKeys = new SubmitKeys();
+
+  /** The idempotency keys of the state this controller starts serving from. */
+  void keys(SubmitKeys keys) {
+    this.submitKeys = keys;
+  }
+
   Decision<Integer> submit(Peer peer, JobSpec spec, ClusterState s) {
+    String key = spec.getSubmitKey();
+    Integer made = key.isEmpty() ? null : submitKeys.find(s, peer.uid(), key);
+    if (made != null) { // a retry of a submission that was committed: the same job, not a second
+      return Decision.none(made);
+    }
     Command.SubmitJob submit = submission(peer, spec, s);
+    if (!key.isEmpty()) {
+      submitKeys.remember(peer.uid(), key, submit.jobId());
+    }
     return Decision.of(submit.jobId(), submit);
   }
 
@@ -186,6 +201,9 @@ final class JobRequests {
     List<Command> cmds = new ArrayList<>();
     List<Runnable> effects = new ArrayList<>();
     JobResultsReply.Builder reply = JobResultsReply.newBuilder();
+    if (req.getListOnly()) {
+      return listOnly(peer, req, s, reply);
+    }
     for (var ref : req.getArrayTasksList()) {
       arrayTask(peer, ref.getArrayJobId(), ref.getTaskId(), req, s, cmds, effects, reply);
     }
@@ -202,6 +220,22 @@ final class JobRequests {
       }
     }
     return new Decision<>(cmds, reply.build(), effects);
+  }
+
+  /**
+   * scancel -i: the jobs the request names, each with SUCCESS or the reason it would fail, so
+   * the user is asked only about those; nothing changes.
+   */
+  private Decision<JobResultsReply> listOnly(Peer peer, CancelJobsRequest req, ClusterState s,
+      JobResultsReply.Builder reply) {
+    for (var ref : req.getArrayTasksList()) {
+      arrayTask(peer, ref.getArrayJobId(), ref.getTaskId(), req, s, new ArrayList<>(), new ArrayList<>(), reply);
+    }
+    for (JobInfo j : targets(req, s, reply)) {
+      reply.addResults(result(j.getJobId(), JobStates.isFinished(j) ? SlurmError.ALREADY_DONE
+          : auth.mayActOnJob(peer, j) ? SlurmError.SUCCESS : SlurmError.ACCESS_DENIED));
+    }
+    return new Decision<>(List.of(), reply.build(), List.of());
   }
 
   /**
@@ -311,7 +345,36 @@ final class JobRequests {
             || user.equals(Integer.toUnsignedString(j.getUserId())))
         && (req.getStatesList().isEmpty() || req.getStatesList().contains(j.getState()))
         && inList(req.getPartition(), j.getPartition())
-        && inList(req.getJobName(), j.getName());
+        && inList(req.getJobName(), j.getName())
+        && inList(req.getAccount(), j.getAccount())
+        && inList(req.getQos(), j.getQos())
+        && (req.getReservation().isEmpty() || req.getReservation().equals(j.getReservation()))
+        && (req.getWckey().isEmpty() || req.getWckey().equals(stripDefaultMark(j.getWckey())))
+        && usesAnyOf(req.getNodeList(), j.getNodes());
+  }
+
+  /** A wckey given by default is shown as "*name"; --wckey names it without the mark. */
+  private static String stripDefaultMark(String wckey) {
+    return wckey.startsWith("*") ? wckey.substring(1) : wckey;
+  }
+
+  /**
+   * -w: jobs using any of the given nodes (a hostlist); pending jobs use none, and a malformed
+   * list matches no job (as Slurm's scancel, which does not refuse it).
+   */
+  private static boolean usesAnyOf(String nodeList, String jobNodes) {
+    if (nodeList.isEmpty()) {
+      return true;
+    }
+    if (jobNodes.isEmpty()) {
+      return false;
+    }
+    try {
+      List<String> used = org.corral.common.Hostlist.expand(jobNodes);
+      return org.corral.common.Hostlist.expand(nodeList).stream().anyMatch(used::contains);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private static boolean inList(String list, String value) {

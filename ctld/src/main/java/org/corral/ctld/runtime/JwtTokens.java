@@ -7,11 +7,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.corral.common.SlurmError;
@@ -90,6 +94,42 @@ final class JwtTokens {
       throw new SlurmException(SlurmError.AUTH_UNABLE_TO_SIGN, "cannot sign a token with " + keyFile + ": " + e.getMessage());
     }
   }
+
+  /**
+   * The user a token names ({@code sun}) when it is an HS256 token signed with this controller's
+   * key and not expired; empty otherwise (malformed, forged, expired, or no key).
+   */
+  Optional<String> verify(String token) {
+    String[] parts = token.split("\\.", -1);
+    if (parts.length != 3 || token.length() > 4096) {
+      return Optional.empty();
+    }
+    try {
+      String header = new String(B64D.decode(parts[0]), StandardCharsets.UTF_8);
+      if (!header.replace(" ", "").contains("\"alg\":\"HS256\"") || !Files.exists(keyFile)) {
+        return Optional.empty();
+      }
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key(), "HmacSHA256"));
+      byte[] expected = mac.doFinal((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+      if (!MessageDigest.isEqual(expected, B64D.decode(parts[2]))) {
+        return Optional.empty();
+      }
+      String claims = new String(B64D.decode(parts[1]), StandardCharsets.UTF_8);
+      Matcher exp = EXP.matcher(claims);
+      Matcher sun = SUN.matcher(claims);
+      if (!exp.find() || !sun.find() || Long.parseLong(exp.group(1)) <= clock.instant().getEpochSecond()) {
+        return Optional.empty();
+      }
+      return Optional.of(sun.group(1));
+    } catch (IllegalArgumentException | IOException | GeneralSecurityException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static final Base64.Decoder B64D = Base64.getUrlDecoder();
+  private static final Pattern EXP = Pattern.compile("\"exp\"\\s*:\\s*(\\d{1,18})");
+  private static final Pattern SUN = Pattern.compile("\"sun\"\\s*:\\s*\"([A-Za-z0-9_.@-]+)\"");
 
   /** The key's bytes, creating the file (0600, random) when there is none yet. */
   byte[] key() throws IOException {

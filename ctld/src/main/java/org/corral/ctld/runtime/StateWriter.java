@@ -13,7 +13,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
 import org.corral.ctld.jobdata.JobData;
 import org.corral.ctld.journal.JobIdHighWater;
-import org.corral.ctld.journal.Journal;
+import org.corral.ctld.journal.StateLog;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.CommandCodec;
@@ -23,8 +23,11 @@ import org.corral.ctld.state.StateMachine;
 /**
  * The one thread that owns the controller's state. Requests hand it a decision function; it
  * runs each against the newest state, applies the resulting commands, appends the durable ones
- * to the journal, and syncs once for the whole batch (group commit) before anyone is answered
- * or any effect (a message to a node) goes out. Readers take {@link #current()}: an immutable
+ * to the state log, and commits once for the whole batch (group commit) before anyone is answered
+ * or any effect (a message to a node) goes out. A decision's commands are applied all or none:
+ * one that cannot be applied leaves the state, the log and the observers as they were.
+ * The writer does not know which {@link StateLog} it has (local journal, replicated, memory).
+ * Readers take {@link #current()}: an immutable
  * state that is always durable, so a query never waits for the writer nor sees unsynced data.
  */
 public final class StateWriter implements AutoCloseable {
@@ -35,7 +38,7 @@ public final class StateWriter implements AutoCloseable {
   private record Proposal<T>(Function<ClusterState, Decision<T>> decide, CompletableFuture<T> done) {}
 
   private final BlockingQueue<Proposal<?>> queue = new LinkedBlockingQueue<>();
-  private final Journal journal;
+  private final StateLog log;
   /** Moved past every job id before the batch that handed it out is acknowledged. */
   private final JobIdHighWater highWater;
   private final Runnable onChange;
@@ -44,7 +47,7 @@ public final class StateWriter implements AutoCloseable {
   private final long snapshotBytes;
   private final ExecutorService snapshotter =
       Executors.newSingleThreadExecutor(Thread.ofPlatform().name("state-snapshot").daemon().factory());
-  private volatile Journal.PendingSnapshot snapshotting; // set and cleared by the writer thread
+  private volatile StateLog.PendingSnapshot snapshotting; // set and cleared by the writer thread
   private Future<?> snapshotWrite;
   private volatile ClusterState published;
   private volatile boolean running = true;
@@ -54,18 +57,18 @@ public final class StateWriter implements AutoCloseable {
    * @param onChange called (on the writer thread, must be quick) after each batch that changed
    *     jobs or nodes, e.g. to wake the scheduler
    */
-  public StateWriter(ClusterState recovered, Journal journal, JobIdHighWater highWater, Runnable onChange) {
-    this(recovered, journal, highWater, onChange, SNAPSHOT_BYTES);
+  public StateWriter(ClusterState recovered, StateLog log, JobIdHighWater highWater, Runnable onChange) {
+    this(recovered, log, highWater, onChange, SNAPSHOT_BYTES);
   }
 
   /** @param snapshotBytes journal bytes after which a snapshot is written */
-  StateWriter(ClusterState recovered, Journal journal, JobIdHighWater highWater, Runnable onChange,
+  StateWriter(ClusterState recovered, StateLog log, JobIdHighWater highWater, Runnable onChange,
       long snapshotBytes) {
     this.snapshotBytes = snapshotBytes;
     this.highWater = highWater;
     this.state = recovered;
     this.published = recovered;
-    this.journal = journal;
+    this.log = log;
     this.onChange = onChange;
     this.thread = Thread.ofPlatform().name("state-writer").start(this::loop);
   }
@@ -77,6 +80,14 @@ public final class StateWriter implements AutoCloseable {
   /** Hears each command the writer applies, with the states before and after (on the writer thread). */
   public interface Observer {
     void applied(ClusterState before, ClusterState after, Command c);
+
+    /** Both observers, this one first. */
+    default Observer andThen(Observer next) {
+      return (before, after, c) -> {
+        applied(before, after, c);
+        next.applied(before, after, c);
+      };
+    }
   }
 
   private volatile Observer observer;
@@ -97,7 +108,7 @@ public final class StateWriter implements AutoCloseable {
   public <T> CompletableFuture<T> submit(Function<ClusterState, Decision<T>> decide) {
     CompletableFuture<T> f = new CompletableFuture<>();
     if (!running) {
-      f.completeExceptionally(new IllegalStateException("controller is shutting down"));
+      f.completeExceptionally(refusal());
       return f;
     }
     queue.add(new Proposal<>(decide, f));
@@ -119,6 +130,9 @@ public final class StateWriter implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
+      } catch (StateLog.NotLeaderException e) {
+        stepDown(batch, e);
+        return;
       } catch (IOException e) {
         // Nothing may be acknowledged that is not durable: stop rather than go on.
         LOG.log(Level.ERROR, "journal write failed, stopping: " + e);
@@ -132,6 +146,41 @@ public final class StateWriter implements AutoCloseable {
     }
   }
 
+  private volatile Runnable demoted = () -> { };
+  private volatile boolean steppedDown;
+
+  private RuntimeException refusal() {
+    return steppedDown ? new SlurmException(org.corral.common.SlurmError.IN_STANDBY_MODE)
+        : new IllegalStateException("controller is shutting down");
+  }
+
+  private void refuseQueued() {
+    for (Proposal<?> p; (p = queue.poll()) != null; ) {
+      p.done().completeExceptionally(refusal());
+    }
+  }
+
+  /** Called (on a thread of its own) once the log says this controller no longer leads. */
+  public void onDemotion(Runnable r) {
+    this.demoted = r;
+  }
+
+  /**
+   * The log's leader is elsewhere now: this state may hold commands that never commit, so the
+   * writer stops; what waits is refused with Slurm's standby error, which clients take as "try
+   * the next controller" (writer thread).
+   */
+  private void stepDown(List<Proposal<?>> batch, StateLog.NotLeaderException e) {
+    LOG.log(Level.WARNING, "no longer the leader (" + e.getMessage() + "); stopping to serve");
+    steppedDown = true;
+    running = false;
+    for (Proposal<?> p : batch) {
+      p.done().completeExceptionally(refusal());
+    }
+    refuseQueued();
+    Thread.ofPlatform().name("state-writer-demotion").start(demoted);
+  }
+
   private void process(List<Proposal<?>> batch) throws IOException {
     List<Runnable> after = new ArrayList<>();
     List<Object> replies = new ArrayList<>(batch.size());
@@ -139,21 +188,23 @@ public final class StateWriter implements AutoCloseable {
     for (Proposal<?> p : batch) {
       try {
         Decision<?> d = p.decide().apply(state);
-        for (Command c : d.commands()) {
-          ClusterState before = state;
-          state = StateMachine.apply(state, c);
+        List<Applied> applied = applyAll(d.commands());
+        for (Applied a : applied) { // every command applied: now the decision takes effect
           Observer o = observer;
           if (o != null) {
-            o.applied(before, state, c);
+            o.applied(a.before(), a.after(), a.command());
           }
           JobData data = jobData;
           if (data != null) {
-            data.applied(before, state, c);
+            data.applied(a.before(), a.after(), a.command());
           }
-          if (c.durable()) {
-            journal.append(CommandCodec.encode(c));
+          if (a.record() != null) {
+            log.append(a.record());
           }
-          changed |= c.changesSchedulingInput();
+          changed |= a.command().changesSchedulingInput();
+        }
+        if (!applied.isEmpty()) {
+          state = applied.get(applied.size() - 1).after();
         }
         after.addAll(d.effects());
         replies.add(d.reply());
@@ -161,8 +212,10 @@ public final class StateWriter implements AutoCloseable {
         replies.add(e);
       }
     }
-    highWater.cover(state.nextJobId());
-    journal.sync();
+    if (highWater != null) {
+      highWater.cover(state.nextJobId());
+    }
+    log.commit();
     published = state;
     JobData data = jobData;
     if (data != null) {
@@ -180,9 +233,23 @@ public final class StateWriter implements AutoCloseable {
       onChange.run();
     }
     finishSnapshot();
-    if (snapshotting == null && journal.bytesSinceSnapshot() > snapshotBytes) {
+    if (log.writerSnapshots() && snapshotting == null && log.bytesSinceSnapshot() > snapshotBytes) {
       startSnapshot();
     }
+  }
+
+  private record Applied(ClusterState before, ClusterState after, Command command, byte[] record) {}
+
+  /** Applies a decision's commands to a copy of the state; throws, changing nothing, if one fails. */
+  private List<Applied> applyAll(List<Command> commands) {
+    List<Applied> out = new ArrayList<>(commands.size());
+    ClusterState s = state;
+    for (Command c : commands) {
+      ClusterState next = StateMachine.apply(s, c);
+      out.add(new Applied(s, next, c, c.durable() ? CommandCodec.encode(c) : null));
+      s = next;
+    }
+    return out;
   }
 
   /**
@@ -190,9 +257,9 @@ public final class StateWriter implements AutoCloseable {
    * immutable version, streamed to the file while the writer goes on (writer thread).
    */
   private void startSnapshot() throws IOException {
-    long index = journal.lastIndex();
+    long index = log.lastIndex();
     ClusterState s = state;
-    Journal.PendingSnapshot p = journal.startSnapshot(index);
+    StateLog.PendingSnapshot p = log.startSnapshot(index);
     snapshotting = p;
     snapshotWrite = snapshotter.submit(() -> {
       long t0 = System.nanoTime();
@@ -208,9 +275,9 @@ public final class StateWriter implements AutoCloseable {
 
   /** Takes a snapshot written meanwhile as the newest (writer thread). */
   private void finishSnapshot() throws IOException {
-    Journal.PendingSnapshot p = snapshotting;
+    StateLog.PendingSnapshot p = snapshotting;
     if (p != null && snapshotWrite.isDone()) {
-      journal.finishSnapshot(p);
+      log.finishSnapshot(p);
       snapshotting = null;
     }
   }
@@ -231,6 +298,9 @@ public final class StateWriter implements AutoCloseable {
 
   /** Writes a snapshot of the state as of the last journal entry, once the writer has stopped. */
   private void finalSnapshot() throws IOException {
+    if (!log.writerSnapshots()) {
+      return;
+    }
     if (snapshotWrite != null) {
       try {
         snapshotWrite.get();
@@ -242,10 +312,10 @@ public final class StateWriter implements AutoCloseable {
       }
       finishSnapshot();
     }
-    long index = journal.lastIndex();
-    Journal.PendingSnapshot p = journal.startSnapshot(index);
+    long index = log.lastIndex();
+    StateLog.PendingSnapshot p = log.startSnapshot(index);
     p.write(out -> SnapshotCodec.write(state, index, out));
-    journal.finishSnapshot(p);
+    log.finishSnapshot(p);
     LOG.log(Level.INFO, "snapshot written at journal index " + index);
   }
 
@@ -264,6 +334,7 @@ public final class StateWriter implements AutoCloseable {
     } catch (IOException e) {
       LOG.log(Level.WARNING, "final snapshot failed: " + e);
     }
+    refuseQueued();
     effects.shutdown();
     snapshotter.shutdown();
   }

@@ -49,7 +49,7 @@ class SnapshotWhileSubmittingTest {
     Path live = dir.resolve("journal");
     Journal journal = Journal.open(live, RecoveryMode.STRICT);
     ClusterState start = TestStates.cluster(1, 4, 1000);
-    StateWriter writer = new StateWriter(start, journal, JobIdHighWater.open(dir), () -> { }, 64 << 10);
+    StateWriter writer = new StateWriter(start, new org.corral.ctld.journal.LocalJournalLog(journal), JobIdHighWater.open(dir), () -> { }, 64 << 10);
     Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     List<Future<?>> submitters = new ArrayList<>();

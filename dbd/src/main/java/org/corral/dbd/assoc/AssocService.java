@@ -10,6 +10,8 @@ import org.corral.protocol.msg.AcctUpdateReply;
 import org.corral.protocol.msg.AcctUpdateRequest;
 import org.corral.protocol.msg.AssocSnapshotRequest;
 import org.corral.protocol.msg.Response;
+import org.corral.protocol.msg.TxnQueryReply;
+import org.corral.protocol.msg.TxnQueryRequest;
 
 /**
  * slurmdbd's answers to sacctmgr and sshare (local users, identified by the kernel) and to the
@@ -53,6 +55,11 @@ public final class AssocService {
       }
       return Responses.error(e.error(), e.getMessage());
     }
+  }
+
+  /** sacctmgr show transaction: slurmdbd's record of accounting changes, which any user may read. */
+  public Response transactions(TxnQueryRequest q) throws SQLException {
+    return Response.newBuilder().setTxnQuery(TxnQueryReply.newBuilder().addAllTxns(store.transactions(q))).build();
   }
 
   /** Whether a local user may do what only administrators may: root, SlurmUser, AdminLevel=Administrator. */

@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,6 +15,8 @@ import org.corral.dbd.storage.Database;
 import org.corral.protocol.msg.AcctAccount;
 import org.corral.protocol.msg.AcctAssoc;
 import org.corral.protocol.msg.AcctChange;
+import org.corral.protocol.msg.AcctTxn;
+import org.corral.protocol.msg.TxnQueryRequest;
 import org.corral.protocol.msg.AcctCluster;
 import org.corral.protocol.msg.AcctQos;
 import org.corral.protocol.msg.AcctUser;
@@ -93,8 +97,10 @@ public final class AssocStore {
         AssocModel before = load(c);
         AssocModel after = before.copy();
         AssocRules.Actor who = given.level() >= AssocRules.ADMINISTRATOR ? given : AssocRules.Actor.of(given.name(), before);
+        List<AcctTxn> txns = new ArrayList<>();
         for (AcctChange ch : changes) {
           AssocRules.check(who, after, ch);
+          txns.add(Transactions.describe(ch, after));
           after.apply(ch);
         }
         extra.run(after);
@@ -103,6 +109,7 @@ public final class AssocStore {
           return;
         }
         write(c, before, after);
+        Transactions.insert(c, Instant.now().getEpochSecond(), given.name(), txns);
         c.commit();
       } catch (SQLException | AcctException | RuntimeException e) {
         c.rollback();
@@ -110,6 +117,13 @@ public final class AssocStore {
       } finally {
         c.setAutoCommit(true);
       }
+    }
+  }
+
+  /** sacctmgr show transaction: the transactions the query selects, oldest first. */
+  public List<AcctTxn> transactions(TxnQueryRequest q) throws SQLException {
+    try (Connection c = db.connection()) {
+      return Transactions.find(c, q);
     }
   }
 

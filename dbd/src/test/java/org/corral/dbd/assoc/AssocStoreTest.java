@@ -13,9 +13,11 @@ import org.corral.protocol.msg.AcctAssoc;
 import org.corral.protocol.msg.AcctChange;
 import org.corral.protocol.msg.AcctCoord;
 import org.corral.protocol.msg.AcctLimits;
+import org.corral.protocol.msg.AcctTxn;
 import org.corral.protocol.msg.AcctUser;
 import org.corral.protocol.msg.AcctWckey;
 import org.corral.protocol.msg.AssocSnapshot;
+import org.corral.protocol.msg.TxnQueryRequest;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -45,6 +47,32 @@ class AssocStoreTest {
   static AcctChange userAssoc(String cluster, String account, String user) {
     return AcctChange.newBuilder().setPutAssoc(AcctAssoc.newBuilder().setCluster(cluster).setAccount(account)
         .setUser(user)).build();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("storages")
+  void eachChangeIsATransactionWithItsActor(Storage storage) throws Exception {
+    try (TestDatabases.Fresh fresh = TestDatabases.create(storage); Database db = fresh.open()) {
+      AssocStore store = new AssocStore(db);
+      store.bootstrap("c1");
+      int bootstrap = store.transactions(TxnQueryRequest.getDefaultInstance()).size();
+      store.apply(ROOT, List.of(account("physics", "root"), acctAssoc("c1", "physics", "root"),
+          user("alice", "physics", 1), userAssoc("c1", "physics", "alice")), false);
+      store.apply(ROOT, List.of(account("ghost", "root")), true); // checked only: no transaction
+      store.apply(AssocRules.Actor.superUser("admin"), List.of(user("alice", "physics", 3),
+          AcctChange.newBuilder().setDeleteUser("alice").build()), false);
+      List<AcctTxn> all = store.transactions(TxnQueryRequest.getDefaultInstance());
+      assertThat(all.subList(bootstrap, all.size()))
+          .extracting(t -> t.getAction() + "|" + t.getActor() + "|" + t.getWhere())
+          .containsExactly("Add Accounts|root|physics", "Add Associations|root|cluster='c1' acct='physics'",
+              "Add Users|root|alice", "Add Associations|root|cluster='c1' acct='physics' user='alice'",
+              "Modify Users|admin|alice", "Remove Users|admin|(name='alice')");
+      assertThat(store.transactions(TxnQueryRequest.newBuilder().addUsers("alice").build()))
+          .extracting(AcctTxn::getAction)
+          .containsExactly("Add Users", "Add Associations", "Modify Users", "Remove Users");
+      assertThat(store.transactions(TxnQueryRequest.newBuilder().addActors("admin").build())).hasSize(2);
+      assertThat(store.transactions(TxnQueryRequest.newBuilder().setStart(4_000_000_000L).build())).isEmpty();
+    }
   }
 
   @ParameterizedTest(name = "{0}")

@@ -18,7 +18,7 @@ import org.corral.protocol.plugin.TaskLaunch;
  * rootless as the user in a container made from --container-image: a squashfs file, a
  * docker-archive: or oci-archive: tarball, a directory, or an image of the node's store
  * ({@code image_store=DIR} on the plugstack line), unpacked once per user and node and reused.
- * The runtime underneath is runc (docs/adr/0007-container-runtime.md); {@code runtime=PATH} names
+ * The runtime underneath is runc (docs/adr/0009-container-runtime.md); {@code runtime=PATH} names
  * another with runc's command line (crun). Option values are checked with Pyxis's messages.
  */
 public final class PyxisPlugin implements CorralPlugin {

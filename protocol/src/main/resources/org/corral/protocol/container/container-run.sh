@@ -1,5 +1,5 @@
 # Runs one task (or batch script) in an OCI container, as the job's user, in the job's cgroup
-# (docs/adr/0007-container-runtime.md). slurmd passes this text to "sh -c" with its arguments;
+# (docs/adr/0009-container-runtime.md). slurmd passes this text to "sh -c" with its arguments;
 # nothing here is parsed from user input by a shell except the runtime commands, whose
 # substituted values slurmd has quoted.
 #

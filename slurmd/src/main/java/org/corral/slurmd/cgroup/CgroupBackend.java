@@ -56,6 +56,9 @@ abstract class CgroupBackend implements ResourceLimiter {
   /** OOM kills in the job's subtree; {@code dirs} are the job's directories. */
   abstract long oomKills(List<Path> jobDirs);
 
+  /** A scope's page cache: memory.stat's cache (v1) or file (v2); -1 when unreadable. */
+  abstract long cacheBytes(List<Path> dirs);
+
   @Override
   public boolean confines() {
     return true;
@@ -258,6 +261,11 @@ abstract class CgroupBackend implements ResourceLimiter {
     @Override
     public CgroupUsage usage() {
       return CgroupBackend.this.usage(dirs);
+    }
+
+    @Override
+    public long cacheBytes() {
+      return CgroupBackend.this.cacheBytes(dirs);
     }
 
     @Override

@@ -136,6 +136,11 @@ final class CgroupV1 extends CgroupBackend {
   }
 
   @Override
+  long cacheBytes(List<Path> dirs) {
+    return fs.keyed(dirs.get(index("memory")).resolve("memory.stat"), "cache");
+  }
+
+  @Override
   long oomKills(List<Path> jobDirs) {
     Path job = jobDirs.get(index("memory"));
     long kills = Math.max(0, fs.keyed(job.resolve("memory.oom_control"), "oom_kill"));

@@ -160,6 +160,11 @@ final class CgroupV2 extends CgroupBackend {
   }
 
   @Override
+  long cacheBytes(List<Path> dirs) {
+    return fs.keyed(dirs.get(0).resolve("memory.stat"), "file");
+  }
+
+  @Override
   long oomKills(List<Path> jobDirs) {
     // memory.events counts the whole subtree in v2.
     return Math.max(0, fs.keyed(jobDirs.get(0).resolve("memory.events"), "oom_kill"));

@@ -27,4 +27,9 @@ public interface StepScope {
 
   /** What the kernel counted for the step: CPU time, memory peak, OOM kills. */
   CgroupUsage usage();
+
+  /** The step's page cache (file-backed memory) in bytes; -1 when the backend cannot tell. */
+  default long cacheBytes() {
+    return -1;
+  }
 }

@@ -71,6 +71,48 @@ public final class NvidiaSmi {
     });
   }
 
+  /** One GPU's state now: utilisation %, framebuffer memory used and total (MiB), power (W), temperature (C). */
+  public record GpuReading(int index, double utilPercent, double memUsedMib, double memTotalMib, double powerWatts,
+      double temperatureC) {}
+
+  /** Each GPU's utilisation and memory now (node metrics); none where nvidia-smi is missing or fails. */
+  public List<GpuReading> readings() {
+    String out;
+    try {
+      out = runner.run(List.of("--query-gpu=index,utilization.gpu,memory.used,memory.total,power.draw,temperature.gpu",
+          "--format=csv,noheader,nounits"));
+    } catch (IOException e) {
+      return List.of();
+    }
+    return out == null ? List.of() : parseReadings(out);
+  }
+
+  static List<GpuReading> parseReadings(String csv) {
+    List<GpuReading> out = new ArrayList<>();
+    for (String line : csv.split("\n")) {
+      String[] f = line.split(",");
+      if (f.length < 6) {
+        continue;
+      }
+      try {
+        out.add(new GpuReading(Integer.parseInt(f[0].trim()), reading(f[1]), reading(f[2]), reading(f[3]),
+            reading(f[4]), reading(f[5])));
+      } catch (NumberFormatException e) {
+        // a line that is not a GPU's
+      }
+    }
+    return out;
+  }
+
+  /** A number nvidia-smi printed, NaN for its "[N/A]" and the like. */
+  private static double reading(String v) {
+    try {
+      return Double.parseDouble(v.trim());
+    } catch (NumberFormatException e) {
+      return Double.NaN;
+    }
+  }
+
   /** The GPUs found; none where nvidia-smi is missing or fails. */
   public List<GresSlot> detect() {
     try {

@@ -1,4 +1,4 @@
-package org.corral.cli.format;
+package org.corral.protocol;
 
 import java.util.Locale;
 import org.corral.protocol.msg.NodeInfo;
