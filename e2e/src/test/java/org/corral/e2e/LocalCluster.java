@@ -65,7 +65,7 @@ final class LocalCluster implements AutoCloseable {
     for (var f : files.entrySet()) {
       Files.writeString(root.resolve(f.getKey()), f.getValue());
     }
-    return startIn(root, nodes, slurmConf, null, null);
+    return startIn(root, LocalCluster::copyCheckout, nodes, slurmConf, null, null);
   }
 
   private static LocalCluster start(int nodes, String slurmConf, String... options)
@@ -80,8 +80,7 @@ final class LocalCluster implements AutoCloseable {
 
   private static LocalCluster startWith(int nodes, String slurmConf, String cgroupConf, String gresConf,
       String... options) throws IOException, InterruptedException {
-    return startWith(home -> copyInstallation(Path.of(System.getProperty("corral.home")), home),
-        nodes, slurmConf, cgroupConf, gresConf, options);
+    return startWith(LocalCluster::copyCheckout, nodes, slurmConf, cgroupConf, gresConf, options);
   }
 
   /** A cluster run from the installable tarball (docs/deploy.md), unpacked as a site would. */
@@ -100,11 +99,15 @@ final class LocalCluster implements AutoCloseable {
       String cgroupConf, String gresConf, String... options) throws IOException, InterruptedException {
     Path root = Files.createTempDirectory(Path.of("/tmp"), "corral-e2e-");
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return startIn(root, nodes, slurmConf, cgroupConf, gresConf, options);
+    return startIn(root, installer, nodes, slurmConf, cgroupConf, gresConf, options);
   }
 
-  private static LocalCluster startIn(Path root, int nodes, String slurmConf, String cgroupConf, String gresConf,
-      String... options) throws IOException, InterruptedException {
+  private static void copyCheckout(Path home) throws IOException {
+    copyInstallation(Path.of(System.getProperty("corral.home")), home);
+  }
+
+  private static LocalCluster startIn(Path root, Installer installer, int nodes, String slurmConf,
+      String cgroupConf, String gresConf, String... options) throws IOException, InterruptedException {
     Path home = root.resolve("home");
     installer.install(home);
     int port = FreePorts.block(10 + nodes + 1);

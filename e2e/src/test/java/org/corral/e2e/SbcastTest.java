@@ -68,7 +68,7 @@ class SbcastTest {
     int job = runningJob();
     Path src = source("big.bin", 2_500_000);
     Path dest = work.resolve("copy.bin");
-    LocalCluster.Result r = cluster.as(bob, work, "sbcast", "-j", String.valueOf(job), "-f", "-C", "-p",
+    LocalCluster.Result r = cluster.as(bob, work, "sbcast", "-j", String.valueOf(job), "-f", "-C", "-p", "-s", "1m",
         src.toString(), dest.toString());
     assertThat(r.err()).isEmpty();
     assertThat(r.exitCode()).isZero();

@@ -54,11 +54,11 @@ class SbcastCommandTest {
   }
 
   @Test
-  void aFileGoesInBlocksOfAtMostOneMebibyteWithItsModeAndTimes() throws Exception {
+  void aFileGoesInBlocksOfTheSizeAskedWithItsModeAndTimes() throws Exception {
     Path src = source(2 * (1 << 20) + 5);
     Files.setPosixFilePermissions(src, PosixFilePermissions.fromString("rwxr-x---"));
     Files.setLastModifiedTime(src, FileTime.fromMillis(1_577_934_245_000L));
-    CommandRun r = run("-j", "7", "-p", "-f", src.toString(), "/tmp/dest");
+    CommandRun r = run("-j", "7", "-p", "-f", "-s", "1m", src.toString(), "/tmp/dest");
     assertThat(r.exitCode()).isZero();
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEmpty();
@@ -80,6 +80,13 @@ class SbcastCommandTest {
       at += b.getData().size();
     }
     assertThat(whole).isEqualTo(Files.readAllBytes(src));
+  }
+
+  @Test
+  void blocksAreAtMostFourMebibytes() throws Exception {
+    Path src = source(9 << 20);
+    assertThat(run("-j", "7", src.toString(), "/tmp/d").exitCode()).isZero(); // Slurm's default: 8 MB
+    assertThat(sent).extracting(FileBcastRequest::getOffset).containsExactly(0L, 4L << 20, 8L << 20);
   }
 
   @Test

@@ -21,6 +21,11 @@ public final class LocalJournalLog implements StateLog {
   }
 
   @Override
+  public void onCommit(java.util.function.LongConsumer observer) {
+    journal.onSync(observer);
+  }
+
+  @Override
   public long lastIndex() {
     return journal.lastIndex();
   }

@@ -1,6 +1,7 @@
 package org.corral.ctld.journal;
 
 import java.io.IOException;
+import java.util.function.LongConsumer;
 
 /**
  * Where the controller's writer records its commands: the local {@link Journal} (one disk), a
@@ -22,6 +23,10 @@ public interface StateLog extends AutoCloseable {
    * starts a new batch. Throws when that cannot be known, after which nothing may be acknowledged.
    */
   void commit() throws IOException;
+
+  /** Tells {@code observer} how long each commit's sync took (the metrics' journal fsync latency). */
+  default void onCommit(LongConsumer observer) {
+  }
 
   /** The index of the last record appended. */
   long lastIndex();

@@ -150,7 +150,7 @@ public final class Controller implements AutoCloseable {
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
         NodeHookPolicy.of(cfg), jobData);
     Timings timings = new Timings();
-    journal.onSync(timings::journalSync);
+    log.onCommit(timings::journalSync);
     ControllerStats stats = new ControllerStats(now, users, timings);
     OutboxAge outboxAge = new OutboxAge(recovered, clock::millis);
     AssociationCache associations = new AssociationCache(cfg.accounting(), cfg.clusterName(), creds,
@@ -254,7 +254,7 @@ public final class Controller implements AutoCloseable {
 
   /**
    * What a user may send: requests that carry a script or an environment up to a submission's
-   * limits (max_script_size and the environment's), sbcast's blocks a little over 1 MiB, anything else 1 MiB.
+   * limits (max_script_size and the environment's), sbcast's blocks a little over 4 MiB, anything else 1 MiB.
    */
   private static FrameLimits userFrames(SlurmConfig cfg) throws IOException {
     int submission;
@@ -267,8 +267,8 @@ public final class Controller implements AutoCloseable {
         .withUserType(Request.SUBMIT_JOB_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
         .withUserType(Request.CREATE_STEP_FIELD_NUMBER, submission, SlurmError.PATHNAME_TOO_LONG)
         .withUserType(Request.ON_BEHALF_FIELD_NUMBER, submission)
-        // sbcast's blocks: 1 MiB of data and their path
-        .withUserType(Request.FILE_BCAST_FIELD_NUMBER, (1 << 20) + (64 << 10));
+        // sbcast's blocks: 4 MiB of data and their path
+        .withUserType(Request.FILE_BCAST_FIELD_NUMBER, (4 << 20) + (64 << 10));
   }
 
   private static org.corral.common.config.PreemptConfig preemptConfig(SlurmConfig cfg) throws IOException {

@@ -22,8 +22,8 @@ import org.corral.slurmd.launch.CleanProcess;
  * created without O_EXCL: nodes sharing a file system all write the same bytes).
  */
 public final class FileBroadcast {
-  /** The largest block a node accepts once inflated (sbcast sends at most 1 MiB). */
-  public static final int MAX_BLOCK = 1 << 20;
+  /** The largest block a node accepts once inflated (sbcast sends at most 4 MiB). */
+  public static final int MAX_BLOCK = 4 << 20;
   private static final long TIMEOUT_S = 60;
   private static final String SCRIPT = """
       use strict; use Fcntl;
