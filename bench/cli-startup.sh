@@ -9,7 +9,8 @@
 # (its threads' run time from /proc/PID/task/*/schedstat, measured around each call).
 #   bench/cli-startup.sh [ROUNDS]     (default 40; needs root for the reference's commands;
 #                                     SKIP_REFERENCE=1: Corral only; CORRAL_SKIP_BUILD=1: use
-#                                     build/ as it is, class caches included;
+#                                     build/ as it is, class caches included; PLUGSTACK=LINE:
+#                                     a plugstack.conf with that line beside slurm.conf;
 #                                     REFERENCE_CONF=DIR/slurm.conf: a private reference, as
 #                                     /work/shared/peer/slurm-private.sh starts one;
 #                                     CORRAL_PORT_BASE=N: Corral's ports)
@@ -38,6 +39,8 @@ cleanup() {
 trap cleanup EXIT
 CORRAL_SKIP_BUILD=1 ./corral up --dir "$dir/c" --port-base "$port" --nodes 4 --cpus 8 >/dev/null
 export SLURM_CONF=$dir/c/slurm.conf
+# PLUGSTACK="required spank_pyxis.so": the commands load that plugin stack (issue 24's cost check)
+[ -z "${PLUGSTACK:-}" ] || echo "$PLUGSTACK" > "$dir/c/plugstack.conf"
 cd "$dir"
 submit='sbatch -H -J cli-startup -o /dev/null --wrap true'
 for _ in $(seq 20); do "$here/bin/"$submit >/dev/null; done

@@ -29,6 +29,11 @@ public final class OciSpec {
   public static final String ROOTFS_PLACEHOLDER = "@CORRAL_ROOTFS@";
   private String rootPath = ROOTFS_PLACEHOLDER;
 
+  /**
+   * @param remapRoot the user is root inside (mapped to them on the host). runc insists that the
+   *     container's root be mapped, and a user without newuidmap may map only their own id, so on
+   *     runc this is always true; crun runs the user as themselves.
+   */
   public OciSpec user(int uid, int gid, boolean remapRoot) {
     this.hostUid = uid;
     this.hostGid = gid;

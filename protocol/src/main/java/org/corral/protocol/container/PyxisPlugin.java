@@ -151,7 +151,8 @@ public final class PyxisPlugin implements CorralPlugin {
     both(o, "container-writable", "container-readonly");
     both(o, "container-mount-home", "no-container-mount-home");
     both(o, "container-remap-root", "no-container-remap-root");
-    boolean remapRoot = o.containsKey("container-remap-root");
+    // runc maps only the container's root to the user (see OciSpec.user); crun maps the user to themselves
+    boolean remapRoot = o.containsKey("container-remap-root") || !runtime.endsWith("crun");
     boolean writable = o.containsKey("container-writable") || (name != null && !o.containsKey("container-readonly"));
     Path base = cacheDir != null ? cacheDir : task.spoolDir().resolve("containers");
     try {
@@ -190,7 +191,10 @@ public final class PyxisPlugin implements CorralPlugin {
         spec.mount(new OciSpec.Mount(script, script, List.of("ro")));
       }
       String id = "corral-" + task.nodeName() + "-" + task.jobId() + "." + task.stepId() + "." + task.taskId();
-      String root = "--root=/tmp/corral-runc-" + Integer.toUnsignedString(task.uid());
+      // runc's own log (warnings about cgroups it may not use) stays out of the task's stderr; its
+      // errors reach stderr anyway
+      String root = "--root=/tmp/corral-runc-" + Integer.toUnsignedString(task.uid()) + " --log="
+          + OciPattern.quote(bundle.resolve("runtime.log").toString());
       String rt = OciPattern.quote(runtime);
       ContainerRun.Runtime commands = new ContainerRun.Runtime(
           rt + " --rootless=true " + root + " run --bundle " + OciPattern.quote(bundle.toString()) + " "
@@ -239,14 +243,29 @@ public final class PyxisPlugin implements CorralPlugin {
         + " and no registry is reachable from Corral's nodes");
   }
 
+  /**
+   * The host's PATH with the standard directories it lacks added at its end: an image's programs
+   * are in /bin and /usr/bin whatever the host's layout (a merged-/usr host may list only /usr/bin).
+   */
+  public static String containerPath(String hostPath) {
+    List<String> dirs = new ArrayList<>(hostPath == null || hostPath.isEmpty() ? List.of()
+        : List.of(hostPath.split(":")));
+    for (String d : List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")) {
+      if (!dirs.contains(d)) {
+        dirs.add(d);
+      }
+    }
+    return String.join(":", dirs);
+  }
+
   private static String absolute(String path, String workDir) {
     return Path.of(workDir).resolve(path).normalize().toString();
   }
 
-  /** The task's environment as the container gets it (Pyxis passes the host's), with a PATH. */
+  /** The task's environment as the container gets it (Pyxis passes the host's), its PATH completed. */
   private static List<String> environment(TaskLaunch task) {
     Map<String, String> env = new LinkedHashMap<>(task.environment());
-    env.putIfAbsent("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    env.put("PATH", containerPath(env.get("PATH")));
     List<String> list = new ArrayList<>();
     env.forEach((k, v) -> list.add(k + "=" + v));
     return list;

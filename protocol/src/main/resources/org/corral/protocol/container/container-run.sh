@@ -27,7 +27,7 @@ fail() {
 
 cleanup() {
   [ -n "$delete" ] && sh -c "$delete" >/dev/null 2>&1
-  rm -rf "$bundle/config.json" "$bundle/rootfs" "$bundle/private" "$bundle/env" 2>/dev/null
+  rm -rf "$bundle/config.json" "$bundle/rootfs" "$bundle/private" "$bundle/env" "$bundle/runtime.log" 2>/dev/null
 }
 
 # Applies one image layer (a tar file, compressed or not) onto $1, with OCI whiteouts.

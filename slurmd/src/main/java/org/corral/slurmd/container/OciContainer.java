@@ -71,7 +71,7 @@ public final class OciContainer {
     ArrayNode env = process.putArray("env");
     task.environment().forEach((k, v) -> {
       if (!conf.excludes(k)) {
-        env.add(k + "=" + v);
+        env.add(k + "=" + (k.equals("PATH") ? org.corral.protocol.container.PyxisPlugin.containerPath(v) : v));
       }
     });
     if (Files.isDirectory(rootfs.resolve(task.workDir().replaceFirst("^/+", "")))) {
@@ -82,9 +82,14 @@ public final class OciContainer {
           : Path.of(conf.containerPath());
       Path bundle = ContainerRun.userDirectory(base.resolve("bundles"),
           task.jobId() + "." + task.stepId() + "." + task.taskId(), task.uid(), task.gid());
+      ArrayNode mounts = config.has("mounts") && config.get("mounts") instanceof ArrayNode a ? a
+          : config.putArray("mounts");
+      if (task.kind() == TaskLaunch.Kind.BATCH) { // the script lives in the node's spool: bound in where it is named
+        ObjectNode m = mounts.addObject();
+        m.put("destination", task.command().get(0)).put("type", "none").put("source", task.command().get(0));
+        m.putArray("options").add("bind").add("ro");
+      }
       if (!conf.mountSpoolDir().isEmpty()) {
-        ArrayNode mounts = config.has("mounts") && config.get("mounts") instanceof ArrayNode a ? a
-            : config.putArray("mounts");
         ObjectNode m = mounts.addObject();
         m.put("destination", conf.mountSpoolDir()).put("type", "none").put("source", bundle.toString());
         m.putArray("options").add("rbind").add("rw");
