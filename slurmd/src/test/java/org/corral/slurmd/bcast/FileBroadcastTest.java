@@ -13,6 +13,7 @@ import java.util.zip.Deflater;
 import org.corral.protocol.msg.FileBcastError;
 import org.corral.protocol.msg.FileBcastRequest;
 import org.corral.testkit.TestUsers;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +28,13 @@ class FileBroadcastTest {
     bob = TestUsers.ensure(TestUsers.BOB);
     dir = Files.createTempDirectory(Path.of("/tmp"), "bcast-");
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (dir != null) {
+      new ProcessBuilder("rm", "-rf", dir.toString()).start().waitFor();
+    }
   }
 
   private FileBcastRequest.Builder block(Path path, String text) {
