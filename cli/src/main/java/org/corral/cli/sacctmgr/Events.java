@@ -132,7 +132,8 @@ final class Events {
         }, style, header);
   }
 
-  private static boolean is(String word, String name, int min) {
+  /** A keyword given as at least {@code min} letters of {@code name} (lower case). */
+  static boolean is(String word, String name, int min) {
     return word.length() >= min && name.startsWith(word);
   }
 

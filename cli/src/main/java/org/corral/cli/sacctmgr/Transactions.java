@@ -37,23 +37,23 @@ final class Transactions {
       int eq = w.indexOf('=');
       String key = (eq < 0 ? w : w.substring(0, eq)).toLowerCase(Locale.ROOT);
       List<String> values = eq < 0 ? List.of() : List.of(w.substring(eq + 1).split(","));
-      if (eq < 0 && (key.equals("where") || key.equals("set") || is(key, "withassoc", 5))) {
+      if (eq < 0 && (key.equals("where") || key.equals("set") || Events.is(key, "withassoc", 5))) {
         continue;
-      } else if (is(key, "accounts", 2)) {
+      } else if (Events.is(key, "accounts", 2)) {
         q.addAllAccounts(values);
-      } else if (is(key, "actions", 4)) {
+      } else if (Events.is(key, "actions", 4)) {
         q.addAllActions(values);
-      } else if (is(key, "actors", 4)) {
+      } else if (Events.is(key, "actors", 4)) {
         q.addAllActors(values);
-      } else if (is(key, "clusters", 1)) {
+      } else if (Events.is(key, "clusters", 1)) {
         q.addAllClusters(values);
-      } else if (is(key, "end", 1) && eq > 0) {
+      } else if (Events.is(key, "end", 1) && eq > 0) {
         q.setEnd(Math.max(0, time(values.get(0), now)));
-      } else if (is(key, "format", 1)) {
+      } else if (Events.is(key, "format", 1)) {
         format.addAll(values);
-      } else if (is(key, "start", 1) && eq > 0) {
+      } else if (Events.is(key, "start", 1) && eq > 0) {
         q.setStart(Math.max(0, time(values.get(0), now)));
-      } else if (is(key, "users", 1)) {
+      } else if (Events.is(key, "users", 1)) {
         q.addAllUsers(values);
       } else {
         cli.err().println(" Unknown condition: " + w);
@@ -67,10 +67,6 @@ final class Transactions {
       }
       return r.getTxnQuery().getTxnsList();
     }, style, header);
-  }
-
-  private static boolean is(String word, String name, int min) {
-    return word.length() >= min && name.startsWith(word);
   }
 
   private long time(String v, long now) {
