@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.corral.protocol.RpcChannel;
 import org.corral.protocol.UnixSocketChannel;
 import org.corral.protocol.msg.JobInfo;
 import org.corral.protocol.msg.JobInfoRequest;
@@ -112,9 +113,13 @@ class CrashRecoveryTest {
   }
 
   private static int submit(UnixSocketChannel ctld, Path outDir, String script) throws IOException {
-    JobSpec spec = JobSpec.newBuilder().setName("crash").setScript(script)
+    return submit(ctld, JobSpec.newBuilder().setName("crash").setScript(script)
         .setWorkDir(outDir.toString()).setStdOut(outDir + "/%j.out")
-        .addEnvironment("PATH=/usr/bin:/bin").setCpusPerTask(1).build();
+        .addEnvironment("PATH=/usr/bin:/bin").setCpusPerTask(1).build());
+  }
+
+  /** Submits straight over the controller's RPC (no sbatch), as the tests that kill controllers do. */
+  static int submit(RpcChannel ctld, JobSpec spec) throws IOException {
     Response r = ctld.call(Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec)).build());
     if (r.getErrorCode() != 0) {
       throw new IOException("submit refused: " + r.getErrorMessage());
@@ -122,7 +127,7 @@ class CrashRecoveryTest {
     return r.getSubmitJob().getJobId();
   }
 
-  private static void sleep(long ms) {
+  static void sleep(long ms) {
     try {
       Thread.sleep(ms);
     } catch (InterruptedException e) {

@@ -25,7 +25,6 @@ import org.corral.protocol.msg.PingReply;
 import org.corral.protocol.msg.PingRequest;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
-import org.corral.protocol.msg.SubmitJobRequest;
 import org.corral.testkit.TestUsers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -114,7 +113,7 @@ class ReplicatedControllersTest {
       clients.add(Thread.ofPlatform().start(() -> {
         RpcChannel mine = anyLeader();
         for (int i = 0; i < MAX_PER_CLIENT && !stop.get(); i++) {
-          sleep(30);
+          CrashRecoveryTest.sleep(30);
           String token = "token-" + client + "-" + i;
           try {
             int id = submit(mine, outDir, token);
@@ -126,12 +125,12 @@ class ReplicatedControllersTest {
               duplicates.add(id);
             }
           } catch (IOException e) {
-            sleep(50); // no controller answered in time: go on with the next
+            CrashRecoveryTest.sleep(50); // no controller answered in time: go on with the next
           }
         }
       }));
     }
-    sleep(1500);
+    CrashRecoveryTest.sleep(1500);
     int leader = leader();
     long pid = cluster.pid(leader == 0 ? "slurmctld.pid" : "slurmctld.pid." + leader);
     new ProcessBuilder("kill", "-9", String.valueOf(pid)).start().waitFor();
@@ -203,22 +202,9 @@ class ReplicatedControllersTest {
   }
 
   private static int submit(RpcChannel ctld, Path outDir, String token) throws IOException {
-    JobSpec spec = JobSpec.newBuilder().setName("ha")
+    return CrashRecoveryTest.submit(ctld, JobSpec.newBuilder().setName("ha")
         .setScript("#!/bin/sh\necho " + token + " >> " + outDir + "/ran-$SLURM_JOB_ID\n")
         .setWorkDir(outDir.toString()).setStdOut("/dev/null")
-        .addEnvironment("PATH=/usr/bin:/bin").setCpusPerTask(1).build();
-    Response r = ctld.call(Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(spec)).build());
-    if (r.getErrorCode() != 0) {
-      throw new IOException("submit refused: " + r.getErrorMessage());
-    }
-    return r.getSubmitJob().getJobId();
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+        .addEnvironment("PATH=/usr/bin:/bin").setCpusPerTask(1).build());
   }
 }
