@@ -44,6 +44,7 @@ final class JobSpecAssembler {
     slurm.putAll(facts.processVariables());
     slurm.put("SLURM_SUBMIT_DIR", cwd.toString());
     slurm.put("SLURM_SUBMIT_HOST", host);
+    slurm.putAll(r.gres.variables());
 
     JobSpec.Builder b = JobSpec.newBuilder()
         .setName(name)
