@@ -31,7 +31,24 @@ final class JobQuery {
    *     jobs, root and SlurmUser see everyone's
    */
   JobQueryReply run(JobQueryRequest q, int callerUid, boolean privileged, long now) throws SQLException {
+    return run(q, callerUid, privileged, now, null);
+  }
+
+  /**
+   * @param onlyFor with PrivateData=jobs, the plain user asking: only its jobs and those charged to
+   *     the accounts it coordinates are selected, whatever was asked; null: no such limit
+   */
+  JobQueryReply run(JobQueryRequest q, int callerUid, boolean privileged, long now, PrivateView.Viewer onlyFor)
+      throws SQLException {
     JobSelection sel = new JobSelection();
+    if (onlyFor != null) {
+      List<Object> vals = new ArrayList<>();
+      vals.add((long) onlyFor.uid());
+      vals.addAll(onlyFor.coordinated());
+      sel.where("(user_id = ?" + (onlyFor.coordinated().isEmpty() ? "" : " OR account IN ("
+          + String.join(", ", java.util.Collections.nCopies(onlyFor.coordinated().size(), "?")) + ")") + ")",
+          vals.toArray());
+    }
     if (!q.getAllClusters()) {
       sel.in("cluster", q.getClustersCount() > 0 ? q.getClustersList() : List.of(defaultCluster));
     }

@@ -285,7 +285,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.getDefaultInstance();
         }
         case WAIT_ALLOCATION -> Response.newBuilder()
-            .setWaitAllocation(waitAllocation(req.getWaitAllocation())).build();
+            .setWaitAllocation(waitAllocation(peer, req.getWaitAllocation())).build();
         case STEP_FINISHED -> {
           await(writer.submit(s -> steps.nodeDone(peer, req.getStepFinished(), s)));
           yield Response.getDefaultInstance();
@@ -361,10 +361,11 @@ public final class ControllerService implements RequestHandler {
   }
 
   /** Long-polls the published state until the job leaves PENDING or the wait is over. */
-  private WaitAllocationReply waitAllocation(WaitAllocationRequest req) {
+  private WaitAllocationReply waitAllocation(Peer peer, WaitAllocationRequest req) {
     long deadline = System.nanoTime() + Math.min(req.getTimeoutMs(), MAX_WAIT_MS) * 1_000_000L;
     while (true) {
       JobInfo job = writer.current().job(req.getJobId()).map(JobRecord::getInfo)
+          .filter(j -> auth.maySeeJob(peer, j))
           .orElseThrow(() -> new SlurmException(SlurmError.INVALID_JOB_ID));
       if (job.getState() != org.corral.protocol.msg.JobState.PENDING || System.nanoTime() >= deadline) {
         return WaitAllocationReply.newBuilder().setJob(job).build();
