@@ -76,6 +76,11 @@ final class JobQuery {
       vals.addAll(w);
       sel.where("(job_id IN (" + marks + ") OR array_job_id IN (" + marks + "))", vals.toArray());
     }
+    if (!q.getDuplicates()) {
+      // without -D only a job's latest record: a requeued job's earlier runs are rows of their own
+      sel.where("NOT EXISTS (SELECT 1 FROM corral_job later WHERE later.cluster = corral_job.cluster"
+          + " AND later.job_id = corral_job.job_id AND later.submit_time > corral_job.submit_time)");
+    }
     long end = q.getEnd() > 0 ? q.getEnd() : now;
     long start = q.getStart();
     if (q.getStatesCount() == 0) {
