@@ -88,7 +88,7 @@ public final class Dbd implements AutoCloseable {
     DbdService service = new DbdService(jobs, cluster, slurmUid, clock,
         assocService, new ArchiveService(purger, jobs, assocService, cfg.archiveDirSetting()),
         new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db),
-        DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid));
+        DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid), cfg.privateData());
     AuditLog audit = AuditLog.open(auditFile(cfg), "slurmdbd", cfg.get("DbdHost").orElse("localhost"), clock);
     service.audit(audit);
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,

@@ -50,8 +50,7 @@ public final class Slurmd {
     if (cfg.text(SlurmConfKeys.METRICS_TYPE).isEmpty()) {
       return null;
     }
-    String privateData = cfg.text(SlurmConfKeys.PRIVATE_DATA).orElse("none").trim();
-    if (!privateData.isEmpty() && !privateData.equalsIgnoreCase("none")
+    if (org.corral.common.config.PrivateData.of(cfg).any()
         && !cfg.text(SlurmConfKeys.METRICS_PARAMETERS).orElse("").contains("ignore_private_data")) {
       return null;
     }

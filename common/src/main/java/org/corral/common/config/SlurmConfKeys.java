@@ -101,8 +101,8 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> PREEMPT_TYPE = honoured("PreemptType",
       plugin(false, "preempt/none", "preempt/partition_prio", "preempt/qos"), "preempt/none");
   public static final ConfKey<Long> PREEMPT_EXEMPT_TIME = honoured("PreemptExemptTime", TIME, "0");
-  public static final ConfKey<String> PRIVATE_DATA = ignored("PrivateData", TEXT, "none",
-      "every user sees every job");
+  public static final ConfKey<Set<String>> PRIVATE_DATA = honoured("PrivateData",
+      flags(List.of("none"), PrivateData.WORDS), "none");
   public static final ConfKey<String> PROLOG = honoured("Prolog", TEXT, null);
   public static final ConfKey<Long> PROLOG_EPILOG_TIMEOUT = honoured("PrologEpilogTimeout", NUMBER, "65534");
   public static final ConfKey<Set<String>> PROLOG_FLAGS = honoured("PrologFlags",

@@ -158,7 +158,7 @@ public final class Controller implements AutoCloseable {
     writer.observe(stats.andThen(outboxAge));
     sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats, associations,
         cfg.stateSaveLocation().resolve("assoc_usage"), cfg.licenses(), preemptConfig(cfg));
-    Authorizer auth = new Authorizer(slurmUid, associations::current);
+    Authorizer auth = new Authorizer(slurmUid, associations::current, org.corral.common.config.PrivateData.of(cfg));
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
     AllocationClients clients = AllocationClients.system();
@@ -178,7 +178,7 @@ public final class Controller implements AutoCloseable {
     ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, seat, cfg.entries(),
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
-        new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
+        new ShareRequests(sched[0]::shares, auth), new LicenseRequests(cfg.licenses()),
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
         new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"), new FileBcastRequests(agent, auth),
@@ -232,8 +232,9 @@ public final class Controller implements AutoCloseable {
       return null;
     }
     JwtTokens tokens = JwtTokens.of(cfg.entries(), clock);
+    org.corral.common.config.PrivateData privateData = org.corral.common.config.PrivateData.of(cfg);
     return MetricsEndpoint.of(writer::current, () -> stats.snapshot(writer.current(), clock.instant().getEpochSecond()),
-        timings, outboxAge, stats::userName, cfg.text(SlurmConfKeys.PRIVATE_DATA).orElse(null),
+        timings, outboxAge, stats::userName, privateData.any() ? privateData.toString() : null,
         cfg.text(SlurmConfKeys.METRICS_PARAMETERS).orElse(null),
         Set.copyOf(cfg.value(SlurmConfKeys.METRICS_AUTH_USERS)), cfg.slurmUser(), tokens::verify);
   }

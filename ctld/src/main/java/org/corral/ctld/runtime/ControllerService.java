@@ -213,8 +213,14 @@ public final class ControllerService implements RequestHandler {
         }
         case BATCH_SCRIPT -> Response.newBuilder().setBatchScript(batchScript(peer, req.getBatchScript().getJobId()))
             .build();
-        case JOB_INFO -> Response.newBuilder().setJobInfo(JobQueries.jobInfo(req.getJobInfo(), writer.current())).build();
-        case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
+        case JOB_INFO -> Response.newBuilder()
+            .setJobInfo(JobQueries.jobInfo(req.getJobInfo(), writer.current(), j -> auth.maySeeJob(peer, j))).build();
+        case NODE_INFO -> {
+          if (!auth.maySeeNodes(peer)) {
+            throw new SlurmException(SlurmError.ACCESS_DENIED); // PrivateData=nodes
+          }
+          yield Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
+        }
         case RESERVATION -> {
           var r = req.getReservation();
           reservations.checkNames(peer, r);
@@ -227,9 +233,13 @@ public final class ControllerService implements RequestHandler {
           yield Response.getDefaultInstance();
         }
         case RESERVATION_INFO -> Response.newBuilder()
-            .setReservationInfo(ReservationRequests.info(writer.current())).build();
-        case PARTITION_INFO -> Response.newBuilder()
-            .setPartitionInfo(partitionInfo(peer, req, writer.current())).build();
+            .setReservationInfo(reservations.info(peer, writer.current())).build();
+        case PARTITION_INFO -> {
+          if (!auth.maySeePartitions(peer)) {
+            throw new SlurmException(SlurmError.ACCESS_DENIED); // PrivateData=partitions
+          }
+          yield Response.newBuilder().setPartitionInfo(partitionInfo(peer, req, writer.current())).build();
+        }
         case PING -> Response.newBuilder()
             .setPing(seat.ping(true).toBuilder().setLeaderHost(seat.host())).build();
         case TAKEOVER -> auth.isAdmin(peer) ? Response.getDefaultInstance() // this one leads already
@@ -265,7 +275,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.newBuilder().setCreateStep(r).build();
         }
         case STEP_INFO -> Response.newBuilder()
-            .setStepInfo(StepRequests.info(req.getStepInfo(), writer.current())).build();
+            .setStepInfo(StepRequests.info(req.getStepInfo(), writer.current(), j -> auth.maySeeJob(peer, j))).build();
         case SIGNAL_STEP -> {
           await(writer.submit(s -> steps.signal(peer, req.getSignalStep(), s)));
           yield Response.getDefaultInstance();
@@ -275,7 +285,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.getDefaultInstance();
         }
         case WAIT_ALLOCATION -> Response.newBuilder()
-            .setWaitAllocation(waitAllocation(req.getWaitAllocation())).build();
+            .setWaitAllocation(waitAllocation(peer, req.getWaitAllocation())).build();
         case STEP_FINISHED -> {
           await(writer.submit(s -> steps.nodeDone(peer, req.getStepFinished(), s)));
           yield Response.getDefaultInstance();
@@ -297,7 +307,7 @@ public final class ControllerService implements RequestHandler {
           }
           yield Response.newBuilder().setStats(stats.snapshot(writer.current(), now)).build();
         }
-        case SHARE_INFO -> Response.newBuilder().setShareInfo(shares.answer(req.getShareInfo())).build();
+        case SHARE_INFO -> Response.newBuilder().setShareInfo(shares.answer(peer, req.getShareInfo())).build();
         case DELETE_NODE -> {
           nodeAdmin.delete(peer, req.getDeleteNode(), writer.current());
           yield Response.getDefaultInstance();
@@ -351,10 +361,11 @@ public final class ControllerService implements RequestHandler {
   }
 
   /** Long-polls the published state until the job leaves PENDING or the wait is over. */
-  private WaitAllocationReply waitAllocation(WaitAllocationRequest req) {
+  private WaitAllocationReply waitAllocation(Peer peer, WaitAllocationRequest req) {
     long deadline = System.nanoTime() + Math.min(req.getTimeoutMs(), MAX_WAIT_MS) * 1_000_000L;
     while (true) {
       JobInfo job = writer.current().job(req.getJobId()).map(JobRecord::getInfo)
+          .filter(j -> auth.maySeeJob(peer, j))
           .orElseThrow(() -> new SlurmException(SlurmError.INVALID_JOB_ID));
       if (job.getState() != org.corral.protocol.msg.JobState.PENDING || System.nanoTime() >= deadline) {
         return WaitAllocationReply.newBuilder().setJob(job).build();

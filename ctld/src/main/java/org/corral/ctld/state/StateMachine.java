@@ -715,6 +715,11 @@ public final class StateMachine {
   }
 
   static JobRecord with(JobRecord rec, JobInfo info) {
+    if (info.getSubmitTime() != rec.getInfo().getSubmitTime() && rec.getInfo().getSubmitTime() != 0) {
+      // back in the queue (requeued): the next run keeps nothing of the last one's steps and usage,
+      // which stay with that run's accounting record, as in Slurm
+      return rec.toBuilder().clearSteps().clearBatchUsage().setInfo(info).build();
+    }
     return StepTransitions.closeWithJob(rec, info).toBuilder().setInfo(info).build();
   }
 }
