@@ -122,7 +122,8 @@ public final class ControllerService implements RequestHandler {
    * it when it changes state; {@code via} is the daemon that sent it for {@code peer}.
    */
   private Response serve(Peer peer, Request req, String remote, String via) {
-    if (rateLimiter != null && !auth.isRootOrSlurmUser(peer) && !rateLimiter.allow(peer.uid())) {
+    if (rateLimiter != null && !auth.isRootOrSlurmUser(peer)
+        && !rateLimiter.allow(peer.uid(), RateLimiter.costOf(req.getSerializedSize()))) {
       LOG.log(Level.INFO, "RPC rate limit exceeded by uid " + peer.uid() + " with "
           + RpcNames.of(req.getBodyCase()).text() + ", telling to back off");
       Response backoff = error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF,
