@@ -238,7 +238,8 @@ final class ServerConnection implements Runnable {
    * failures are ours, so they never end the connection.
    */
   private Response handle(Peer peer, Request request) {
-    try (ConnectionLedger.Permit turn = ledger.startRequest(ticket)) {
+    try (ConnectionLedger.Permit turn = isLongPoll(request) ? () -> { }
+        : ledger.startRequest(ticket)) {
       Response response = handler.handle(peer, request, remote);
       if (response != null) {
         return response;
@@ -255,6 +256,15 @@ final class ServerConnection implements Runnable {
       Thread.currentThread().interrupt();
       return Responses.error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF, "the server is closing");
     }
+  }
+
+  /**
+   * A request that waits for something to happen (an allocation) rather than works: it takes no
+   * place among its user's requests in flight, so many sruns waiting do not hold up the user's
+   * other commands.
+   */
+  private static boolean isLongPoll(Request request) {
+    return request.getBodyCase() == Request.BodyCase.WAIT_ALLOCATION;
   }
 
   /** A limit refused the connection once it said who it is: logged once per interval, closed. */

@@ -51,10 +51,17 @@ public final class ConnectionFlood implements AutoCloseable {
    *
    * @param user who attacks (null: the test's own user)
    * @param target {@code unix:PATH} or {@code tcp:HOST:PORT}
-   * @param loris true: each connection sends a frame a byte a second; false: idle
+   * @param loris true: each connection sends a frame a byte a second; false: idle (big: each
+   *     announces a 60 MiB frame and sends as fast as the server reads)
    * @param holdSeconds how long the attack lasts at most
    */
   public static ConnectionFlood start(TestUsers.User user, String target, int count, boolean loris,
+      int holdSeconds) throws IOException {
+    return start(user, target, count, loris ? "loris" : "idle", holdSeconds);
+  }
+
+  /** As {@link #start(TestUsers.User, String, int, boolean, int)}; mode idle, loris or big. */
+  public static ConnectionFlood start(TestUsers.User user, String target, int count, String mode,
       int holdSeconds) throws IOException {
     Path script = Files.createTempFile(Path.of("/tmp"), "corral-flood-", ".py");
     try (InputStream in = ConnectionFlood.class.getResourceAsStream("conn_flood.py")) {
@@ -68,7 +75,7 @@ public final class ConnectionFlood implements AutoCloseable {
     }
     // the system's python: a user's own (pyenv under /root) is out of the attacker's reach
     cmd.addAll(List.of("/usr/bin/python3", script.toString(), target, String.valueOf(count),
-        String.valueOf(holdSeconds), loris ? "loris" : "idle"));
+        String.valueOf(holdSeconds), mode));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     try {
       return new ConnectionFlood(p, script);

@@ -2,7 +2,9 @@
 """Connection-exhaustion attack, for the tests and bench/: opens many connections to a server
 and holds them, idle or sending a frame one byte at a time (slow loris).
 
-usage: conn_flood.py unix:PATH|tcp:HOST:PORT COUNT HOLD_SECONDS idle|loris
+usage: conn_flood.py unix:PATH|tcp:HOST:PORT COUNT HOLD_SECONDS idle|loris|big
+
+big: each connection announces a 60 MiB frame and sends as fast as the server reads.
 
 Prints "opened=N failed=F" once every connection was tried, then, after HOLD_SECONDS (or when
 stdin closes), "open=X closed=Y" (closed: the server hung up or refused it) and exits.
@@ -48,8 +50,21 @@ def main():
     loris = bytes([0, 0, 0, 50]) + bytes(50)
     end = time.monotonic() + hold
     sent = 0
+    if mode == "big":  # a header for 60 MiB, an envelope's first bytes, then filler
+        for s in conns:
+            try:
+                s.send(bytes([0x03, 0xC0, 0, 0, 0, 1, 0x08, 0x01, 0x12]) + bytes(4096))
+            except OSError:
+                pass
+    chunk = bytes(65536)
     while time.monotonic() < end:
-        ready, _, _ = select.select([sys.stdin], [], [], 1.0)
+        ready, _, _ = select.select([sys.stdin], [], [], 0.05 if mode == "big" else 1.0)
+        if mode == "big":
+            for s in conns:
+                try:
+                    s.send(chunk)
+                except OSError:
+                    pass
         if ready and sys.stdin.readline() == "":
             break
         if mode == "loris" and sent < len(loris):

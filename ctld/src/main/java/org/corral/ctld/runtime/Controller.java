@@ -186,6 +186,7 @@ public final class Controller implements AutoCloseable {
         new TriggerRequests(triggerTable, auth, users));
     AuditLog audit = AuditLog.open(auditFile(cfg), "slurmctld", cfg.controllerHost(), clock);
     service.audit(audit);
+    service.stateDisk(StateDiskRoom.of(cfg.stateSaveLocation()));
     RpcServer server = startServer(cfg, seat, creds, clock, service,
         metrics(cfg, writer, stats, timings, outboxAge, clock));
     // rl_enable: a user's new connections draw on a bucket of their own, as its RPCs do on theirs

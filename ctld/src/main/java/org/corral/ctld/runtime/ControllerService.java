@@ -105,6 +105,13 @@ public final class ControllerService implements RequestHandler {
     this.audit = log;
   }
 
+  /** Where submissions are checked for disk room before anything is written (none: not checked). */
+  void stateDisk(StateDiskRoom room) {
+    this.stateDisk = room;
+  }
+
+  private volatile StateDiskRoom stateDisk;
+
   private volatile AuditLog audit = AuditLog.NONE;
 
   @Override
@@ -325,6 +332,10 @@ public final class ControllerService implements RequestHandler {
   private int submit(Peer peer, JobSpec spec) {
     if (!spec.getScriptRef().isEmpty() || !spec.getEnvironmentRef().isEmpty()) { // the controller's own to set
       throw new SlurmException(SlurmError.INVALID_MESSAGE, "a submission may not name stored job data");
+    }
+    StateDiskRoom room = stateDisk;
+    if (room != null) {
+      room.checkRoomFor(spec.getSerializedSize());
     }
     try (JobData.Stored stored = jobData.store(spec)) {
       return await(writer.submit(s -> jobs.submit(peer, stored.spec(), s)));
