@@ -63,6 +63,7 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> AUTH_INFO = honoured("AuthInfo", TEXT, null);
   public static final ConfKey<String> AUTH_ALT_PARAMETERS = honoured("AuthAltParameters", TEXT, null);
   public static final ConfKey<String> CLUSTER_NAME = honoured("ClusterName", TEXT, null);
+  public static final ConfKey<Boolean> DISABLE_ROOT_JOBS = honoured("DisableRootJobs", YES_NO, "no");
   public static final ConfKey<Long> DEF_MEM_PER_CPU = honoured("DefMemPerCPU", MEGABYTES, null);
   public static final ConfKey<Long> DEF_MEM_PER_NODE = hidden(honoured("DefMemPerNode", MEGABYTES, null));
   public static final ConfKey<String> ENFORCE_PART_LIMITS = honoured("EnforcePartLimits",
@@ -81,8 +82,7 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> LICENSES = honoured("Licenses", TEXT, null);
   public static final ConfKey<Long> MAX_ARRAY_SIZE = honoured("MaxArraySize", NUMBER, "1001");
   public static final ConfKey<Long> MAX_JOB_ID = honoured("MaxJobId", NUMBER, "67043328");
-  public static final ConfKey<Long> MAX_MEM_PER_CPU = ignored("MaxMemPerCPU", MEGABYTES, null,
-      "not enforced cluster-wide (partition MaxMemPerCPU is read)");
+  public static final ConfKey<Long> MAX_MEM_PER_CPU = honoured("MaxMemPerCPU", MEGABYTES, null);
   public static final ConfKey<Long> MAX_MEM_PER_NODE = hidden(ignored("MaxMemPerNode", MEGABYTES, null,
       "not enforced cluster-wide"));
   public static final ConfKey<Long> MESSAGE_TIMEOUT = ignored("MessageTimeout", SECONDS, "10",
@@ -188,7 +188,7 @@ public final class SlurmConfKeys {
         DEF_MEM_PER_CPU,
         DEF_MEM_PER_NODE,
         ignored("DependencyParameters", TEXT, null, "default dependency behaviour"),
-        ignored("DisableRootJobs", YES_NO, "no", "root may submit jobs"),
+        DISABLE_ROOT_JOBS,
         ignored("EioTimeout", NUMBER, "60", "srun's I/O has its own timeouts"),
         ENFORCE_PART_LIMITS,
         EPILOG,
