@@ -74,6 +74,9 @@ final class NodeService implements RequestHandler {
           FileBroadcast.write(req.getNodeFileBcast()).ifPresent(reply::addErrors);
           return Response.newBuilder().setFileBcast(reply).build();
         }
+        case PING -> { // the controller checks a node it has not heard from before declaring it dead
+          return Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.getDefaultInstance()).build();
+        }
         case NODE_HOOK -> {
           if (hooks != null) {
             hooks.submit(req.getNodeHook());

@@ -109,6 +109,22 @@ public final class NodeAgent {
     }
   }
 
+  /**
+   * Whether the node's daemon answers: the controller asks it itself, on a connection of its own
+   * making, so no flood of connections to the controller can make a live node look dead. One
+   * try within the agent's timeout.
+   */
+  public boolean ping(NodeInfo node) {
+    String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
+    try {
+      Response r = channel(host, node.getPort()).call(Request.newBuilder()
+          .setPing(org.corral.protocol.msg.PingRequest.getDefaultInstance()).build());
+      return r.getErrorCode() == 0;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** One channel per node address, so that its connections are reused from call to call. */
   private TcpChannel channel(String host, int port) {
     return channels.computeIfAbsent(host + ":" + port, key -> new TcpChannel(host, port, credentials, timeout));

@@ -37,6 +37,7 @@ import org.corral.protocol.Credentials;
 import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.SocketDirectory;
+import org.corral.protocol.PeerLimits;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.audit.AuditLog;
@@ -169,7 +170,7 @@ public final class Controller implements AutoCloseable {
     jobs.keys(SubmitKeys.of(recovered));
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
-        cfg.minJobAge(), gangSliceS(cfg));
+        cfg.minJobAge(), gangSliceS(cfg), agent::ping);
 
     Controller[] self = new Controller[1];
     TriggerTable triggerTable = TriggerTable.load(cfg.stateSaveLocation());
@@ -185,8 +186,15 @@ public final class Controller implements AutoCloseable {
         new TriggerRequests(triggerTable, auth, users));
     AuditLog audit = AuditLog.open(auditFile(cfg), "slurmctld", cfg.controllerHost(), clock);
     service.audit(audit);
+    service.stateDisk(StateDiskRoom.of(cfg.stateSaveLocation()));
     RpcServer server = startServer(cfg, seat, creds, clock, service,
         metrics(cfg, writer, stats, timings, outboxAge, clock));
+    // rl_enable: a user's new connections draw on a bucket of their own, as its RPCs do on theirs
+    RateLimiter connections =
+        RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis);
+    if (connections != null) {
+      server.gateConnections(connections::allow);
+    }
     self[0] = new Controller(log, writer, sched[0], housekeeper, server, shipper[0], associations, audit);
     self[0].triggerLoop = new TriggerLoop(triggerTable, writer::current, clock);
     sched[0].trigger();
@@ -200,8 +208,10 @@ public final class Controller implements AutoCloseable {
   public static RpcServer startServer(SlurmConfig cfg, ControllerSeat seat, Credentials creds, Clock clock,
       org.corral.protocol.RequestHandler handler, HttpHandler http) throws IOException {
     SocketDirectory.ensure(seat.socket().getParent());
+    PeerLimits peers = PeerLimits.DEFAULT.withParameters(
+        cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""));
     return RpcServer.start(new RpcServerConfig(seat.bindAddress(), cfg.slurmctldPort(), seat.socket(),
-        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
+        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg), peers), creds,
         MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), handler, http);
   }
 

@@ -105,6 +105,13 @@ public final class ControllerService implements RequestHandler {
     this.audit = log;
   }
 
+  /** Where submissions are checked for disk room before anything is written (none: not checked). */
+  void stateDisk(StateDiskRoom room) {
+    this.stateDisk = room;
+  }
+
+  private volatile StateDiskRoom stateDisk;
+
   private volatile AuditLog audit = AuditLog.NONE;
 
   @Override
@@ -122,7 +129,8 @@ public final class ControllerService implements RequestHandler {
    * it when it changes state; {@code via} is the daemon that sent it for {@code peer}.
    */
   private Response serve(Peer peer, Request req, String remote, String via) {
-    if (rateLimiter != null && !auth.isRootOrSlurmUser(peer) && !rateLimiter.allow(peer.uid())) {
+    if (rateLimiter != null && !auth.isRootOrSlurmUser(peer)
+        && !rateLimiter.allow(peer.uid(), RateLimiter.costOf(req.getSerializedSize()))) {
       LOG.log(Level.INFO, "RPC rate limit exceeded by uid " + peer.uid() + " with "
           + RpcNames.of(req.getBodyCase()).text() + ", telling to back off");
       Response backoff = error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF,
@@ -334,6 +342,10 @@ public final class ControllerService implements RequestHandler {
   private int submit(Peer peer, JobSpec spec) {
     if (!spec.getScriptRef().isEmpty() || !spec.getEnvironmentRef().isEmpty()) { // the controller's own to set
       throw new SlurmException(SlurmError.INVALID_MESSAGE, "a submission may not name stored job data");
+    }
+    StateDiskRoom room = stateDisk;
+    if (room != null) {
+      room.checkRoomFor(spec.getSerializedSize());
     }
     try (JobData.Stored stored = jobData.store(spec)) {
       return await(writer.submit(s -> jobs.submit(peer, stored.spec(), s)));
