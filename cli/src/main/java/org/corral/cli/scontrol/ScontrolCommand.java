@@ -200,6 +200,12 @@ public final class ScontrolCommand implements CliCommand {
     if (is(keyword, "create", 2) || is(keyword, "delete", 3)) {
       return ReservationCommand.run(keyword.toLowerCase(Locale.ROOT).charAt(0) == 'c', rest, cli);
     }
+    if (is(keyword, "listpids", 5)) {
+      return PidCommands.listpids(rest, cli);
+    }
+    if (is(keyword, "pidinfo", 3)) {
+      return PidCommands.pidinfo(rest, cli);
+    }
     if (is(keyword, "completing", 2)) {
       return CompletingCommand.run(cli);
     }

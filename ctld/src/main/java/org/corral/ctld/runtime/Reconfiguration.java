@@ -28,6 +28,7 @@ import org.corral.protocol.msg.ConfigFilesReply;
 import org.corral.protocol.msg.JobRecord;
 import org.corral.protocol.msg.NodeInfo;
 import org.corral.protocol.msg.NodeReconfigureRequest;
+import org.corral.protocol.msg.PartitionInfo;
 
 /**
  * {@code scontrol reconfigure}: slurm.conf (and gres.conf, cgroup.conf beside it) read again. A
@@ -101,7 +102,8 @@ final class Reconfiguration {
     Decision<Void> apply(ClusterState s) {
       long now = clock.instant().getEpochSecond();
       List<NodeInfo> nodes = ConfiguredCluster.nodes(next);
-      var partitions = ConfiguredCluster.partitions(next);
+      List<PartitionInfo> partitions = kept(ConfiguredCluster.partitions(next), s.partitions(),
+          next.text(SlurmConfKeys.RECONFIG_FLAGS).orElse(""));
       Set<String> names = new TreeSet<>();
       partitions.forEach(p -> names.add(p.getName()));
       for (JobRecord r : s.jobs().values()) {
@@ -115,6 +117,29 @@ final class Reconfiguration {
       return new Decision<>(List.of(new Command.LoadConfig(nodes, partitions, now),
           new Command.SetPartitions(partitions, now)), null, effects);
     }
+  }
+
+  /**
+   * The partitions after a reconfigure: slurm.conf's; with ReconfigFlags=KeepPartInfo the ones in
+   * memory where they exist (those only in memory kept too), with KeepPartState slurm.conf's
+   * with the State each had in memory.
+   */
+  static List<PartitionInfo> kept(List<PartitionInfo> configured, List<PartitionInfo> live, String flags) {
+    Set<String> f = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    f.addAll(List.of(flags.split(",")));
+    java.util.Map<String, PartitionInfo> byName = new java.util.LinkedHashMap<>();
+    live.forEach(p -> byName.put(p.getName(), p));
+    if (f.contains("KeepPartInfo")) {
+      List<PartitionInfo> out = new ArrayList<>();
+      configured.forEach(p -> out.add(byName.getOrDefault(p.getName(), p)));
+      live.stream().filter(p -> out.stream().noneMatch(o -> o.getName().equals(p.getName()))).forEach(out::add);
+      return out;
+    }
+    if (f.contains("KeepPartState")) {
+      return configured.stream().map(p -> byName.containsKey(p.getName())
+          ? p.toBuilder().setState(byName.get(p.getName()).getState()).build() : p).toList();
+    }
+    return configured;
   }
 
   /** After the new configuration is in the state: logs what waits for a restart, tells the nodes. */

@@ -139,4 +139,18 @@ class ReconfigurationTest {
       assertThat(partitions(ch).get(0).getMaxTimeMin()).isEqualTo(-1);
     }
   }
+
+  @Test
+  void reconfigFlagsKeepWhatScontrolChanged() {
+    PartitionInfo confDebug = PartitionInfo.newBuilder().setName("debug").setState("UP").setMaxTimeMin(60).build();
+    PartitionInfo confNew = PartitionInfo.newBuilder().setName("new").setState("UP").build();
+    PartitionInfo liveDebug = confDebug.toBuilder().setState("DRAIN").setMaxTimeMin(5).build();
+    PartitionInfo liveMade = PartitionInfo.newBuilder().setName("made").setState("UP").build();
+    List<PartitionInfo> conf = List.of(confDebug, confNew);
+    List<PartitionInfo> live = List.of(liveDebug, liveMade);
+    assertThat(Reconfiguration.kept(conf, live, "")).isEqualTo(conf);
+    assertThat(Reconfiguration.kept(conf, live, "KeepPartInfo")).containsExactly(liveDebug, confNew, liveMade);
+    assertThat(Reconfiguration.kept(conf, live, "keeppartstate"))
+        .containsExactly(confDebug.toBuilder().setState("DRAIN").build(), confNew);
+  }
 }
