@@ -120,6 +120,8 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> SLURMCTLD_LOG_FILE = honoured("SlurmctldLogFile", TEXT, null);
   public static final ConfKey<Long> SLURMCTLD_PORT = honoured("SlurmctldPort", PORT, "6817");
   public static final ConfKey<String> SLURMCTLD_PARAMETERS = honoured("SlurmctldParameters", TEXT, null);
+  /** KeepPartInfo, KeepPartState: what scontrol reconfigure keeps of partitions changed by scontrol. */
+  public static final ConfKey<String> RECONFIG_FLAGS = honoured("ReconfigFlags", TEXT, null);
   public static final ConfKey<String> SLURMCTLD_PID_FILE = honoured("SlurmctldPidFile", TEXT, "/var/run/slurmctld.pid");
   public static final ConfKey<String> SLURMD_LOG_FILE = honoured("SlurmdLogFile", TEXT, null);
   public static final ConfKey<String> SLURMD_PID_FILE = honoured("SlurmdPidFile", TEXT, "/run/slurmd.pid");
@@ -300,7 +302,7 @@ public final class SlurmConfKeys {
         ignored("PropagateResourceLimits", TEXT, "ALL", "resource limits are not passed to jobs"),
         ignored("PropagateResourceLimitsExcept", TEXT, null, "resource limits are not passed to jobs"),
         ignored("RebootProgram", TEXT, null, "scontrol reboot is not supported"),
-        ignored("ReconfigFlags", TEXT, null, "default reconfiguration"),
+        RECONFIG_FLAGS,
         ignored("RequeueExit", TEXT, null, "no automatic requeue on exit codes"),
         ignored("RequeueExitHold", TEXT, null, "no automatic requeue on exit codes"),
         ignored("ResumeFailProgram", TEXT, null, "no power saving"),

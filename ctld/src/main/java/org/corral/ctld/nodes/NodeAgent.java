@@ -56,6 +56,11 @@ public final class NodeAgent {
         (hook.getEpilog() ? "epilog" : "prolog") + " of job " + hook.getJob().getJobId());
   }
 
+  /** Tells a node daemon to re-read its configuration (scontrol reconfigure); false if unreachable or refused. */
+  public boolean reconfigure(NodeInfo node, org.corral.protocol.msg.NodeReconfigureRequest req) {
+    return send(node, Request.newBuilder().setNodeReconfigure(req).build(), "reconfigure");
+  }
+
   /** Launches a node's share of a step's tasks; false if unreachable or refused. */
   public boolean launchTasks(NodeInfo node, LaunchTasksRequest launch) {
     return send(node, Request.newBuilder().setLaunchTasks(launch).build(),

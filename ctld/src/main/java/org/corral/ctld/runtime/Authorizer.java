@@ -15,6 +15,7 @@ import org.corral.protocol.msg.JobInfo;
  */
 final class Authorizer {
   private static final int OPERATOR = 2; // AcctUser.admin_level: 1 None, 2 Operator, 3 Administrator
+  private static final int ADMINISTRATOR = 3;
 
   private final int slurmUserUid;
   private final Supplier<AssocTree> accounting;
@@ -90,6 +91,15 @@ final class Authorizer {
   boolean isAdmin(Peer p) {
     return p.isDaemon() || p.uid() == 0 || p.uid() == slurmUserUid
         || user(p).map(u -> u.getAdminLevel() >= OPERATOR).orElse(false);
+  }
+
+  /**
+   * Slurm's super user: root, SlurmUser, a daemon, or AdminLevel Administrator (not Operator). Only
+   * they reconfigure and change partitions.
+   */
+  boolean isSuperUser(Peer p) {
+    return p.isDaemon() || p.uid() == 0 || p.uid() == slurmUserUid
+        || user(p).map(u -> u.getAdminLevel() >= ADMINISTRATOR).orElse(false);
   }
 
   /** root or SlurmUser (a daemon counts as SlurmUser): never rate limited, as in Slurm. */

@@ -81,6 +81,15 @@ public final class Controller implements AutoCloseable {
 
   public static Controller start(SlurmConfig cfg, Clock clock, RecoveryMode mode, boolean clearState,
       Duration nodeTimeout) throws IOException, JournalCorruptException {
+    return start(cfg, clock, mode, clearState, false, nodeTimeout);
+  }
+
+  /**
+   * @param recoverPartitions {@code slurmctld -R}: the partitions as last saved (scontrol
+   *     create/update/delete partition included); without it slurm.conf's, as in Slurm
+   */
+  public static Controller start(SlurmConfig cfg, Clock clock, RecoveryMode mode, boolean clearState,
+      boolean recoverPartitions, Duration nodeTimeout) throws IOException, JournalCorruptException {
     closeStateToOthers(cfg.stateSaveLocation(), ControllerAddress.unixSocket(cfg));
     Path stateDir = cfg.stateSaveLocation().resolve("journal");
     Path dataDir = cfg.stateSaveLocation().resolve("job_data");
@@ -111,7 +120,7 @@ public final class Controller implements AutoCloseable {
         + recovered.nextJobId());
     JobData jobData = JobData.open(dataDir);
     return serve(cfg, clock, new LocalJournalLog(journal), recovered, highWater, jobData, nodeTimeout,
-        ControllerSeat.single(cfg));
+        ControllerSeat.single(cfg), recoverPartitions);
   }
 
   /**
@@ -122,6 +131,13 @@ public final class Controller implements AutoCloseable {
    */
   public static Controller serve(SlurmConfig cfg, Clock clock, StateLog log, ClusterState recovered,
       JobIdHighWater highWater, JobData jobData, Duration nodeTimeout, ControllerSeat seat) throws IOException {
+    // a controller taking the lead keeps the cluster's partitions, as they were
+    return serve(cfg, clock, log, recovered, highWater, jobData, nodeTimeout, seat, true);
+  }
+
+  private static Controller serve(SlurmConfig cfg, Clock clock, StateLog log, ClusterState recovered,
+      JobIdHighWater highWater, JobData jobData, Duration nodeTimeout, ControllerSeat seat,
+      boolean recoverPartitions) throws IOException {
     UserDirectory users = UserDirectory.system();
     int slurmUid = users.uid(cfg.slurmUser()).orElse(0);
     ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
@@ -146,6 +162,7 @@ public final class Controller implements AutoCloseable {
     long now = clock.instant().getEpochSecond();
     await(writer.submit(s -> Decision.of(null, new Command.LoadConfig(
         ConfiguredCluster.nodes(cfg), ConfiguredCluster.partitions(cfg), now))));
+    await(writer.submit(s -> StartPartitions.decide(recovered.partitions(), recoverPartitions, s, now)));
 
     NodeAgent agent = new NodeAgent(creds, nodeTimeout);
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
@@ -183,7 +200,9 @@ public final class Controller implements AutoCloseable {
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
         new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"), new FileBcastRequests(agent, auth),
-        new TriggerRequests(triggerTable, auth, users));
+        new TriggerRequests(triggerTable, auth, users), new PartitionRequests(auth, clock));
+    service.reconfiguration(new Reconfiguration(cfg, auth, clock, agent,
+        next -> service.configView(new ConfigView(next, now, next.slurmUser() + "(" + slurmUid + ")"))));
     AuditLog audit = AuditLog.open(auditFile(cfg), "slurmctld", cfg.controllerHost(), clock);
     service.audit(audit);
     service.stateDisk(StateDiskRoom.of(cfg.stateSaveLocation()));

@@ -67,7 +67,9 @@ public final class ControllerService implements RequestHandler {
   private final RateLimiter rateLimiter;
   private final ReservationRequests reservations;
   private final JobData jobData;
-  private final ConfigView configView;
+  private volatile ConfigView configView;
+  private final PartitionRequests partitions;
+  private volatile Reconfiguration reconfiguration;
   private final FileBcastRequests fileBcasts;
   private final TriggerRequests triggers;
 
@@ -75,7 +77,9 @@ public final class ControllerService implements RequestHandler {
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, ControllerSeat seat, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
       ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
-      JobData jobData, ConfigView configView, FileBcastRequests fileBcasts, TriggerRequests triggers) {
+      JobData jobData, ConfigView configView, FileBcastRequests fileBcasts, TriggerRequests triggers,
+      PartitionRequests partitions) {
+    this.partitions = partitions;
     this.fileBcasts = fileBcasts;
     this.triggers = triggers;
     this.jobData = jobData;
@@ -98,6 +102,16 @@ public final class ControllerService implements RequestHandler {
     this.seat = seat;
     this.configEntries = configEntries;
     this.shutdown = shutdown;
+  }
+
+  /** What scontrol show config prints from now on (after a reconfigure). */
+  void configView(ConfigView view) {
+    this.configView = view;
+  }
+
+  /** Serves scontrol reconfigure and the configless daemons' requests for the files. */
+  void reconfiguration(Reconfiguration r) {
+    this.reconfiguration = r;
   }
 
   /** Audits state-changing requests from now on (see {@link AuditLog}). */
@@ -316,6 +330,20 @@ public final class ControllerService implements RequestHandler {
           yield Response.newBuilder().setStats(stats.snapshot(writer.current(), now)).build();
         }
         case SHARE_INFO -> Response.newBuilder().setShareInfo(shares.answer(peer, req.getShareInfo())).build();
+        case UPDATE_PARTITION -> {
+          await(writer.submit(s -> partitions.createOrUpdate(peer, req.getUpdatePartition(), s)));
+          yield Response.getDefaultInstance();
+        }
+        case DELETE_PARTITION -> {
+          await(writer.submit(s -> partitions.delete(peer, req.getDeletePartition().getName(), s)));
+          yield Response.getDefaultInstance();
+        }
+        case RECONFIGURE -> {
+          Reconfiguration.Prepared next = reconfiguration.prepare(peer);
+          await(writer.submit(next::apply));
+          yield Response.getDefaultInstance();
+        }
+        case CONFIG_FILES -> Response.newBuilder().setConfigFiles(reconfiguration.files(peer)).build();
         case DELETE_NODE -> {
           nodeAdmin.delete(peer, req.getDeleteNode(), writer.current());
           yield Response.getDefaultInstance();

@@ -99,6 +99,7 @@ public final class StateMachine {
       case Command.JobIdUsed cmd -> s.withNextJobIdAtLeast(cmd.jobId() + 1);
       case Command.AcctShipped cmd -> s.withOutbox(s.outbox().shipped(cmd.through()));
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
+      case Command.SetPartitions cmd -> PartitionTable.set(s, cmd.partitions(), cmd.time());
       case Command.StepCreated cmd -> StepTransitions.created(s, cmd);
       case Command.StepNodeDone cmd -> StepTransitions.nodeDone(s, cmd);
       case Command.StepCancelled cmd -> StepTransitions.cancelled(s, cmd);
