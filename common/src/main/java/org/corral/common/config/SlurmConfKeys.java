@@ -95,6 +95,10 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> LOG_TIME_FORMAT = honoured("LogTimeFormat", TEXT, "iso8601_ms");
   public static final ConfKey<String> SLURMCTLD_SYSLOG_DEBUG = honoured("SlurmctldSyslogDebug", TEXT, null);
   public static final ConfKey<String> SLURMD_SYSLOG_DEBUG = honoured("SlurmdSyslogDebug", TEXT, null);
+  /** srun's --mpi when neither the option nor SLURM_MPI_TYPE gives one (srun refuses what it cannot serve). */
+  public static final ConfKey<String> MPI_DEFAULT = honoured("MpiDefault", plugin(false, "none", "pmi2", "pmix",
+      "pmix_v3", "pmix_v4", "pmix_v5", "cray_shasta", "openmpi", "mpi/none", "mpi/pmi2", "mpi/pmix", "mpi/pmix_v3",
+      "mpi/pmix_v4", "mpi/pmix_v5", "mpi/cray_shasta", "mpi/openmpi"), "none");
   public static final ConfKey<Long> MIN_JOB_AGE = honoured("MinJobAge", SECONDS, "300");
   public static final ConfKey<String> PLUGIN_DIR = honoured("PluginDir", TEXT, "/usr/lib/x86_64-linux-gnu/slurm-wlm");
   public static final ConfKey<String> PREEMPT_MODE = honoured("PreemptMode", TEXT, "OFF");
@@ -256,9 +260,7 @@ public final class SlurmConfKeys {
         ignored("MCSParameters", TEXT, null, "no MCS labels"),
         MESSAGE_TIMEOUT,
         MIN_JOB_AGE,
-        ignored("MpiDefault", plugin(false, "none", "pmi2", "pmix", "pmix_v3", "pmix_v4", "pmix_v5", "cray_shasta",
-            "mpi/none", "mpi/pmi2", "mpi/pmix", "mpi/pmix_v3", "mpi/pmix_v4", "mpi/pmix_v5", "mpi/cray_shasta"),
-            "none", "srun --mpi= only"),
+        MPI_DEFAULT,
         ignored("MpiParams", TEXT, null, "no MPI port reservation"),
         shown("MULTIPLE_SLURMD"),
         shown("NEXT_JOB_ID"),
