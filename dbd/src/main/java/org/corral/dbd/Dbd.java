@@ -28,7 +28,7 @@ import org.corral.protocol.SocketDirectory;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.audit.AuditLog;
-import org.corral.protocol.auth.MungeAuth;
+import org.corral.protocol.auth.UserAuths;
 import org.corral.protocol.msg.Request;
 
 /**
@@ -94,8 +94,8 @@ public final class Dbd implements AutoCloseable {
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
             64 << 20, Duration.ofMinutes(5), 1024, userFrames),
         new Credentials(key, "slurmdbd", clock),
-        MungeAuth.forAuthType(cfg.get("AuthType").orElse("auth/munge"),
-            cfg.get("AuthInfo").orElse(null), clock),
+        UserAuths.forDaemon(cfg.get("AuthType").orElse("auth/munge"),
+            cfg.get("AuthInfo").orElse(null), cfg.path(), slurmUid, "slurmdbd", clock),
         service);
     return new Dbd(db, server, rollups.start(), purger.start(), audit);
   }

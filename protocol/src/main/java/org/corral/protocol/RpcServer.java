@@ -133,7 +133,7 @@ public final class RpcServer implements AutoCloseable {
   }
 
   /** Removes a socket left by a dead server; refuses to touch anything else. */
-  private static void clearStaleSocket(Path path) throws IOException {
+  static void clearStaleSocket(Path path) throws IOException {
     if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
@@ -147,7 +147,7 @@ public final class RpcServer implements AutoCloseable {
     Files.delete(path);
   }
 
-  private static boolean someoneListens(Path socket) {
+  static boolean someoneListens(Path socket) {
     try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       return probe.connect(UnixDomainSocketAddress.of(socket));
     } catch (IOException refused) {

@@ -17,6 +17,8 @@ import org.corral.protocol.ClusterKey;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
+import org.corral.protocol.SackServer;
+import org.corral.protocol.SackSocket;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.UserDirectory;
 import org.corral.slurmd.hooks.AllocationHooks;
@@ -148,7 +150,7 @@ public final class Slurmd {
       Clock clock = Clock.systemUTC();
       int slurmUid = UserDirectory.system().uid(cfg.slurmUser()).orElse(0);
       Credentials creds = new Credentials(
-          ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid), nodeName, clock);
+          ClusterKey.load(org.corral.protocol.auth.SackKeys.keyFile(cfg.path(), System.getenv()), slurmUid), nodeName, clock);
       int beat = Math.max(1, Math.min(30, cfg.slurmdTimeout() / 3));
       ControllerLink link = new ControllerLink(
           org.corral.protocol.ControllerFailover.overTcp(cfg, creds, Duration.ofSeconds(10)),
@@ -188,6 +190,7 @@ public final class Slurmd {
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
           Duration.ofMinutes(1), 256), creds, null, new NodeService(jobs, steps, cfg.path().toString(),
           new AllocationHooks(nodeHooks, link::hookDone)), nodeMetrics(cfg, nodeName, jobs, steps, limiter, gres));
+      SackServer sack = sackSocket(cfg, slurmUid, nodeName, clock, log);
       link.attach(jobs, steps);
       jobs.recover();
       HealthCheck health = hookSettings.healthCheckProgram().isPresent()
@@ -203,6 +206,9 @@ public final class Slurmd {
       Object done = new Object();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         server.close();
+        if (sack != null) {
+          sack.close();
+        }
         if (health != null) {
           health.close();
         }
@@ -229,6 +235,26 @@ public final class Slurmd {
       System.exit(1);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * AuthType=auth/slurm: the sack socket of this host, where its users get credentials (srun in a
+   * batch script). Several slurmds of one host (a test cluster) share the first one's.
+   */
+  private static SackServer sackSocket(SlurmConfig cfg, int slurmUid, String nodeName, Clock clock,
+      System.Logger log) throws IOException {
+    if ("auth/slurm".equals(cfg.authType()) && SackServer.served(SackSocket.of(cfg))) {
+      log.log(Level.INFO, "the sack socket " + SackSocket.of(cfg) + " is served by another daemon"
+          + " of this host; this host's users get their credentials there");
+      return null;
+    }
+    try {
+      return SackServer.forCluster(cfg, System.getenv(), slurmUid, nodeName, clock);
+    } catch (IOException e) { // the node still runs jobs; only its users' remote commands fail
+      log.log(Level.ERROR, "no sack socket on this host: " + e.getMessage()
+          + "; commands run here (srun in batch scripts) cannot authenticate");
+      return null;
     }
   }
 }
