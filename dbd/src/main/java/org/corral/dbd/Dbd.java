@@ -29,7 +29,7 @@ import org.corral.protocol.PeerLimits;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.audit.AuditLog;
-import org.corral.protocol.auth.MungeAuth;
+import org.corral.protocol.auth.UserAuths;
 import org.corral.protocol.msg.Request;
 
 /**
@@ -96,8 +96,8 @@ public final class Dbd implements AutoCloseable {
             64 << 20, Duration.ofMinutes(5), 1024, userFrames,
             PeerLimits.DEFAULT.withParameters(cfg.get("Parameters").orElse(""))),
         new Credentials(key, "slurmdbd", clock),
-        MungeAuth.forAuthType(cfg.get("AuthType").orElse("auth/munge"),
-            cfg.get("AuthInfo").orElse(null), clock),
+        UserAuths.forDaemon(cfg.get("AuthType").orElse("auth/munge"),
+            cfg.get("AuthInfo").orElse(null), cfg.path(), slurmUid, "slurmdbd", clock),
         service);
     return new Dbd(db, server, rollups.start(), purger.start(), audit);
   }

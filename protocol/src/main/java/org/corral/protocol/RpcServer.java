@@ -150,7 +150,7 @@ public final class RpcServer implements AutoCloseable {
   }
 
   /** Removes a socket left by a dead server; refuses to touch anything else. */
-  private static void clearStaleSocket(Path path) throws IOException {
+  static void clearStaleSocket(Path path) throws IOException {
     if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
@@ -164,7 +164,7 @@ public final class RpcServer implements AutoCloseable {
     Files.delete(path);
   }
 
-  private static boolean someoneListens(Path socket) {
+  static boolean someoneListens(Path socket) {
     try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       return probe.connect(UnixDomainSocketAddress.of(socket));
     } catch (IOException refused) {
@@ -254,7 +254,8 @@ public final class RpcServer implements AutoCloseable {
       try (FramedConnection c = new FramedConnection(channel)) {
         Response r = Responses.error(error, why);
         int type = r.getBodyCase().getNumber();
-        c.write(isTcp ? credentials.sealReply(type, r.toByteArray())
+        // bound to no request (none was read): a daemon takes it as a failed call, a user's command as the reason
+        c.write(isTcp ? credentials.sealReply("", new byte[0], type, r.toByteArray())
             : Envelope.newBuilder().setType(type).setBody(r.toByteString()).build(), REFUSAL_TIME);
         c.finishAfterError(REFUSAL_DRAIN_BYTES, REFUSAL_TIME);
       } catch (IOException | RuntimeException e) {

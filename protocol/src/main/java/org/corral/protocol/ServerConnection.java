@@ -38,13 +38,18 @@ final class ServerConnection implements Runnable {
   /** The user whose MUNGE hello opened this TCP connection (frames by type, as a local user's). */
   private Peer greetedUser;
 
+  /** A daemon's request whose credential was verified: its reply is sealed for it. */
+  private record DaemonRequest(String sender, byte[] nonce) {}
+
   /**
-   * A reply, whether the connection ends after it, and the user request it answers when that
-   * came with a user credential over TCP (its reply is sealed for that user's command).
+   * A reply, whether the connection ends after it, and the request it answers when that came
+   * with a verified credential over TCP: a user's (its reply is sealed for that user's command)
+   * or a daemon's (sealed for that daemon, bound to the request).
    */
-  private record Outcome(Response response, boolean close, UserAuth.Verified user) {
+  private record Outcome(Response response, boolean close, UserAuth.Verified user,
+      DaemonRequest daemon) {
     Outcome(Response response, boolean close) {
-      this(response, close, null);
+      this(response, close, null, null);
     }
   }
 
@@ -193,6 +198,7 @@ final class ServerConnection implements Runnable {
   private Outcome answer(Envelope envelope, Peer local) {
     Peer peer = local;
     UserAuth.Verified user = null;
+    DaemonRequest daemon = null;
     if (tcp && !envelope.hasCredential() && userAuth != null
         && userAuth.carriesCredential(envelope)) {
       try {
@@ -210,6 +216,7 @@ final class ServerConnection implements Runnable {
       }
       try {
         String sender = credentials.verify(envelope);
+        daemon = new DaemonRequest(sender, envelope.getCredential().getNonce().toByteArray());
         peer = tcp ? Peer.daemon(sender)
             : new Peer(local.uid(), local.gid(), local.userName(), sender);
         if (tcp) {
@@ -223,14 +230,16 @@ final class ServerConnection implements Runnable {
     try {
       request = Request.parseFrom(envelope.getBody());
     } catch (InvalidProtocolBufferException e) {
-      return reject(SlurmError.INVALID_MESSAGE, "request body does not parse: " + e.getMessage());
+      return reject(SlurmError.INVALID_MESSAGE, "request body does not parse: " + e.getMessage(),
+          user, daemon);
     }
     int bodyType = request.getBodyCase().getNumber();
     if (bodyType == 0 || bodyType != envelope.getType()) {
       return reject(SlurmError.INVALID_MESSAGE, "message type " + envelope.getType()
-          + " does not match its body (" + (bodyType == 0 ? "none or unknown" : bodyType) + ")");
+          + " does not match its body (" + (bodyType == 0 ? "none or unknown" : bodyType) + ")",
+          user, daemon);
     }
-    return new Outcome(handle(peer, request), false, user);
+    return new Outcome(handle(peer, request), false, user, daemon);
   }
 
   /**
@@ -285,9 +294,15 @@ final class ServerConnection implements Runnable {
   }
 
   private Outcome reject(SlurmError error, String why) {
+    return reject(error, why, null, null);
+  }
+
+  /** A refusal, sealed for the request's verified sender when there is one. */
+  private Outcome reject(SlurmError error, String why, UserAuth.Verified user,
+      DaemonRequest daemon) {
     LOG.log(Level.WARNING, "refused {0} connection from {1}: {2}: {3}",
         tcp ? "TCP" : "local", remote, error.name(), why);
-    return new Outcome(Responses.error(error, why), true);
+    return new Outcome(Responses.error(error, why), true, user, daemon);
   }
 
   /** Answers a frame we could not even read, best effort, and ends the connection. */
@@ -303,8 +318,8 @@ final class ServerConnection implements Runnable {
 
   /**
    * TCP replies are signed so the calling daemon or user command can trust them; local ones need
-   * not be. A refusal of a user's credential goes back plainly: there is nothing to bind it to,
-   * and the command reports it as a refusal it could not verify.
+   * not be. A refusal of a credential goes back plainly, or sealed for nobody: there is nothing to
+   * bind it to, and the caller reports it as a refusal it could not verify.
    */
   private Envelope seal(Outcome outcome) {
     Response response = outcome.response;
@@ -321,7 +336,9 @@ final class ServerConnection implements Runnable {
       }
     }
     if (tcp && credentials != null) {
-      return credentials.sealReply(type, response.toByteArray());
+      DaemonRequest to = outcome.daemon != null ? outcome.daemon
+          : new DaemonRequest("", new byte[0]);
+      return credentials.sealReply(to.sender(), to.nonce(), type, response.toByteArray());
     }
     return Envelope.newBuilder().setType(type).setBody(response.toByteString()).build();
   }

@@ -127,7 +127,7 @@ class RpcServerTest {
       RawConnection b = f.raw(Transport.TCP);
       // Both answered, so both hold a slot.
       a.send(RpcCall.plainEnvelope(ServerFixture.PING)).receiveResponse();
-      b.send(f.nodeCredentials.seal(16, ServerFixture.PING.toByteArray())).receiveResponse();
+      b.send(f.nodeCredentials.seal("slurmctld", 16, ServerFixture.PING.toByteArray())).receiveResponse();
       try (RawConnection third = f.raw(Transport.UNIX)) {
         Response refusal = third.receiveResponse(); // told why, then closed
         assertThat(refusal.getErrorCode())
@@ -180,7 +180,7 @@ class RpcServerTest {
   @Test
   void refusedTcpConnectionSaysWhere() {
     int port = FreePorts.one();
-    TcpChannel channel = new TcpChannel("127.0.0.1", port,
+    TcpChannel channel = new TcpChannel("127.0.0.1", port, "slurmctld",
         new Credentials(ClusterKey.random(), "node1", Clock.systemUTC()), Duration.ofSeconds(2));
     assertThatThrownBy(() -> channel.call(ServerFixture.PING))
         .isInstanceOf(TransportException.class)

@@ -17,6 +17,8 @@ import org.corral.protocol.ClusterKey;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
+import org.corral.protocol.SackServer;
+import org.corral.protocol.SackSocket;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.UserDirectory;
 import org.corral.slurmd.hooks.AllocationHooks;
@@ -131,7 +133,8 @@ public final class Slurmd {
         conf = ConfiglessStart.fetch(confServer, nodeName, host);
       }
       SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
-      Path keyFile = confServer != null ? ConfiglessStart.keyFile() : cfg.path().resolveSibling("slurm.key");
+      Path keyFile = confServer != null ? ConfiglessStart.keyFile()
+          : org.corral.protocol.auth.SackKeys.keyFile(cfg.path(), System.getenv());
       NodeConfig node = cfg.node(nodeName).orElse(null);
       if (node == null) {
         System.err.println("slurmd: fatal: Unable to determine this slurmd's NodeName (" + nodeName
@@ -199,6 +202,7 @@ public final class Slurmd {
           new AllocationHooks(nodeHooks, link::hookDone), new NodeReconfigure(cfg,
               confServer != null ? cfg.path().getParent() : null, nodeName, nodeHooks,
               java.util.Optional.ofNullable(System.getProperty("corral.bin")))), nodeMetrics(cfg, nodeName, jobs, steps, limiter, gres));
+      SackServer sack = sackSocket(cfg, slurmUid, nodeName, clock, log);
       link.attach(jobs, steps);
       jobs.recover();
       HealthCheck health = hookSettings.healthCheckProgram().isPresent()
@@ -214,6 +218,9 @@ public final class Slurmd {
       Object done = new Object();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         server.close();
+        if (sack != null) {
+          sack.close();
+        }
         if (health != null) {
           health.close();
         }
@@ -240,6 +247,26 @@ public final class Slurmd {
       System.exit(1);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * AuthType=auth/slurm: the sack socket of this host, where its users get credentials (srun in a
+   * batch script). Several slurmds of one host (a test cluster) share the first one's.
+   */
+  private static SackServer sackSocket(SlurmConfig cfg, int slurmUid, String nodeName, Clock clock,
+      System.Logger log) throws IOException {
+    if ("auth/slurm".equals(cfg.authType()) && SackServer.served(SackSocket.of(cfg))) {
+      log.log(Level.INFO, "the sack socket " + SackSocket.of(cfg) + " is served by another daemon"
+          + " of this host; this host's users get their credentials there");
+      return null;
+    }
+    try {
+      return SackServer.forCluster(cfg, System.getenv(), slurmUid, nodeName, clock);
+    } catch (IOException e) { // the node still runs jobs; only its users' remote commands fail
+      log.log(Level.ERROR, "no sack socket on this host: " + e.getMessage()
+          + "; commands run here (srun in batch scripts) cannot authenticate");
+      return null;
     }
   }
 }

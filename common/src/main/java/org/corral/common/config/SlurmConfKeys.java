@@ -57,7 +57,7 @@ public final class SlurmConfKeys {
       null, "no TLS to slurmdbd");
   public static final ConfKey<Long> ACCT_GATHER_NODE_FREQ = ignored("AcctGatherNodeFreq", SECONDS, "0",
       "no node energy/profile sampling");
-  /** auth/munge: users of other hosts by MUNGE; any: local users by SO_PEERCRED, daemons by slurm.key. */
+  /** Users of other hosts: auth/munge by MUNGE, auth/slurm by sackd/slurmd; local users by SO_PEERCRED; daemons by slurm.key. */
   public static final ConfKey<String> AUTH_TYPE = honoured("AuthType", plugin(false, "auth/munge", "auth/slurm",
       "auth/none", "auth/jwt"), "auth/munge");
   public static final ConfKey<String> AUTH_INFO = honoured("AuthInfo", TEXT, null);

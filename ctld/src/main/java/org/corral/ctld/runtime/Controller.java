@@ -41,7 +41,7 @@ import org.corral.protocol.PeerLimits;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.audit.AuditLog;
-import org.corral.protocol.auth.MungeAuth;
+import org.corral.protocol.auth.UserAuths;
 import org.corral.protocol.http.HttpHandler;
 import org.corral.protocol.msg.PriorityWeights;
 import org.corral.protocol.msg.Request;
@@ -140,7 +140,7 @@ public final class Controller implements AutoCloseable {
       boolean recoverPartitions) throws IOException {
     UserDirectory users = UserDirectory.system();
     int slurmUid = users.uid(cfg.slurmUser()).orElse(0);
-    ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
+    ClusterKey key = ClusterKey.load(org.corral.protocol.auth.SackKeys.keyFile(cfg.path(), System.getenv()), slurmUid);
     Credentials creds = new Credentials(key, "slurmctld", clock);
     int orphans = jobData.recover(recovered);
     if (orphans > 0) {
@@ -231,7 +231,8 @@ public final class Controller implements AutoCloseable {
         cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""));
     return RpcServer.start(new RpcServerConfig(seat.bindAddress(), cfg.slurmctldPort(), seat.socket(),
         64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg), peers), creds,
-        MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), handler, http);
+        UserAuths.forDaemon(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), cfg.path(),
+            UserDirectory.system().uid(cfg.slurmUser()).orElse(0), "slurmctld", clock), handler, http);
   }
 
   /** Stops serving when the log says this controller no longer leads (a replicated log's leader deposed). */

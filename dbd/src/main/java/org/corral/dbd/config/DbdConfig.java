@@ -144,9 +144,9 @@ public final class DbdConfig {
     return get("LogFile").map(Path::of);
   }
 
-  /** The cluster key authenticating the controller: slurm.key beside this file. */
+  /** The cluster key authenticating the controller: slurm.key beside this file, or SLURM_SACK_KEY's. */
   public Path keyFile() {
-    return path.toAbsolutePath().resolveSibling("slurm.key");
+    return org.corral.protocol.auth.SackKeys.keyFile(path, System.getenv());
   }
 
   /** The JDBC address of the configured database. */

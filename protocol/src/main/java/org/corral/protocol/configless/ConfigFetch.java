@@ -50,7 +50,7 @@ public final class ConfigFetch {
     IOException last = null;
     for (Server s : servers) {
       try {
-        Response r = new TcpChannel(s.host(), s.port(), creds, timeout).call(Request.newBuilder().setConfigFiles(ConfigFilesRequest.getDefaultInstance()).build());
+        Response r = new TcpChannel(s.host(), s.port(), "slurmctld", creds, timeout).call(Request.newBuilder().setConfigFiles(ConfigFilesRequest.getDefaultInstance()).build());
         if (r.getErrorCode() != 0) {
           throw new IOException(s.host() + ":" + s.port() + ": " + (r.getErrorMessage().isEmpty()
               ? SlurmError.messageFor(r.getErrorCode()) : r.getErrorMessage()));
