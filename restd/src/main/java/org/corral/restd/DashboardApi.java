@@ -48,6 +48,8 @@ final class DashboardApi {
   static final String PLUGIN = "corral/dashboard";
   /** The most of a job's output shown, from its end. */
   static final int OUTPUT_TAIL = 64 * 1024;
+  /** The most nodes whose metrics one request reads (one HTTP GET each, one after another). */
+  static final int MAX_METRICS_NODES = 64;
   /** The longest history of hourly usage one request may ask for (a week). */
   static final int MAX_HOURS = 168;
   private static final Pattern SAMPLE =
@@ -134,8 +136,8 @@ final class DashboardApi {
   /**
    * The end of the job's standard output, to its owner only (not to administrators either: the
    * output is the user's file, not the cluster's). slurmrestd as root reads it with the owner's
-   * uid and gid (setpriv), so a path the owner may not read stays unread; otherwise only a
-   * regular file the owner owns is read.
+   * uid, gid and groups (setpriv), so a path the owner may not read stays unread; otherwise only
+   * a regular file the owner owns is read.
    */
   private void output(Routes.Call c, Matcher m, Answer out) throws IOException {
     JobInfo job = job(c, m.group(1), out, "dashboard_job_output");
@@ -179,6 +181,11 @@ final class DashboardApi {
     int read = 0;
     String label = "job=\"" + Integer.toUnsignedString(job.getJobId()) + "\"";
     List<String> names = job.getNodes().isEmpty() ? List.of() : Hostlist.expand(job.getNodes());
+    if (names.size() > MAX_METRICS_NODES) {
+      out.warning("the job has " + names.size() + " nodes: only the first " + MAX_METRICS_NODES + " are read",
+          "dashboard_job_usage");
+      names = names.subList(0, MAX_METRICS_NODES);
+    }
     if (!names.isEmpty()) {
       Response r = slurm.call(c, Request.newBuilder().setNodeInfo(NodeInfoRequest.newBuilder().addAllNames(names))
           .build(), out, "dashboard_job_usage");
@@ -295,7 +302,7 @@ final class DashboardApi {
       byte[] bytes;
       if (isRoot()) {
         Process p = new ProcessBuilder("setpriv", "--reuid=" + Integer.toUnsignedString(uid),
-            "--regid=" + Integer.toUnsignedString(gid), "--clear-groups", "--", "tail", "-c", Integer.toString(max),
+            "--regid=" + Integer.toUnsignedString(gid), "--init-groups", "--", "tail", "-c", Integer.toString(max),
             "--", path.toString()).redirectErrorStream(false).start();
         p.getOutputStream().close();
         bytes = p.getInputStream().readNBytes(max);
