@@ -77,10 +77,15 @@ final class RestServer implements AutoCloseable {
         send(x, 200, "application/json", openapi);
         return;
       }
+      if (DashboardFiles.serves(path) && !path.startsWith(DashboardApi.PREFIX)) {
+        DashboardFiles.send(x, path, method);
+        return;
+      }
       Answer out = new Answer();
       String user = null;
       String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-      List<Routes.Route> routes = Routes.matching(path);
+      List<Routes.Route> routes = path.startsWith(DashboardApi.PREFIX) ? DashboardApi.matching(path)
+          : Routes.matching(path);
       Routes.Route route = routes.stream().filter(r -> r.method().equals(method)).findFirst().orElse(null);
       String plugin = routes.isEmpty() ? "openapi/slurmctld" : routes.get(0).plugin();
       if (routes.isEmpty()) {

@@ -101,7 +101,7 @@ public final class Slurmrestd implements AutoCloseable {
       }
       dbd = new OnBehalfClient(dbdChannels);
     }
-    Routes.Apis api = new Routes.Apis(slurm, new SlurmdbApi(dbd, acct.host(), clock));
+    Routes.Apis api = new Routes.Apis(slurm, new SlurmdbApi(dbd, acct.host(), clock), clock);
     JwtVerifier jwt = new JwtVerifier(JwtVerifier.keyFile(cfg.text(SlurmConfKeys.AUTH_ALT_PARAMETERS).orElse(null),
         cfg.stateSaveLocation()), clock);
     Authenticator auth = new Authenticator(o.authTypes(), jwt, cfg.slurmUser());
