@@ -37,7 +37,7 @@ import org.corral.protocol.msg.UsageReportRequest;
 /**
  * The few JSON reads the web dashboard needs that Slurm's REST API has no operation for, under
  * {@code /dashboard/api/}, authenticated and made for the caller exactly as the REST operations
- * are (docs/adr/0011-dashboard-in-slurmrestd.md): a job's batch script (scontrol write
+ * are (docs/adr/0014-dashboard-in-slurmrestd.md): a job's batch script (scontrol write
  * batch_script's rights), its efficiency as seff computes it (from the accounting record sacct
  * would show the caller), the tail of its output (its owner only, read with the owner's rights),
  * its CPU and memory now (from its nodes' metrics), and the cluster's usage per hour from
