@@ -78,7 +78,7 @@ class ReconfigureTest {
       assertThat(cluster.as(null, "scontrol", "show", "partition", "extra").out())
           .contains("MaxTime=00:10:00", "Nodes=r1", "MinNodes=1", "State=UP");
       assertThat(cluster.as(null, "scontrol", "update", "PartitionName=extra", "State=DOWN").exitCode()).isZero();
-      assertThat(cluster.as(null, "sinfo", "-h", "-p", "extra", "-o", "%a").out()).isEqualTo("down\n");
+      assertThat(cluster.as(null, "sinfo", "-h", "-p", "extra", "-o", "%P %a").out()).isEqualTo("extra down\n");
       LocalCluster.Result inUse = cluster.as(null, "scontrol", "delete", "partition=debug");
       assertThat(inUse.exitCode()).isEqualTo(1);
       assertThat(inUse.err()).isEqualTo("delete_partition partition=debug: Partition is in use\n");
