@@ -54,15 +54,16 @@ public final class CredentialProbe {
         Clock.systemUTC(), Duration.ofSeconds(ttlS), null);
   }
 
-  private interface Call {
+  interface Call {
     Response call() throws Exception;
   }
 
-  private static Response parse(Envelope reply) throws Exception {
+  static Response parse(Envelope reply) throws Exception {
     return Response.parseFrom(reply.getBody());
   }
 
-  private static void report(String name, Call call) {
+  /** Prints {@code NAME accepted} or {@code NAME refused: WHY} for one exchange. */
+  static void report(String name, Call call) {
     try {
       Response r = call.call();
       System.out.println(r.getErrorCode() == 0 ? name + " accepted"

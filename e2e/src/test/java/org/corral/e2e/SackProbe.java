@@ -1,17 +1,18 @@
 package org.corral.e2e;
 
+import static org.corral.e2e.CredentialProbe.parse;
+import static org.corral.e2e.CredentialProbe.report;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import org.corral.common.config.SlurmConfig;
 import org.corral.protocol.SackClient;
 import org.corral.protocol.SackSocket;
-import org.corral.protocol.TransportException;
 import org.corral.protocol.UserChannel;
 import org.corral.protocol.msg.Envelope;
 import org.corral.protocol.msg.NodeInfoRequest;
 import org.corral.protocol.msg.PingRequest;
 import org.corral.protocol.msg.Request;
-import org.corral.protocol.msg.Response;
 
 /**
  * Run on the login host of a namespaced auth/slurm cluster (SackdMultiHostTest): gets
@@ -49,26 +50,5 @@ public final class SackProbe {
     Envelope forDbd = sack.seal("slurmdbd", PING_TYPE, PING.toByteArray()).envelope();
     report("misaddressed", () -> parse(channel.send("misaddressed", forDbd)));
     report("still-serving", () -> channel.call(PING));
-  }
-
-  private interface Call {
-    Response call() throws Exception;
-  }
-
-  private static Response parse(Envelope reply) throws Exception {
-    return Response.parseFrom(reply.getBody());
-  }
-
-  private static void report(String name, Call call) {
-    try {
-      Response r = call.call();
-      System.out.println(r.getErrorCode() == 0 ? name + " accepted"
-          : name + " refused: " + r.getErrorMessage());
-    } catch (TransportException e) {
-      System.out.println(name + " refused: " + e.getMessage());
-    } catch (Exception e) {
-      System.out.println(name + " failed: " + e);
-    }
-    System.out.flush();
   }
 }

@@ -106,6 +106,23 @@ public final class Credentials {
 
   private static final byte[] EMPTY = new byte[0];
 
+  /**
+   * A refusal sent before any request was read (a connection refused at the door): signed, so
+   * the caller believes it, but bound to no request. Callers accept it only as an error.
+   */
+  public Envelope sealRefusal(int type, byte[] body) {
+    return seal(Direction.REPLY, "", EMPTY, type, body);
+  }
+
+  /** Whether a verified reply is a {@linkplain #sealRefusal refusal at the door}. */
+  public static boolean isRefusalAtTheDoor(Envelope reply) {
+    return reply.hasCredential() && isRefusalAtTheDoor(reply.getCredential());
+  }
+
+  private static boolean isRefusalAtTheDoor(Credential c) {
+    return c.getReceiver().isEmpty() && c.getRequestNonce().isEmpty();
+  }
+
   private Envelope seal(Direction direction, String receiver, byte[] requestNonce, int type,
       byte[] body) {
     byte[] nonce = new byte[NONCE_BYTES];
@@ -144,12 +161,14 @@ public final class Credentials {
       throw new AuthException("credential MAC does not match (forged, tampered with, or signed"
           + " with another cluster key)");
     }
-    if (!c.getReceiver().equals(self)) {
-      throw new AuthException("credential from " + c.getSender() + " was signed for "
-          + (c.getReceiver().isEmpty() ? "no receiver" : c.getReceiver()) + ", not " + self);
-    }
-    if (!MessageDigest.isEqual(c.getRequestNonce().toByteArray(), requestNonce)) {
-      throw new AuthException("reply from " + c.getSender() + " answers another request");
+    if (!(direction == Direction.REPLY && isRefusalAtTheDoor(c))) {
+      if (!c.getReceiver().equals(self)) {
+        throw new AuthException("credential from " + c.getSender() + " was signed for "
+            + (c.getReceiver().isEmpty() ? "no receiver" : c.getReceiver()) + ", not " + self);
+      }
+      if (!MessageDigest.isEqual(c.getRequestNonce().toByteArray(), requestNonce)) {
+        throw new AuthException("reply from " + c.getSender() + " answers another request");
+      }
     }
     long now = clock.millis();
     long age = now - c.getTimestampMs();

@@ -254,8 +254,7 @@ public final class RpcServer implements AutoCloseable {
       try (FramedConnection c = new FramedConnection(channel)) {
         Response r = Responses.error(error, why);
         int type = r.getBodyCase().getNumber();
-        // bound to no request (none was read): a daemon takes it as a failed call, a user's command as the reason
-        c.write(isTcp ? credentials.sealReply("", new byte[0], type, r.toByteArray())
+        c.write(isTcp ? credentials.sealRefusal(type, r.toByteArray())
             : Envelope.newBuilder().setType(type).setBody(r.toByteString()).build(), REFUSAL_TIME);
         c.finishAfterError(REFUSAL_DRAIN_BYTES, REFUSAL_TIME);
       } catch (IOException | RuntimeException e) {

@@ -336,9 +336,11 @@ final class ServerConnection implements Runnable {
       }
     }
     if (tcp && credentials != null) {
-      DaemonRequest to = outcome.daemon != null ? outcome.daemon
-          : new DaemonRequest("", new byte[0]);
-      return credentials.sealReply(to.sender(), to.nonce(), type, response.toByteArray());
+      if (outcome.daemon == null) { // refused before a request was verified: bound to none
+        return credentials.sealRefusal(type, response.toByteArray());
+      }
+      return credentials.sealReply(outcome.daemon.sender(), outcome.daemon.nonce(), type,
+          response.toByteArray());
     }
     return Envelope.newBuilder().setType(type).setBody(response.toByteString()).build();
   }

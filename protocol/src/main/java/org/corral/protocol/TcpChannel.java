@@ -121,7 +121,12 @@ public final class TcpChannel implements RpcChannel {
     } catch (AuthException e) {
       throw unverified(reply, target, e);
     }
-    return RpcCall.decode(reply, target);
+    Response response = RpcCall.decode(reply, target);
+    if (Credentials.isRefusalAtTheDoor(reply) && response.getErrorCode() == 0) {
+      throw new TransportException(SlurmError.AUTH_CRED_INVALID, "reply from " + target
+          + " is bound to no request but is no refusal", null);
+    }
+    return response;
   }
 
   /** A kept connection young enough that the server has not closed it for idleness. */

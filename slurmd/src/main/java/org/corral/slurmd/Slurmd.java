@@ -202,7 +202,7 @@ public final class Slurmd {
           new AllocationHooks(nodeHooks, link::hookDone), new NodeReconfigure(cfg,
               confServer != null ? cfg.path().getParent() : null, nodeName, nodeHooks,
               java.util.Optional.ofNullable(System.getProperty("corral.bin")))), nodeMetrics(cfg, nodeName, jobs, steps, limiter, gres));
-      SackServer sack = sackSocket(cfg, slurmUid, nodeName, clock, log);
+      SackServer sack = sackSocket(cfg, keyFile, slurmUid, nodeName, clock, log);
       link.attach(jobs, steps);
       jobs.recover();
       HealthCheck health = hookSettings.healthCheckProgram().isPresent()
@@ -254,15 +254,18 @@ public final class Slurmd {
    * AuthType=auth/slurm: the sack socket of this host, where its users get credentials (srun in a
    * batch script). Several slurmds of one host (a test cluster) share the first one's.
    */
-  private static SackServer sackSocket(SlurmConfig cfg, int slurmUid, String nodeName, Clock clock,
-      System.Logger log) throws IOException {
+  private static SackServer sackSocket(SlurmConfig cfg, Path keyFile, int slurmUid, String nodeName,
+      Clock clock, System.Logger log) throws IOException {
     if ("auth/slurm".equals(cfg.authType()) && SackServer.served(SackSocket.of(cfg))) {
       log.log(Level.INFO, "the sack socket " + SackSocket.of(cfg) + " is served by another daemon"
           + " of this host; this host's users get their credentials there");
       return null;
     }
     try {
-      return SackServer.forCluster(cfg, System.getenv(), slurmUid, nodeName, clock);
+      // The key the node signs with (configless: beside the slurm.conf it would otherwise read).
+      java.util.Map<String, String> env = new java.util.HashMap<>(System.getenv());
+      env.put(org.corral.protocol.auth.SackKeys.KEY_ENV, keyFile.toString());
+      return SackServer.forCluster(cfg, env, slurmUid, nodeName, clock);
     } catch (IOException e) { // the node still runs jobs; only its users' remote commands fail
       log.log(Level.ERROR, "no sack socket on this host: " + e.getMessage()
           + "; commands run here (srun in batch scripts) cannot authenticate");

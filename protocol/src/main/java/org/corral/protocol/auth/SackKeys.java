@@ -1,6 +1,7 @@
 package org.corral.protocol.auth;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,6 +18,8 @@ import org.corral.protocol.ClusterKey;
 public final class SackKeys {
   /** SLURM_SACK_KEY: another file than slurm.key beside slurm.conf, as Slurm's daemons take. */
   public static final String KEY_ENV = "SLURM_SACK_KEY";
+  /** SLURM_SACK_JWKS: Slurm's key set file; refused (not supported yet). */
+  public static final String JWKS_ENV = "SLURM_SACK_JWKS";
 
   /** One key: its id, the key, and when it expires (epoch seconds; 0: never). */
   public record Key(String kid, ClusterKey key, long expiresAtS) {
@@ -62,9 +65,20 @@ public final class SackKeys {
         : slurmConf.toAbsolutePath().resolveSibling("slurm.key");
   }
 
-  /** Loads the cluster key as {@link ClusterKey#load(Path, int)} (root or SlurmUser only). */
+  /**
+   * Loads the cluster key as {@link ClusterKey#load(Path, int)} (root or SlurmUser only). Slurm
+   * prefers slurm.jwks (or SLURM_SACK_JWKS's file) when there is one: rather than sign with
+   * another key than the rest of the cluster, this refuses it.
+   */
   public static SackKeys load(Path slurmConf, Map<String, String> env, int slurmUid)
       throws IOException {
+    String namedJwks = env.get(JWKS_ENV);
+    Path jwks = namedJwks != null && !namedJwks.isBlank() ? Path.of(namedJwks)
+        : slurmConf.toAbsolutePath().resolveSibling("slurm.jwks");
+    if (Files.exists(jwks)) {
+      throw new IOException(jwks + ": JWKS key sets (slurm.jwks) are not supported yet; use a"
+          + " single slurm.key and remove " + jwks);
+    }
     return of(ClusterKey.load(keyFile(slurmConf, env), slurmUid));
   }
 
