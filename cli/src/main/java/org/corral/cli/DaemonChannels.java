@@ -11,16 +11,20 @@ import java.util.List;
 import org.corral.protocol.ControllerAddress;
 import org.corral.protocol.ControllerFailover;
 import org.corral.protocol.DbdAddress;
-import org.corral.protocol.MungeChannel;
+import org.corral.protocol.ClientAuth;
 import org.corral.protocol.RpcChannel;
+import org.corral.protocol.SackClient;
+import org.corral.protocol.SackSocket;
 import org.corral.protocol.UnixSocketChannel;
+import org.corral.protocol.UserChannel;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.auth.MungeAuth;
 
 /**
  * How a command reaches slurmctld or slurmdbd. On the daemon's own host its Unix socket is there
  * and the kernel vouches for the user (the fast path); elsewhere the command goes over TCP to the
- * address slurm.conf gives, with a MUNGE credential (AuthType=auth/munge, Slurm's default).
+ * address slurm.conf gives, with a MUNGE credential (AuthType=auth/munge, Slurm's default) or one
+ * its host's sackd or slurmd mints (AuthType=auth/slurm).
  */
 public final class DaemonChannels {
   private static final Duration TIMEOUT = UnixSocketChannel.DEFAULT_TIMEOUT;
@@ -58,15 +62,22 @@ public final class DaemonChannels {
   }
 
   private static RpcChannel remote(SlurmConfig cfg, String host, int port, String daemon) {
+    return new UserChannel(host, port, daemon, clientAuth(cfg, daemon), TIMEOUT);
+  }
+
+  private static ClientAuth clientAuth(SlurmConfig cfg, String daemon) {
+    if ("auth/slurm".equals(cfg.authType())) {
+      return new SackClient(SackSocket.of(cfg));
+    }
     MungeAuth auth = MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null),
-        Clock.systemUTC());
+        Clock.systemUTC(), null);
     if (auth == null) {
       throw new IllegalStateException("no " + daemon + " socket on this host ("
           + (daemon.equals("slurmctld") ? ControllerAddress.unixSocket(cfg) : "beside "
           + cfg.slurmctldPidFile()) + ") and AuthType=" + cfg.authType()
-          + " has no credential for commands on other hosts (use auth/munge)");
+          + " has no credential for commands on other hosts (use auth/munge or auth/slurm)");
     }
     int slurmUid = UserDirectory.system().uid(cfg.slurmUser()).orElse(0);
-    return new MungeChannel(host, port, auth, uid -> uid == 0 || uid == slurmUid, TIMEOUT);
+    return auth.client(uid -> uid == 0 || uid == slurmUid);
   }
 }

@@ -25,10 +25,11 @@ import org.corral.protocol.DbdAddress;
 import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.SocketDirectory;
+import org.corral.protocol.PeerLimits;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.audit.AuditLog;
-import org.corral.protocol.auth.MungeAuth;
+import org.corral.protocol.auth.UserAuths;
 import org.corral.protocol.msg.Request;
 
 /**
@@ -88,14 +89,15 @@ public final class Dbd implements AutoCloseable {
     DbdService service = new DbdService(jobs, cluster, slurmUid, clock,
         assocService, new ArchiveService(purger, jobs, assocService, cfg.archiveDirSetting()),
         new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db),
-        DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid));
+        DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid), cfg.privateData());
     AuditLog audit = AuditLog.open(auditFile(cfg), "slurmdbd", cfg.get("DbdHost").orElse("localhost"), clock);
     service.audit(audit);
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
-            64 << 20, Duration.ofMinutes(5), 1024, userFrames),
+            64 << 20, Duration.ofMinutes(5), 1024, userFrames,
+            PeerLimits.DEFAULT.withParameters(cfg.get("Parameters").orElse(""))),
         new Credentials(key, "slurmdbd", clock),
-        MungeAuth.forAuthType(cfg.get("AuthType").orElse("auth/munge"),
-            cfg.get("AuthInfo").orElse(null), clock),
+        UserAuths.forDaemon(cfg.get("AuthType").orElse("auth/munge"),
+            cfg.get("AuthInfo").orElse(null), cfg.path(), slurmUid, "slurmdbd", clock),
         service);
     return new Dbd(db, server, rollups.start(), purger.start(), audit);
   }

@@ -2,8 +2,8 @@ package org.corral.e2e;
 
 import java.time.Clock;
 import java.time.Duration;
-import org.corral.protocol.MungeChannel;
 import org.corral.protocol.TransportException;
+import org.corral.protocol.UserChannel;
 import org.corral.protocol.auth.MungeAuth;
 import org.corral.protocol.auth.MungeProgram;
 import org.corral.protocol.msg.Envelope;
@@ -29,21 +29,21 @@ public final class CredentialProbe {
     String host = args[0];
     int port = Integer.parseInt(args[1]);
     MungeAuth auth = auth(300);
-    MungeChannel channel = new MungeChannel(host, port, auth, uid -> uid == 0,
+    UserChannel channel = new UserChannel(host, port, "slurmctld", auth.client(uid -> uid == 0),
         Duration.ofSeconds(30));
     report("valid", () -> channel.call(PING));
     Envelope forged = Envelope.newBuilder().setType(PING_TYPE).setBody(PING.toByteString())
         .setMunge("MUNGE:AwQFAAAWv6XO29HDb7g0ycCjvK9wuRtSXWEuqfxR6PHQfpH+ZKdY5owFitXm8cwm1:")
         .build();
     report("forged", () -> parse(channel.send("forged", forged)));
-    Envelope expiring = auth(1).seal(PING_TYPE, PING.toByteArray()).envelope();
+    Envelope expiring = auth(1).seal("slurmctld", PING_TYPE, PING.toByteArray()).envelope();
     Thread.sleep(2100); // past the credential's TTL of 1 s
     report("expired", () -> parse(channel.send("expired", expiring)));
-    Envelope once = auth.seal(PING_TYPE, PING.toByteArray()).envelope();
+    Envelope once = auth.seal("slurmctld", PING_TYPE, PING.toByteArray()).envelope();
     report("first-use", () -> parse(channel.send("first-use", once)));
     report("replayed", () -> parse(channel.send("replayed", once)));
     Request other = Request.newBuilder().setNodeInfo(NodeInfoRequest.getDefaultInstance()).build();
-    Envelope moved = auth.seal(PING_TYPE, PING.toByteArray()).envelope().toBuilder()
+    Envelope moved = auth.seal("slurmctld", PING_TYPE, PING.toByteArray()).envelope().toBuilder()
         .setType(other.getBodyCase().getNumber()).setBody(other.toByteString()).build();
     report("rebound", () -> parse(channel.send("rebound", moved)));
     report("still-serving", () -> channel.call(PING));
@@ -51,7 +51,7 @@ public final class CredentialProbe {
 
   private static MungeAuth auth(int ttlS) {
     return new MungeAuth(new MungeProgram(MungeProgram.socketFrom(null)), UserDirectory.system(),
-        Clock.systemUTC(), Duration.ofSeconds(ttlS));
+        Clock.systemUTC(), Duration.ofSeconds(ttlS), null);
   }
 
   private interface Call {

@@ -296,6 +296,16 @@ final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** The user's JWT for slurmrestd: the SLURM_JWT=... of `scontrol token` run as them. */
+  String token(TestUsers.User user) throws IOException, InterruptedException {
+    Result r = as(user, "scontrol", "token");
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("SLURM_JWT=(\\S+)").matcher(r.out());
+    if (r.exitCode() != 0 || !m.find()) {
+      throw new IllegalStateException("scontrol token as " + user.name() + ": " + r.out() + r.err());
+    }
+    return m.group(1);
+  }
+
   /** A directory owned by the user, for job scripts and outputs. */
   Path workDir(TestUsers.User user) throws IOException, InterruptedException {
     Path d = root.resolve("work-" + user.name());

@@ -1,35 +1,25 @@
 package org.corral.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.corral.e2e.LocalCluster.Result;
-import org.corral.testkit.FreePorts;
 import org.corral.testkit.TestUsers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A cluster of four hosts on this machine (`corral up --hosts`): a controller, a login host and
- * two compute hosts, each in its own network, mount and UTS namespace, so commands on the login
- * host reach the daemons only over the network, authenticated by their own host's munged. Users
- * work from the login host as on a real site. Skips where the kernel forbids namespaces.
- *
- * <p>CORRAL_NETNS_PREFIX names the namespaces (default {@code corral-}), so runs beside each
- * other stay apart.
+ * A cluster of four hosts on this machine with AuthType=auth/munge ({@link NamespacedHosts}):
+ * commands on the login host reach the daemons only over the network, authenticated by their own
+ * host's munged. Skips where the kernel forbids namespaces.
  */
 class MultiHostTest {
-  private static final Path HOME = Path.of(System.getProperty("corral.home"));
-  private static Path dir;
+  private static NamespacedHosts hosts;
   private static Path work;
-  private static int portBase;
   private static TestUsers.User alice;
   private static TestUsers.User bob;
   private static String c1;
@@ -37,36 +27,18 @@ class MultiHostTest {
 
   @BeforeAll
   static void up() throws Exception {
-    assumeTrue(TestUsers.canCreate(), "needs root to make namespaces and run the daemons");
-    Result probe = run(List.of(HOME.resolve("libexec/corral-hosts").toString(), "probe"), null);
-    assumeTrue(probe.exitCode() == 0, "namespaced hosts unavailable here: " + probe.out());
-    alice = TestUsers.ensure(TestUsers.ALICE);
-    bob = TestUsers.ensure(TestUsers.BOB);
-    portBase = FreePorts.block(60);
-    dir = Files.createTempDirectory(Path.of("/tmp"), "corral-hosts-");
-    String prefix = System.getenv().getOrDefault("CORRAL_NETNS_PREFIX", "corral-") + "m" + portBase
-        + "-";
-    String name = prefix.replaceAll("[^a-z0-9]", "");
-    c1 = name + "c1";
-    c2 = name + "c2";
-    Result up = corral("up", "--hosts", "--dir", dir.toString(), "--port-base",
-        String.valueOf(portBase), "--netns-prefix", prefix, "--subnet", "10.205.0");
-    if (up.exitCode() != 0) {
-      throw new IllegalStateException("corral up --hosts failed: " + up);
-    }
-    work = Path.of("/home", alice.name(), "multihost-" + portBase);
-    Files.createDirectories(work);
-    run(List.of("chown", alice.uid() + ":" + alice.gid(), work.toString()), null);
+    hosts = NamespacedHosts.start("munge", "10.205.0");
+    work = hosts.work;
+    alice = hosts.alice;
+    bob = hosts.bob;
+    c1 = hosts.c1;
+    c2 = hosts.c2;
   }
 
   @AfterAll
   static void down() throws Exception {
-    if (dir != null) {
-      corral("down", "--hosts", "--dir", dir.toString());
-      run(List.of("rm", "-rf", dir.toString()), null);
-    }
-    if (work != null) {
-      run(List.of("rm", "-rf", work.toString()), null);
+    if (hosts != null) {
+      hosts.close();
     }
   }
 
@@ -74,13 +46,11 @@ class MultiHostTest {
   void aBatchJobFromTheLoginHostRunsSrunAcrossBothComputeHosts() throws Exception {
     Path script = work.resolve("across.sh");
     Files.writeString(script, "#!/bin/sh\nsrun -l hostname | sort\n");
-    run(List.of("chown", alice.name(), script.toString()), null);
+    Files.setOwner(script, script.getFileSystem().getUserPrincipalLookupService()
+        .lookupPrincipalByName(alice.name()));
     Result r = on("login", alice, "sbatch", "--parsable", "-N2", "-o", "across.out", "across.sh");
     assertThat(r.exitCode()).as(r.toString()).isZero();
-    String id = r.out().strip();
-    for (int i = 0; i < 120 && !on("login", alice, "squeue", "-h", "-j", id).out().isBlank(); i++) {
-      Thread.sleep(500);
-    }
+    hosts.awaitGone(r.out().strip());
     assertThat(Files.readString(work.resolve("across.out"))).isEqualTo("0: " + c1 + "\n1: " + c2
         + "\n");
   }
@@ -130,11 +100,8 @@ class MultiHostTest {
   @Test
   void forgedExpiredReplayedAndReboundCredentialsAreRefusedAndTheControllerServesOn()
       throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String cp = HOME.resolve("build/lib") + "/*:" + Path.of(CredentialProbe.class
-        .getProtectionDomain().getCodeSource().getLocation().toURI());
-    Result r = on("login", alice, java, "-cp", cp, CredentialProbe.class.getName(), "10.205.0.10",
-        String.valueOf(portBase));
+    Result r = hosts.java("login", alice, CredentialProbe.class, "10.205.0.10",
+        String.valueOf(hosts.portBase));
     assertThat(r.exitCode()).as(r.toString()).isZero();
     List<String> lines = r.out().lines().toList();
     assertThat(lines).as(r.toString()).hasSize(7);
@@ -153,27 +120,6 @@ class MultiHostTest {
 
   private static Result on(String host, TestUsers.User user, String... command)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(HOME.resolve("corral").toString(), "on", "--dir",
-        dir.toString(), host, "-u", user.name(), "--"));
-    cmd.addAll(Arrays.asList(command));
-    return run(cmd, work);
-  }
-
-  private static Result corral(String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(HOME.resolve("corral").toString()));
-    cmd.addAll(Arrays.asList(args));
-    return run(cmd, null);
-  }
-
-  private static Result run(List<String> cmd, Path cwd) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().put("CORRAL_SKIP_BUILD", "1");
-    String share = Path.of(CredentialProbe.class.getProtectionDomain().getCodeSource()
-        .getLocation().getPath()).toString();
-    pb.environment().put("CORRAL_HOSTS_SHARE", share);
-    if (cwd != null) {
-      pb.directory(cwd.toFile());
-    }
-    return LocalCluster.execute(pb, null, 300, cmd);
+    return hosts.on(host, user, command);
   }
 }

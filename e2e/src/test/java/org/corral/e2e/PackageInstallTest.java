@@ -49,7 +49,8 @@ class PackageInstallTest {
         }
       }
       assertThat(units).extracting(u -> Path.of(u).getFileName().toString())
-          .containsExactly("slurmctld.service", "slurmd.service", "slurmdbd.service", "slurmrestd.service");
+          .containsExactly("sackd.service", "slurmctld.service", "slurmd.service", "slurmdbd.service",
+              "slurmrestd.service");
       List<String> cmd = new ArrayList<>(List.of(analyze.toString(), "verify"));
       cmd.addAll(units);
       LocalCluster.Result r = LocalCluster.execute(new ProcessBuilder(cmd), null, 60, cmd);

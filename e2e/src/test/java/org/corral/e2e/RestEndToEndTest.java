@@ -41,13 +41,8 @@ class RestEndToEndTest {
     }
   }
 
-  /** `scontrol token` run as the user: its SLURM_JWT=... line. */
   private static String token(TestUsers.User user) throws Exception {
-    LocalCluster.Result r = cluster.as(user, "scontrol", "token");
-    assertThat(r.exitCode()).as(r.err()).isZero();
-    Matcher m = Pattern.compile("SLURM_JWT=(\\S+)").matcher(r.out());
-    assertThat(m.find()).as(r.out()).isTrue();
-    return m.group(1);
+    return cluster.token(user);
   }
 
   private static HttpResponse<String> send(String method, String path, String token, String body) throws Exception {

@@ -46,7 +46,7 @@ class SecurityTest {
       .setNodeInfo(NodeInfoRequest.getDefaultInstance()).build();
 
   private static Envelope sealed(Credentials creds) {
-    return creds.seal(Request.BodyCase.NODE_INFO.getNumber(), NODES.toByteArray());
+    return creds.seal("slurmctld", Request.BodyCase.NODE_INFO.getNumber(), NODES.toByteArray());
   }
 
   private static Response exchange(Envelope e) throws Exception {

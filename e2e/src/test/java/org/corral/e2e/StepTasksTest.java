@@ -65,11 +65,11 @@ class StepTasksTest {
     try (ServerSocket srun = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
       srun.setSoTimeout(30_000);
       Request launch = Request.newBuilder().setLaunchTasks(launchOrder(jobId, work, srun.getLocalPort())).build();
-      TcpChannel asNode = new TcpChannel("127.0.0.1", cluster.portBase + 11,
+      TcpChannel asNode = new TcpChannel("127.0.0.1", cluster.portBase + 11, "n1",
           new Credentials(ClusterKey.load(cluster.dir.resolve("slurm.key")), "n1", Clock.systemUTC()),
           Duration.ofSeconds(10));
       assertThat(asNode.call(launch).getErrorCode()).isEqualTo(SlurmError.ACCESS_DENIED.code());
-      TcpChannel asController = new TcpChannel("127.0.0.1", cluster.portBase + 11,
+      TcpChannel asController = new TcpChannel("127.0.0.1", cluster.portBase + 11, "n1",
           new Credentials(ClusterKey.load(cluster.dir.resolve("slurm.key")), "slurmctld", Clock.systemUTC()),
           Duration.ofSeconds(10));
       Response r = asController.call(launch);

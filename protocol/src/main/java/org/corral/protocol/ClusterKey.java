@@ -113,7 +113,7 @@ public final class ClusterKey {
   }
 
   /** A MAC initialised with this key; one per use, as Mac is not thread-safe. */
-  Mac newMac() {
+  public Mac newMac() {
     synchronized (this) {
       if (prototype == null) {
         prototype = initialisedMac();

@@ -46,10 +46,11 @@ public final class ControllerFailover implements RpcChannel {
   public static RpcChannel overTcp(org.corral.common.config.SlurmConfig cfg, Credentials creds,
       java.time.Duration timeout) {
     if (!cfg.replicatedControllers()) {
-      return new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), creds, timeout);
+      return new TcpChannel(cfg.controllerAddr(), cfg.slurmctldPort(), "slurmctld", creds, timeout);
     }
     return new ControllerFailover(cfg.controllers().stream()
-        .<RpcChannel>map(h -> new TcpChannel(h.addr(), cfg.slurmctldPort(), creds, timeout)).toList(),
+        .<RpcChannel>map(h -> new TcpChannel(h.addr(), cfg.slurmctldPort(), "slurmctld", creds, timeout))
+        .toList(),
         Math.max(timeout.toMillis(), 30_000));
   }
 

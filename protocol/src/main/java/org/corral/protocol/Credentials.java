@@ -14,8 +14,10 @@ import org.corral.protocol.msg.Envelope;
 
 /**
  * Signs and verifies daemon-to-daemon envelopes with HMAC-SHA256 over the cluster key. The MAC
- * covers the direction (request or reply), message type, body, timestamp, nonce and sender name,
- * so none can be changed in flight; the timestamp bounds how long a captured message stays usable
+ * covers the direction (request or reply), message type, body, timestamp, nonce, the sender's and
+ * the receiver's names and a reply's request nonce, so none can be changed in flight, a message
+ * cannot be delivered to another daemon than the one it was signed for, and a reply cannot be
+ * passed off as another request's; the timestamp bounds how long a captured message stays usable
  * and the nonce cache refuses a second delivery within that time.
  *
  * <p>Requests and replies are signed apart because their type numbers overlap (a ping request and
@@ -70,43 +72,54 @@ public final class Credentials {
     REQUEST, REPLY
   }
 
-  /** A request envelope carrying {@code body} with a fresh credential from this side. */
-  public Envelope seal(int type, byte[] body) {
-    return seal(Direction.REQUEST, type, body);
+  /** A request envelope for {@code receiver} carrying {@code body}, with a fresh credential. */
+  public Envelope seal(String receiver, int type, byte[] body) {
+    return seal(Direction.REQUEST, receiver, EMPTY, type, body);
   }
 
-  /** A reply envelope carrying {@code body} with a fresh credential from this side. */
-  public Envelope sealReply(int type, byte[] body) {
-    return seal(Direction.REPLY, type, body);
+  /**
+   * A reply envelope carrying {@code body} for {@code receiver} (the request's sender), bound to
+   * the request's nonce, with a fresh credential.
+   */
+  public Envelope sealReply(String receiver, byte[] requestNonce, int type, byte[] body) {
+    return seal(Direction.REPLY, receiver, requestNonce, type, body);
   }
 
   /**
    * Checks a request envelope's credential and returns who sent it.
    *
    * @throws AuthException if the credential is missing, its MAC is wrong (including a signed
-   *     reply passed off as a request), it has expired, it is dated too far in the future, or
-   *     its nonce was already accepted
+   *     reply passed off as a request), it was signed for another receiver, it has expired, it
+   *     is dated too far in the future, or its nonce was already accepted
    */
   public String verify(Envelope e) throws AuthException {
-    return verify(Direction.REQUEST, e);
+    return verify(Direction.REQUEST, e, EMPTY);
   }
 
-  /** Checks a reply envelope's credential, as {@link #verify} does requests. */
-  public String verifyReply(Envelope e) throws AuthException {
-    return verify(Direction.REPLY, e);
+  /**
+   * Checks a reply envelope's credential, as {@link #verify} does requests, and that it answers
+   * the request whose nonce is {@code requestNonce}.
+   */
+  public String verifyReply(Envelope e, byte[] requestNonce) throws AuthException {
+    return verify(Direction.REPLY, e, requestNonce);
   }
 
-  private Envelope seal(Direction direction, int type, byte[] body) {
+  private static final byte[] EMPTY = new byte[0];
+
+  private Envelope seal(Direction direction, String receiver, byte[] requestNonce, int type,
+      byte[] body) {
     byte[] nonce = new byte[NONCE_BYTES];
     random.nextBytes(nonce);
     long now = clock.millis();
-    byte[] mac = mac(direction, type, body, now, nonce, self);
     Credential credential = Credential.newBuilder()
         .setSender(self)
+        .setReceiver(receiver)
         .setTimestampMs(now)
         .setNonce(ByteString.copyFrom(nonce))
-        .setMac(ByteString.copyFrom(mac))
+        .setRequestNonce(ByteString.copyFrom(requestNonce))
         .build();
+    credential = credential.toBuilder()
+        .setMac(ByteString.copyFrom(mac(direction, type, body, credential))).build();
     return Envelope.newBuilder()
         .setType(type)
         .setBody(ByteString.copyFrom(body))
@@ -114,7 +127,8 @@ public final class Credentials {
         .build();
   }
 
-  private String verify(Direction direction, Envelope e) throws AuthException {
+  private String verify(Direction direction, Envelope e, byte[] requestNonce)
+      throws AuthException {
     if (!e.hasCredential()) {
       throw new AuthException("message carries no credential");
     }
@@ -124,12 +138,18 @@ public final class Credentials {
       throw new AuthException("credential is malformed");
     }
     byte[] nonce = c.getNonce().toByteArray();
-    byte[] expected = mac(direction, e.getType(), e.getBody().toByteArray(), c.getTimestampMs(), nonce,
-        c.getSender());
+    byte[] expected = mac(direction, e.getType(), e.getBody().toByteArray(), c);
     // Constant time, so response timing reveals nothing about how much of a forged MAC matched.
     if (!MessageDigest.isEqual(expected, c.getMac().toByteArray())) {
       throw new AuthException("credential MAC does not match (forged, tampered with, or signed"
           + " with another cluster key)");
+    }
+    if (!c.getReceiver().equals(self)) {
+      throw new AuthException("credential from " + c.getSender() + " was signed for "
+          + (c.getReceiver().isEmpty() ? "no receiver" : c.getReceiver()) + ", not " + self);
+    }
+    if (!MessageDigest.isEqual(c.getRequestNonce().toByteArray(), requestNonce)) {
+      throw new AuthException("reply from " + c.getSender() + " answers another request");
     }
     long now = clock.millis();
     long age = now - c.getTimestampMs();
@@ -151,15 +171,22 @@ public final class Credentials {
     return c.getSender();
   }
 
-  private byte[] mac(Direction direction, int type, byte[] body, long timestampMs, byte[] nonce,
-      String sender) {
+  private byte[] mac(Direction direction, int type, byte[] body, Credential c) {
     Mac mac = key.newMac();
     mac.update((byte) direction.ordinal());
     mac.update(ByteBuffer.allocate(Integer.BYTES).putInt(type).array());
-    mac.update(body);
-    mac.update(ByteBuffer.allocate(Long.BYTES).putLong(timestampMs).array());
-    mac.update(nonce);
-    mac.update(sender.getBytes(StandardCharsets.UTF_8));
+    lengthPrefixed(mac, body);
+    mac.update(ByteBuffer.allocate(Long.BYTES).putLong(c.getTimestampMs()).array());
+    lengthPrefixed(mac, c.getNonce().toByteArray());
+    lengthPrefixed(mac, c.getSender().getBytes(StandardCharsets.UTF_8));
+    lengthPrefixed(mac, c.getReceiver().getBytes(StandardCharsets.UTF_8));
+    lengthPrefixed(mac, c.getRequestNonce().toByteArray());
     return mac.doFinal();
+  }
+
+  /** Each variable field with its length, so no two field lists sign the same bytes. */
+  private static void lengthPrefixed(Mac mac, byte[] bytes) {
+    mac.update(ByteBuffer.allocate(Integer.BYTES).putInt(bytes.length).array());
+    mac.update(bytes);
   }
 }

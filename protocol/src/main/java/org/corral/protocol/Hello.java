@@ -16,8 +16,8 @@ final class Hello {
 
   private Hello() {}
 
-  static Envelope sealed(Credentials credentials) {
-    return credentials.seal(TYPE, new byte[0]);
+  static Envelope sealed(Credentials credentials, String receiver) {
+    return credentials.seal(receiver, TYPE, new byte[0]);
   }
 
   /** The sender the hello proves, or why it proves nothing. */

@@ -8,7 +8,7 @@ import org.corral.protocol.msg.PmiFence;
 import org.corral.protocol.msg.PmiPair;
 
 /**
- * A PMI fence's key-value pairs as step I/O frames (docs/adr/0011): cut into frames that stay
+ * A PMI fence's key-value pairs as step I/O frames (docs/adr/0012): cut into frames that stay
  * under {@link StepIo#CHUNK_BYTES}, the last one marked, so a large key-value space never makes
  * a frame the other side refuses.
  */

@@ -28,7 +28,9 @@ final class ServerConnection implements Runnable {
   private final RpcServerConfig config;
   private final Credentials credentials;
   private final RequestHandler handler;
-  private final UserDirectory users;
+  private final Peer local;
+  private final ConnectionLedger ledger;
+  private final ConnectionLedger.Ticket ticket;
   private final UserAuth userAuth;
   private final HttpEndpoint http;
   /** The daemon whose signed hello opened this TCP connection, or null before it. */
@@ -36,19 +38,32 @@ final class ServerConnection implements Runnable {
   /** The user whose MUNGE hello opened this TCP connection (frames by type, as a local user's). */
   private Peer greetedUser;
 
+  /** A daemon's request whose credential was verified: its reply is sealed for it. */
+  private record DaemonRequest(String sender, byte[] nonce) {}
+
   /**
-   * A reply, whether the connection ends after it, and the user request it answers when that
-   * came with a user credential over TCP (its reply is sealed for that user's command).
+   * A reply, whether the connection ends after it, and the request it answers when that came
+   * with a verified credential over TCP: a user's (its reply is sealed for that user's command)
+   * or a daemon's (sealed for that daemon, bound to the request).
    */
-  private record Outcome(Response response, boolean close, UserAuth.Verified user) {
+  private record Outcome(Response response, boolean close, UserAuth.Verified user,
+      DaemonRequest daemon) {
     Outcome(Response response, boolean close) {
-      this(response, close, null);
+      this(response, close, null, null);
     }
   }
 
-  ServerConnection(FramedConnection connection, boolean tcp, String remote,
-      RpcServerConfig config, Credentials credentials, RequestHandler handler,
-      UserDirectory users, UserAuth userAuth, HttpEndpoint http) {
+  /**
+   * @param local the local user (from the kernel), null for TCP
+   * @param ticket this connection's place in the ledger; it moves to its user's or the daemons'
+   *     share when a TCP connection proves who it is
+   */
+  ServerConnection(FramedConnection connection, boolean tcp, String remote, Peer local,
+      ConnectionLedger ledger, ConnectionLedger.Ticket ticket, RpcServerConfig config,
+      Credentials credentials, RequestHandler handler, UserAuth userAuth, HttpEndpoint http) {
+    this.local = local;
+    this.ledger = ledger;
+    this.ticket = ticket;
     this.userAuth = userAuth;
     this.http = http;
     this.connection = connection;
@@ -57,21 +72,13 @@ final class ServerConnection implements Runnable {
     this.config = config;
     this.credentials = credentials;
     this.handler = handler;
-    this.users = users;
   }
 
   @Override
   public void run() {
     try (connection) {
-      Peer local = null;
-      if (!tcp) {
-        try {
-          local = LocalPeers.of(connection.channel(), users);
-        } catch (IOException e) {
-          refuse(SlurmError.USER_ID_MISSING, "cannot identify the local client: " + e.getMessage());
-          return;
-        }
-      } else if (http != null && HttpEndpoint.looksLikeHttp(connection.peek(4, config.idleTimeout()))) {
+      if (tcp && http != null
+          && HttpEndpoint.looksLikeHttp(connection.peek(4, nextFrameTimeout()))) {
         http.serve(connection, remote);
         return;
       }
@@ -89,7 +96,7 @@ final class ServerConnection implements Runnable {
       Envelope request;
       try {
         IntUnaryOperator limit = frameLimit(local, trustedLocal);
-        request = connection.read(frameCeiling(trustedLocal), limit, config.idleTimeout());
+        request = connection.read(frameCeiling(trustedLocal), limit, nextFrameTimeout());
       } catch (ProtocolException e) {
         SlurmError error = !tcp && !trustedLocal && e.frameType() > 0
             ? config.frames().refusalFor(e.frameType()) : e.error();
@@ -150,8 +157,18 @@ final class ServerConnection implements Runnable {
     return trustedLocal ? max : Integer.MAX_VALUE;
   }
 
+  /**
+   * A TCP connection that has not proved who it is gets {@link PeerLimits#helloTimeout} for its
+   * first frame (a slow or silent one is closed quickly); then the idle timeout applies.
+   */
+  private java.time.Duration nextFrameTimeout() {
+    java.time.Duration hello = config.peers().helloTimeout();
+    return ticket.kind() == ConnectionLedger.Kind.UNAUTHENTICATED
+        && hello.compareTo(config.idleTimeout()) < 0 ? hello : config.idleTimeout();
+  }
+
   /** Root and the user this server runs as: the ones who may send as much as a daemon. */
-  private static boolean isTrusted(Peer local) {
+  static boolean isTrusted(Peer local) {
     return local.uid() == 0 || SELF.equals(local.userName());
   }
 
@@ -163,12 +180,17 @@ final class ServerConnection implements Runnable {
     try {
       if (!hello.hasCredential() && userAuth != null && userAuth.carriesCredential(hello)) {
         greetedUser = Hello.verifyUser(userAuth, hello);
+        ledger.becomeUser(ticket, greetedUser.uid());
       } else {
         greetedBy = Hello.verify(credentials, hello);
+        ledger.becomeDaemon(ticket);
       }
       return true;
     } catch (AuthException e) {
       refuse(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
+      return false;
+    } catch (ConnectionLedger.Refused r) {
+      refuseOverLimit(r);
       return false;
     }
   }
@@ -176,13 +198,17 @@ final class ServerConnection implements Runnable {
   private Outcome answer(Envelope envelope, Peer local) {
     Peer peer = local;
     UserAuth.Verified user = null;
+    DaemonRequest daemon = null;
     if (tcp && !envelope.hasCredential() && userAuth != null
         && userAuth.carriesCredential(envelope)) {
       try {
         user = userAuth.verify(envelope);
         peer = user.peer();
+        ledger.becomeUser(ticket, peer.uid());
       } catch (AuthException e) {
         return reject(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
+      } catch (ConnectionLedger.Refused r) {
+        return overLimit(r);
       }
     } else if (tcp || envelope.hasCredential()) {
       if (credentials == null) {
@@ -190,8 +216,12 @@ final class ServerConnection implements Runnable {
       }
       try {
         String sender = credentials.verify(envelope);
+        daemon = new DaemonRequest(sender, envelope.getCredential().getNonce().toByteArray());
         peer = tcp ? Peer.daemon(sender)
             : new Peer(local.uid(), local.gid(), local.userName(), sender);
+        if (tcp) {
+          ledger.becomeDaemon(ticket);
+        }
       } catch (AuthException e) {
         return reject(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
       }
@@ -200,19 +230,25 @@ final class ServerConnection implements Runnable {
     try {
       request = Request.parseFrom(envelope.getBody());
     } catch (InvalidProtocolBufferException e) {
-      return reject(SlurmError.INVALID_MESSAGE, "request body does not parse: " + e.getMessage());
+      return reject(SlurmError.INVALID_MESSAGE, "request body does not parse: " + e.getMessage(),
+          user, daemon);
     }
     int bodyType = request.getBodyCase().getNumber();
     if (bodyType == 0 || bodyType != envelope.getType()) {
       return reject(SlurmError.INVALID_MESSAGE, "message type " + envelope.getType()
-          + " does not match its body (" + (bodyType == 0 ? "none or unknown" : bodyType) + ")");
+          + " does not match its body (" + (bodyType == 0 ? "none or unknown" : bodyType) + ")",
+          user, daemon);
     }
-    return new Outcome(handle(peer, request), false, user);
+    return new Outcome(handle(peer, request), false, user, daemon);
   }
 
-  /** The handler's answer; its failures are ours, so they never end the connection. */
+  /**
+   * The handler's answer, once the user has a place among its requests in flight; the handler's
+   * failures are ours, so they never end the connection.
+   */
   private Response handle(Peer peer, Request request) {
-    try {
+    try (ConnectionLedger.Permit turn = isLongPoll(request) ? () -> { }
+        : ledger.startRequest(ticket)) {
       Response response = handler.handle(peer, request, remote);
       if (response != null) {
         return response;
@@ -225,13 +261,48 @@ final class ServerConnection implements Runnable {
           + remote, e);
       return Responses.error(SlurmError.UNEXPECTED,
           "internal error handling the request (details are in the server log)");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Responses.error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF, "the server is closing");
+    }
+  }
+
+  /**
+   * A request that waits for something to happen (an allocation) rather than works: it takes no
+   * place among its user's requests in flight, so many sruns waiting do not hold up the user's
+   * other commands.
+   */
+  private static boolean isLongPoll(Request request) {
+    return request.getBodyCase() == Request.BodyCase.WAIT_ALLOCATION;
+  }
+
+  /** A limit refused the connection once it said who it is: logged once per interval, closed. */
+  private Outcome overLimit(ConnectionLedger.Refused r) {
+    ledger.log().refused(r.peer, r.limit, r.getMessage() + "; connection closed");
+    return new Outcome(Responses.error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF, r.getMessage()),
+        true);
+  }
+
+  private void refuseOverLimit(ConnectionLedger.Refused r) {
+    Outcome outcome = overLimit(r);
+    try {
+      connection.write(seal(outcome), config.idleTimeout());
+      connection.finishAfterError(DRAIN_BYTES, DRAIN_TIME);
+    } catch (IOException e) {
+      LOG.log(Level.DEBUG, "could not send refusal to {0}: {1}", remote, e.getMessage());
     }
   }
 
   private Outcome reject(SlurmError error, String why) {
+    return reject(error, why, null, null);
+  }
+
+  /** A refusal, sealed for the request's verified sender when there is one. */
+  private Outcome reject(SlurmError error, String why, UserAuth.Verified user,
+      DaemonRequest daemon) {
     LOG.log(Level.WARNING, "refused {0} connection from {1}: {2}: {3}",
         tcp ? "TCP" : "local", remote, error.name(), why);
-    return new Outcome(Responses.error(error, why), true);
+    return new Outcome(Responses.error(error, why), true, user, daemon);
   }
 
   /** Answers a frame we could not even read, best effort, and ends the connection. */
@@ -247,8 +318,8 @@ final class ServerConnection implements Runnable {
 
   /**
    * TCP replies are signed so the calling daemon or user command can trust them; local ones need
-   * not be. A refusal of a user's credential goes back plainly: there is nothing to bind it to,
-   * and the command reports it as a refusal it could not verify.
+   * not be. A refusal of a credential goes back plainly, or sealed for nobody: there is nothing to
+   * bind it to, and the caller reports it as a refusal it could not verify.
    */
   private Envelope seal(Outcome outcome) {
     Response response = outcome.response;
@@ -265,7 +336,9 @@ final class ServerConnection implements Runnable {
       }
     }
     if (tcp && credentials != null) {
-      return credentials.sealReply(type, response.toByteArray());
+      DaemonRequest to = outcome.daemon != null ? outcome.daemon
+          : new DaemonRequest("", new byte[0]);
+      return credentials.sealReply(to.sender(), to.nonce(), type, response.toByteArray());
     }
     return Envelope.newBuilder().setType(type).setBody(response.toByteString()).build();
   }

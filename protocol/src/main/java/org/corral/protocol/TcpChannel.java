@@ -39,18 +39,22 @@ public final class TcpChannel implements RpcChannel {
   private final Semaphore shared = new Semaphore(CONNECTIONS);
   private final String host;
   private final int port;
+  private final String receiver;
   private final Credentials credentials;
   private final Duration timeout;
   private final long shareWaitNanos;
 
-  public TcpChannel(String host, int port, Credentials creds, Duration timeout) {
-    this(host, port, creds, timeout, SHARE_WAIT);
+  /** @param receiver the peer's name, as its credentials say ("slurmctld", a node's name...) */
+  public TcpChannel(String host, int port, String receiver, Credentials creds, Duration timeout) {
+    this(host, port, receiver, creds, timeout, SHARE_WAIT);
   }
 
-  TcpChannel(String host, int port, Credentials creds, Duration timeout, Duration shareWait) {
+  TcpChannel(String host, int port, String receiver, Credentials creds, Duration timeout,
+      Duration shareWait) {
     this.shareWaitNanos = shareWait.toNanos();
     this.host = Objects.requireNonNull(host, "host");
     this.port = port;
+    this.receiver = Objects.requireNonNull(receiver, "receiver");
     this.credentials = Objects.requireNonNull(creds, "creds");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
     if (port < 1 || port > 65535) {
@@ -78,7 +82,7 @@ public final class TcpChannel implements RpcChannel {
 
   private Response exchange(Request request) throws IOException {
     String target = host + ":" + port;
-    Envelope sealed = credentials.seal(RpcCall.typeOf(request), request.toByteArray());
+    Envelope sealed = credentials.seal(receiver, RpcCall.typeOf(request), request.toByteArray());
     Envelope reply = null;
     FramedConnection connection = takeIdle();
     if (connection != null) {
@@ -104,7 +108,7 @@ public final class TcpChannel implements RpcChannel {
       connection = RpcCall.connect(address.getAddress() instanceof Inet6Address
           ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET, address, target, timeout);
       try {
-        RpcCall.sendOn(connection, target, Hello.sealed(credentials), timeout);
+        RpcCall.sendOn(connection, target, Hello.sealed(credentials, receiver), timeout);
         reply = RpcCall.exchangeOn(connection, target, sealed, timeout);
       } catch (TransportException e) {
         closeQuietly(connection);
@@ -113,7 +117,7 @@ public final class TcpChannel implements RpcChannel {
     }
     keepIdle(connection);
     try {
-      credentials.verifyReply(reply);
+      credentials.verifyReply(reply, sealed.getCredential().getNonce().toByteArray());
     } catch (AuthException e) {
       throw unverified(reply, target, e);
     }
@@ -174,6 +178,6 @@ public final class TcpChannel implements RpcChannel {
 
   @Override
   public String toString() {
-    return "TcpChannel[" + host + ":" + port + "]";
+    return "TcpChannel[" + receiver + "@" + host + ":" + port + "]";
   }
 }

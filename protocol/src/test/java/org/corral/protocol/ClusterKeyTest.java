@@ -35,7 +35,7 @@ class ClusterKeyTest {
     ClusterKey.generate(file);
     Credentials a = new Credentials(ClusterKey.load(file), "a", Clock.systemUTC());
     Credentials b = new Credentials(ClusterKey.load(file), "b", Clock.systemUTC());
-    assertThat(b.verify(a.seal(16, new byte[] {1}))).isEqualTo("a");
+    assertThat(b.verify(a.seal("b", 16, new byte[] {1}))).isEqualTo("a");
   }
 
   @Test

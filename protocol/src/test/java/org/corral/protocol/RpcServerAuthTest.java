@@ -47,9 +47,11 @@ class RpcServerAuthTest {
   @Test
   void tcpRepliesAreSignedByTheServer() throws Exception {
     try (RawConnection c = fixture.raw(ServerFixture.Transport.TCP)) {
-      c.send(sealedPing(fixture.nodeCredentials));
+      Envelope request = sealedPing(fixture.nodeCredentials);
+      c.send(request);
       Envelope reply = c.receive();
-      assertThat(fixture.nodeCredentials.verifyReply(reply)).isEqualTo("slurmctld");
+      assertThat(fixture.nodeCredentials.verifyReply(reply,
+          request.getCredential().getNonce().toByteArray())).isEqualTo("slurmctld");
     }
   }
 
@@ -110,7 +112,7 @@ class RpcServerAuthTest {
 
   @Test
   void clientRefusesReplyFromServerWithAnotherKeyAndSaysWhy() {
-    TcpChannel wrongKey = new TcpChannel("127.0.0.1", fixture.port(),
+    TcpChannel wrongKey = new TcpChannel("127.0.0.1", fixture.port(), "slurmctld",
         new Credentials(ClusterKey.random(), "node1", Clock.systemUTC()), Duration.ofSeconds(5));
     assertThatThrownBy(() -> wrongKey.call(ServerFixture.PING))
         .isInstanceOf(TransportException.class)
@@ -136,7 +138,7 @@ class RpcServerAuthTest {
           // the test asserts on the client's side
         }
       });
-      TcpChannel channel = new TcpChannel("127.0.0.1", port, fixture.nodeCredentials,
+      TcpChannel channel = new TcpChannel("127.0.0.1", port, "slurmctld", fixture.nodeCredentials,
           Duration.ofSeconds(5));
       assertThatThrownBy(() -> channel.call(ServerFixture.PING))
           .isInstanceOf(TransportException.class)
@@ -168,7 +170,7 @@ class RpcServerAuthTest {
   }
 
   private static Envelope sealedPing(Credentials credentials) {
-    return credentials.seal(16, ServerFixture.PING.toByteArray());
+    return credentials.seal("slurmctld", 16, ServerFixture.PING.toByteArray());
   }
 
   private void assertRefused(Envelope envelope, String why) throws Exception {

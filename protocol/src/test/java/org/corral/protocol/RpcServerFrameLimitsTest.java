@@ -64,7 +64,7 @@ class RpcServerFrameLimitsTest {
   @Test
   void afterAValidHelloLargeFramesAreRead() throws Exception {
     try (RawConnection c = fixture.raw(Transport.TCP)) {
-      c.send(Hello.sealed(fixture.nodeCredentials));
+      c.send(Hello.sealed(fixture.nodeCredentials, "slurmctld"));
       Response reply = c.send(bigPing()).receiveResponse();
       assertThat(reply.getErrorCode()).isZero();
       assertThat(reply.getPing().getHost()).isEqualTo(RecordingHandler.HOST);
@@ -81,7 +81,7 @@ class RpcServerFrameLimitsTest {
   @Test
   void forgedHelloIsRefusedAndEndsTheConnection() throws Exception {
     Envelope forged = Hello.sealed(new Credentials(ClusterKey.random(), "node1",
-        java.time.Clock.systemUTC()));
+        java.time.Clock.systemUTC()), "slurmctld");
     try (RawConnection c = fixture.raw(Transport.TCP)) {
       Response reply = c.send(forged).receiveResponse();
       assertThat(reply.getErrorCode()).isEqualTo(SlurmError.AUTH_CRED_INVALID.code());
@@ -92,7 +92,7 @@ class RpcServerFrameLimitsTest {
 
   @Test
   void replayedHelloIsRefused() throws Exception {
-    Envelope hello = Hello.sealed(fixture.nodeCredentials);
+    Envelope hello = Hello.sealed(fixture.nodeCredentials, "slurmctld");
     try (RawConnection c = fixture.raw(Transport.TCP)) {
       c.send(hello).send(FrameCodecTest.frameOf(sealed(ServerFixture.PING))).receiveResponse();
     }
@@ -136,6 +136,6 @@ class RpcServerFrameLimitsTest {
   }
 
   private Envelope sealed(Request r) {
-    return fixture.nodeCredentials.seal(r.getBodyCase().getNumber(), r.toByteArray());
+    return fixture.nodeCredentials.seal("slurmctld", r.getBodyCase().getNumber(), r.toByteArray());
   }
 }

@@ -101,7 +101,7 @@ class RpcServerFramingTest {
   @EnumSource(Transport.class)
   void envelopeWhoseBodyIsNotARequestIsRefused(Transport transport) throws Exception {
     ByteString junk = ByteString.copyFrom(new byte[] {(byte) 0x82, (byte) 0x01});
-    Envelope e = transport == Transport.TCP ? fixture.nodeCredentials.seal(16, junk.toByteArray())
+    Envelope e = transport == Transport.TCP ? fixture.nodeCredentials.seal("slurmctld", 16, junk.toByteArray())
         : Envelope.newBuilder().setType(16).setBody(junk).build();
     assertRefused(transport, FrameCodecTest.frameOf(e), SlurmError.INVALID_MESSAGE,
         "does not parse");
@@ -111,7 +111,7 @@ class RpcServerFramingTest {
   @EnumSource(Transport.class)
   void typeThatDoesNotMatchTheBodyIsRefused(Transport transport) throws Exception {
     byte[] ping = ServerFixture.PING.toByteArray();
-    Envelope e = transport == Transport.TCP ? fixture.nodeCredentials.seal(17, ping)
+    Envelope e = transport == Transport.TCP ? fixture.nodeCredentials.seal("slurmctld", 17, ping)
         : Envelope.newBuilder().setType(17).setBody(ByteString.copyFrom(ping)).build();
     assertRefused(transport, FrameCodecTest.frameOf(e), SlurmError.INVALID_MESSAGE,
         "type 17 does not match");
@@ -120,7 +120,7 @@ class RpcServerFramingTest {
   @ParameterizedTest
   @EnumSource(Transport.class)
   void requestWithoutBodyIsRefused(Transport transport) throws Exception {
-    Envelope e = transport == Transport.TCP ? fixture.nodeCredentials.seal(0, new byte[0])
+    Envelope e = transport == Transport.TCP ? fixture.nodeCredentials.seal("slurmctld", 0, new byte[0])
         : Envelope.getDefaultInstance();
     assertRefused(transport, FrameCodecTest.frameOf(e), SlurmError.INVALID_MESSAGE,
         "does not match its body");
@@ -153,7 +153,7 @@ class RpcServerFramingTest {
 
   private Envelope envelopeFor(Transport transport, Request request) {
     return transport == Transport.TCP
-        ? fixture.nodeCredentials.seal(request.getBodyCase().getNumber(), request.toByteArray())
+        ? fixture.nodeCredentials.seal("slurmctld", request.getBodyCase().getNumber(), request.toByteArray())
         : RpcCall.plainEnvelope(request);
   }
 

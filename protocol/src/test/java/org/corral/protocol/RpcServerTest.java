@@ -127,14 +127,16 @@ class RpcServerTest {
       RawConnection b = f.raw(Transport.TCP);
       // Both answered, so both hold a slot.
       a.send(RpcCall.plainEnvelope(ServerFixture.PING)).receiveResponse();
-      b.send(f.nodeCredentials.seal(16, ServerFixture.PING.toByteArray())).receiveResponse();
+      b.send(f.nodeCredentials.seal("slurmctld", 16, ServerFixture.PING.toByteArray())).receiveResponse();
       try (RawConnection third = f.raw(Transport.UNIX)) {
+        Response refusal = third.receiveResponse(); // told why, then closed
+        assertThat(refusal.getErrorCode())
+            .isEqualTo(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.code());
+        assertThat(refusal.getErrorMessage()).contains("2 connections open");
         assertThat(third.closedByServer()).isTrue();
       }
-      assertThatThrownBy(() -> f.tcpChannel().call(ServerFixture.PING))
-          .isInstanceOf(TransportException.class)
-          .extracting(e -> ((TransportException) e).error())
-          .isEqualTo(SlurmError.CONNECTION_ERROR);
+      assertThat(f.tcpChannel().call(ServerFixture.PING).getErrorCode()) // signed: a daemon trusts it
+          .isEqualTo(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.code());
       a.close();
       b.close();
       awaitServing(f);
@@ -163,18 +165,22 @@ class RpcServerTest {
       TcpChannel channel = f.tcpChannel();
       assertThat(channel.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
       // Its kept connection holds the server's only slot: a second client is turned away.
-      assertThatThrownBy(() -> f.tcpChannel().call(ServerFixture.PING))
-          .isInstanceOf(TransportException.class);
+      TcpChannel second = f.tcpChannel();
+      assertThat(second.call(ServerFixture.PING).getErrorCode())
+          .isEqualTo(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.code());
       assertThat(channel.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
       Thread.sleep(900); // the server closes the kept connection as idle
       assertThat(channel.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
+      Thread.sleep(900); // idle again, closed again: the slot is free
+      // the refused client's channel connects again and is served
+      assertThat(second.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
     }
   }
 
   @Test
   void refusedTcpConnectionSaysWhere() {
     int port = FreePorts.one();
-    TcpChannel channel = new TcpChannel("127.0.0.1", port,
+    TcpChannel channel = new TcpChannel("127.0.0.1", port, "slurmctld",
         new Credentials(ClusterKey.random(), "node1", Clock.systemUTC()), Duration.ofSeconds(2));
     assertThatThrownBy(() -> channel.call(ServerFixture.PING))
         .isInstanceOf(TransportException.class)

@@ -37,7 +37,7 @@ final class ServerFixture implements AutoCloseable {
   }
 
   TcpChannel tcpChannel() {
-    return new TcpChannel("127.0.0.1", port(), nodeCredentials, Duration.ofSeconds(5));
+    return new TcpChannel("127.0.0.1", port(), "slurmctld", nodeCredentials, Duration.ofSeconds(5));
   }
 
   UnixSocketChannel unixChannel() {

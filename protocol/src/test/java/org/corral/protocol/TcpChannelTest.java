@@ -28,7 +28,7 @@ class TcpChannelTest {
     // turned away in part.
     try (ServerFixture f = new ServerFixture(dir, c -> c.withMaxConnections(4));
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-      TcpChannel channel = new TcpChannel("127.0.0.1", f.port(), f.nodeCredentials,
+      TcpChannel channel = new TcpChannel("127.0.0.1", f.port(), "slurmctld", f.nodeCredentials,
           Duration.ofSeconds(5), Duration.ofSeconds(30));
       List<Future<Response>> replies = new ArrayList<>();
       for (int i = 0; i < 64; i++) {
@@ -61,7 +61,7 @@ class TcpChannelTest {
     Credentials node = new Credentials(key, "node1", Clock.systemUTC());
     try (RpcServer rpc = RpcServer.start(RpcServerConfig.defaults("127.0.0.1", 0, dir.resolve("s.sock")),
         server, handler); ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-      TcpChannel channel = new TcpChannel("127.0.0.1", rpc.tcpPort(), node, Duration.ofSeconds(30),
+      TcpChannel channel = new TcpChannel("127.0.0.1", rpc.tcpPort(), "slurmctld", node, Duration.ofSeconds(30),
           Duration.ofMillis(100));
       List<Future<Response>> slow = new ArrayList<>();
       for (int i = 0; i < 4; i++) {

@@ -77,10 +77,15 @@ final class RestServer implements AutoCloseable {
         send(x, 200, "application/json", openapi);
         return;
       }
+      if (DashboardFiles.serves(path) && !path.startsWith(DashboardApi.PREFIX)) {
+        DashboardFiles.send(x, path, method);
+        return;
+      }
       Answer out = new Answer();
       String user = null;
       String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-      List<Routes.Route> routes = Routes.matching(path);
+      List<Routes.Route> routes = path.startsWith(DashboardApi.PREFIX) ? DashboardApi.matching(path)
+          : Routes.matching(path);
       Routes.Route route = routes.stream().filter(r -> r.method().equals(method)).findFirst().orElse(null);
       String plugin = routes.isEmpty() ? "openapi/slurmctld" : routes.get(0).plugin();
       if (routes.isEmpty()) {
@@ -134,6 +139,9 @@ final class RestServer implements AutoCloseable {
           out.error(500, SlurmError.UNEXPECTED.code(), SlurmError.UNEXPECTED.message(), "interrupted", "slurmrestd");
         } catch (RestError e) {
           out.error(e.status, e.errorNumber, e.error, e.getMessage(), route.method() + " " + route.specPath());
+        } catch (tools.jackson.databind.exc.JsonNodeException e) { // a value of the wrong type: the client's
+          RestError r = RestError.wrongType(e);
+          out.error(r.status, r.errorNumber, r.error, r.getMessage(), route.method() + " " + route.specPath());
         } catch (TransportException e) {
           out.error(500, e.error().code(), e.error().message(), e.getMessage(), daemon(route));
         } catch (IOException e) {

@@ -16,8 +16,12 @@ import java.util.regex.Pattern;
 final class Routes {
   private Routes() {}
 
-  /** The two halves of the API a request may reach. */
-  record Apis(SlurmApi slurm, SlurmdbApi slurmdb) {}
+  /** The two halves of the API a request may reach, and the dashboard's reads over them. */
+  record Apis(SlurmApi slurm, SlurmdbApi slurmdb, DashboardApi dashboard) {
+    Apis(SlurmApi slurm, SlurmdbApi slurmdb, java.time.Clock clock) {
+      this(slurm, slurmdb, new DashboardApi(slurm, slurmdb, clock));
+    }
+  }
 
   /** What a handler gets besides the path: who asks, the query, the body. */
   record Call(Identity who, Map<String, String> query, byte[] body, String host) {}

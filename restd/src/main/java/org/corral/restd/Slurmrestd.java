@@ -85,7 +85,7 @@ public final class Slurmrestd implements AutoCloseable {
   public static Slurmrestd start(SlurmConfig cfg, RestdOptions o, Clock clock) throws IOException {
     UserDirectory users = UserDirectory.system();
     int slurmUid = users.uid(cfg.slurmUser()).orElse(0);
-    ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
+    ClusterKey key = ClusterKey.load(org.corral.protocol.auth.SackKeys.keyFile(cfg.path(), System.getenv()), slurmUid);
     Credentials creds = new Credentials(key, "slurmrestd", clock);
     List<RpcChannel> channels = new ArrayList<>();
     for (int i = 0; i < CHANNELS; i++) {
@@ -97,11 +97,11 @@ public final class Slurmrestd implements AutoCloseable {
     if (acct.enabled()) {
       List<RpcChannel> dbdChannels = new ArrayList<>();
       for (int i = 0; i < DBD_CHANNELS; i++) {
-        dbdChannels.add(new TcpChannel(acct.host(), acct.port(), creds, Duration.ofSeconds(60)));
+        dbdChannels.add(new TcpChannel(acct.host(), acct.port(), "slurmdbd", creds, Duration.ofSeconds(60)));
       }
       dbd = new OnBehalfClient(dbdChannels);
     }
-    Routes.Apis api = new Routes.Apis(slurm, new SlurmdbApi(dbd, acct.host(), clock));
+    Routes.Apis api = new Routes.Apis(slurm, new SlurmdbApi(dbd, acct.host(), clock), clock);
     JwtVerifier jwt = new JwtVerifier(JwtVerifier.keyFile(cfg.text(SlurmConfKeys.AUTH_ALT_PARAMETERS).orElse(null),
         cfg.stateSaveLocation()), clock);
     Authenticator auth = new Authenticator(o.authTypes(), jwt, cfg.slurmUser());

@@ -243,12 +243,12 @@ class RestApiTest {
         .setRequest(Request.newBuilder().setPing(PingRequest.getDefaultInstance()))).build();
     ClusterKey key = ClusterKey.load(dir.resolve("slurm.key"));
     int port = cfg.slurmctldPort();
-    Response asNode = new TcpChannel("127.0.0.1", port, new Credentials(key, "n1", Clock.systemUTC()),
+    Response asNode = new TcpChannel("127.0.0.1", port, "slurmctld", new Credentials(key, "n1", Clock.systemUTC()),
         Duration.ofSeconds(5)).call(onBehalf);
     assertThat(asNode.getErrorCode()).isEqualTo(SlurmError.ACCESS_DENIED.code());
     Response local = new UnixSocketChannel(ControllerAddress.unixSocket(cfg)).call(onBehalf);
     assertThat(local.getErrorCode()).isEqualTo(SlurmError.ACCESS_DENIED.code());
-    TcpChannel asRestd = new TcpChannel("127.0.0.1", port, new Credentials(key, "slurmrestd", Clock.systemUTC()),
+    TcpChannel asRestd = new TcpChannel("127.0.0.1", port, "slurmctld", new Credentials(key, "slurmrestd", Clock.systemUTC()),
         Duration.ofSeconds(5));
     assertThat(asRestd.call(onBehalf).getErrorCode()).isZero();
 

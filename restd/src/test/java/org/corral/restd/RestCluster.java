@@ -54,7 +54,7 @@ final class RestCluster implements AutoCloseable {
     ClusterKey.generate(dir.resolve("slurm.key"));
     cfg = SlurmConfig.load(dir.resolve("slurm.conf"));
     Credentials nodeCreds = new Credentials(ClusterKey.load(dir.resolve("slurm.key")), "n1", Clock.systemUTC());
-    TcpChannel toCtld = new TcpChannel("127.0.0.1", ctldPort, nodeCreds, Duration.ofSeconds(5));
+    TcpChannel toCtld = new TcpChannel("127.0.0.1", ctldPort, "slurmctld", nodeCreds, Duration.ofSeconds(5));
     node = RpcServer.start(new RpcServerConfig("127.0.0.1", nodePort, null, 1 << 20, Duration.ofSeconds(10), 16),
         nodeCreds, (peer, req) -> {
           if (req.hasSignalJob() && req.getSignalJob().getSignal() == 0) {

@@ -273,13 +273,13 @@ class SlurmdbApiTest {
         .setRequest(Request.newBuilder().setAssocSnapshot(AssocSnapshotRequest.getDefaultInstance()))).build();
     ClusterKey key = ClusterKey.load(dir.resolve("slurm.key"));
     int port = cfg.accounting().port();
-    Response asCtld = new TcpChannel("127.0.0.1", port, new Credentials(key, "slurmctld", Clock.systemUTC()),
+    Response asCtld = new TcpChannel("127.0.0.1", port, "slurmdbd", new Credentials(key, "slurmctld", Clock.systemUTC()),
         Duration.ofSeconds(5)).call(wrapped);
     assertThat(asCtld.getErrorCode()).isEqualTo(SlurmError.ACCESS_DENIED.code());
-    Response asRestd = new TcpChannel("127.0.0.1", port, new Credentials(key, "slurmrestd", Clock.systemUTC()),
+    Response asRestd = new TcpChannel("127.0.0.1", port, "slurmdbd", new Credentials(key, "slurmrestd", Clock.systemUTC()),
         Duration.ofSeconds(5)).call(wrapped);
     assertThat(asRestd.getErrorCode()).isZero();
-    Response nested = new TcpChannel("127.0.0.1", port, new Credentials(key, "slurmrestd", Clock.systemUTC()),
+    Response nested = new TcpChannel("127.0.0.1", port, "slurmdbd", new Credentials(key, "slurmrestd", Clock.systemUTC()),
         Duration.ofSeconds(5)).call(Request.newBuilder().setOnBehalf(OnBehalfRequest.newBuilder().setUserName("root")
             .setRequest(wrapped)).build());
     assertThat(nested.getErrorCode()).isEqualTo(SlurmError.ACCESS_DENIED.code());

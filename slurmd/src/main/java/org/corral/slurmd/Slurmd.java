@@ -17,6 +17,8 @@ import org.corral.protocol.ClusterKey;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
+import org.corral.protocol.SackServer;
+import org.corral.protocol.SackSocket;
 import org.corral.protocol.TcpChannel;
 import org.corral.protocol.UserDirectory;
 import org.corral.slurmd.hooks.AllocationHooks;
@@ -50,8 +52,7 @@ public final class Slurmd {
     if (cfg.text(SlurmConfKeys.METRICS_TYPE).isEmpty()) {
       return null;
     }
-    String privateData = cfg.text(SlurmConfKeys.PRIVATE_DATA).orElse("none").trim();
-    if (!privateData.isEmpty() && !privateData.equalsIgnoreCase("none")
+    if (org.corral.common.config.PrivateData.of(cfg).any()
         && !cfg.text(SlurmConfKeys.METRICS_PARAMETERS).orElse("").contains("ignore_private_data")) {
       return null;
     }
@@ -95,6 +96,7 @@ public final class Slurmd {
     boolean verbose = false;
     boolean printGres = false;
     boolean printHardware = false;
+    String confServer = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         // -s: Slurm's unit files pass it (change to the log's directory); Corral's daemons never
@@ -105,11 +107,16 @@ public final class Slurmd {
         case "-v", "-vv", "-vvv" -> verbose = true;
         case "-G" -> printGres = true;
         case "-C" -> printHardware = true;
+        case "--conf-server" -> confServer = args[++i];
         case "-V" -> {
           System.out.println(Version.TEXT);
           return;
         }
         default -> {
+          if (args[i].startsWith("--conf-server=")) {
+            confServer = args[i].substring("--conf-server=".length());
+            continue;
+          }
           System.err.println("slurmd: unrecognized option '" + args[i] + "'");
           System.exit(1);
         }
@@ -120,9 +127,14 @@ public final class Slurmd {
       return;
     }
     try {
-      SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
       String host = JobSupervisor.shortHostName();
       String nodeName = name != null ? name : host;
+      if (confServer != null) { // configless: the controller's files, cached
+        conf = ConfiglessStart.fetch(confServer, nodeName, host);
+      }
+      SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
+      Path keyFile = confServer != null ? ConfiglessStart.keyFile()
+          : org.corral.protocol.auth.SackKeys.keyFile(cfg.path(), System.getenv());
       NodeConfig node = cfg.node(nodeName).orElse(null);
       if (node == null) {
         System.err.println("slurmd: fatal: Unable to determine this slurmd's NodeName (" + nodeName
@@ -148,7 +160,7 @@ public final class Slurmd {
       Clock clock = Clock.systemUTC();
       int slurmUid = UserDirectory.system().uid(cfg.slurmUser()).orElse(0);
       Credentials creds = new Credentials(
-          ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid), nodeName, clock);
+          ClusterKey.load(keyFile, slurmUid), nodeName, clock);
       int beat = Math.max(1, Math.min(30, cfg.slurmdTimeout() / 3));
       ControllerLink link = new ControllerLink(
           org.corral.protocol.ControllerFailover.overTcp(cfg, creds, Duration.ofSeconds(10)),
@@ -187,7 +199,10 @@ public final class Slurmd {
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
           Duration.ofMinutes(1), 256), creds, null, new NodeService(jobs, steps, cfg.path().toString(),
-          new AllocationHooks(nodeHooks, link::hookDone)), nodeMetrics(cfg, nodeName, jobs, steps, limiter, gres));
+          new AllocationHooks(nodeHooks, link::hookDone), new NodeReconfigure(cfg,
+              confServer != null ? cfg.path().getParent() : null, nodeName, nodeHooks,
+              java.util.Optional.ofNullable(System.getProperty("corral.bin")))), nodeMetrics(cfg, nodeName, jobs, steps, limiter, gres));
+      SackServer sack = sackSocket(cfg, slurmUid, nodeName, clock, log);
       link.attach(jobs, steps);
       jobs.recover();
       HealthCheck health = hookSettings.healthCheckProgram().isPresent()
@@ -203,6 +218,9 @@ public final class Slurmd {
       Object done = new Object();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         server.close();
+        if (sack != null) {
+          sack.close();
+        }
         if (health != null) {
           health.close();
         }
@@ -229,6 +247,26 @@ public final class Slurmd {
       System.exit(1);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * AuthType=auth/slurm: the sack socket of this host, where its users get credentials (srun in a
+   * batch script). Several slurmds of one host (a test cluster) share the first one's.
+   */
+  private static SackServer sackSocket(SlurmConfig cfg, int slurmUid, String nodeName, Clock clock,
+      System.Logger log) throws IOException {
+    if ("auth/slurm".equals(cfg.authType()) && SackServer.served(SackSocket.of(cfg))) {
+      log.log(Level.INFO, "the sack socket " + SackSocket.of(cfg) + " is served by another daemon"
+          + " of this host; this host's users get their credentials there");
+      return null;
+    }
+    try {
+      return SackServer.forCluster(cfg, System.getenv(), slurmUid, nodeName, clock);
+    } catch (IOException e) { // the node still runs jobs; only its users' remote commands fail
+      log.log(Level.ERROR, "no sack socket on this host: " + e.getMessage()
+          + "; commands run here (srun in batch scripts) cannot authenticate");
+      return null;
     }
   }
 }

@@ -11,6 +11,7 @@ import org.corral.cli.format.JobStates;
 import org.corral.cli.format.LocalCluster;
 import org.corral.cli.format.Printf;
 import org.corral.cli.format.UserDirectory;
+import org.corral.protocol.JobEfficiency;
 import org.corral.protocol.msg.AcctJob;
 import org.corral.protocol.msg.JobQueryReply;
 import org.corral.protocol.msg.JobQueryRequest;
@@ -128,7 +129,7 @@ final class WasteReport {
         || job.getState() == JobState.RUNNING) {
       return; // not ended, or never ran: nothing was held
     }
-    SeffCommand.Efficiency e = SeffCommand.Efficiency.of(job, now);
+    JobEfficiency e = JobEfficiency.of(job, now);
     String user = job.getUserName().isEmpty() ? Integer.toUnsignedString(job.getUserId()) : job.getUserName();
     Totals t = users.computeIfAbsent(user, k -> new Totals());
     t.jobs++;

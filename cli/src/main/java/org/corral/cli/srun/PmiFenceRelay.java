@@ -10,7 +10,7 @@ import org.corral.protocol.msg.IoFrame;
 import org.corral.protocol.msg.PmiFence;
 
 /**
- * srun's part of a --mpi=pmi2 fence, the root of the exchange as in Slurm's mpi/pmi2 (docs/adr/0011):
+ * srun's part of a --mpi=pmi2 fence, the root of the exchange as in Slurm's mpi/pmi2 (docs/adr/0012):
  * each node sends what its tasks put once all of them entered the fence; when every node has,
  * srun sends the union to every node, which then lets its tasks out of the fence.
  */

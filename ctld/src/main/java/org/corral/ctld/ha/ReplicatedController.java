@@ -72,7 +72,7 @@ public final class ReplicatedController implements AutoCloseable {
     this.jobData = jobData;
     this.properties = properties;
     this.slurmUid = UserDirectory.system().uid(cfg.slurmUser()).orElse(0);
-    this.creds = new Credentials(ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid), "slurmctld", clock);
+    this.creds = new Credentials(ClusterKey.load(org.corral.protocol.auth.SackKeys.keyFile(cfg.path(), System.getenv()), slurmUid), "slurmctld", clock);
     this.loop = Thread.ofPlatform().name("controller-role").start(this::run);
   }
 

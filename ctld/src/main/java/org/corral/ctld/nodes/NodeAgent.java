@@ -56,6 +56,11 @@ public final class NodeAgent {
         (hook.getEpilog() ? "epilog" : "prolog") + " of job " + hook.getJob().getJobId());
   }
 
+  /** Tells a node daemon to re-read its configuration (scontrol reconfigure); false if unreachable or refused. */
+  public boolean reconfigure(NodeInfo node, org.corral.protocol.msg.NodeReconfigureRequest req) {
+    return send(node, Request.newBuilder().setNodeReconfigure(req).build(), "reconfigure");
+  }
+
   /** Launches a node's share of a step's tasks; false if unreachable or refused. */
   public boolean launchTasks(NodeInfo node, LaunchTasksRequest launch) {
     return send(node, Request.newBuilder().setLaunchTasks(launch).build(),
@@ -74,7 +79,7 @@ public final class NodeAgent {
   public java.util.Optional<StepStatReply> stepStat(NodeInfo node, StepStatRequest req) {
     String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
     try {
-      Response r = channel(host, node.getPort()).call(Request.newBuilder().setNodeStepStat(req).build());
+      Response r = channel(node.getName(), host, node.getPort()).call(Request.newBuilder().setNodeStepStat(req).build());
       if (r.getErrorCode() == 0) {
         return java.util.Optional.of(r.getStepStat());
       }
@@ -94,7 +99,7 @@ public final class NodeAgent {
   public java.util.List<FileBcastError> fileBcast(NodeInfo node, FileBcastRequest block) {
     String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
     try {
-      Response r = channel(host, node.getPort()).call(Request.newBuilder().setNodeFileBcast(block).build());
+      Response r = channel(node.getName(), host, node.getPort()).call(Request.newBuilder().setNodeFileBcast(block).build());
       if (r.getErrorCode() != 0) {
         return java.util.List.of(FileBcastError.newBuilder().setNode(node.getName()).setErrno(r.getErrorCode())
             .setMessage(r.getErrorMessage()).build());
@@ -109,9 +114,26 @@ public final class NodeAgent {
     }
   }
 
-  /** One channel per node address, so that its connections are reused from call to call. */
-  private TcpChannel channel(String host, int port) {
-    return channels.computeIfAbsent(host + ":" + port, key -> new TcpChannel(host, port, credentials, timeout));
+  /**
+   * Whether the node's daemon answers: the controller asks it itself, on a connection of its own
+   * making, so no flood of connections to the controller can make a live node look dead. One
+   * try within the agent's timeout.
+   */
+  public boolean ping(NodeInfo node) {
+    String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
+    try {
+      Response r = channel(node.getName(), host, node.getPort()).call(Request.newBuilder()
+          .setPing(org.corral.protocol.msg.PingRequest.getDefaultInstance()).build());
+      return r.getErrorCode() == 0;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** One channel per node and address, so that its connections are reused from call to call. */
+  private TcpChannel channel(String node, String host, int port) {
+    return channels.computeIfAbsent(node + "@" + host + ":" + port,
+        key -> new TcpChannel(host, port, node, credentials, timeout));
   }
 
   private boolean send(NodeInfo node, Request request, String what) {
@@ -120,7 +142,7 @@ public final class NodeAgent {
     for (long delay : BACKOFF_MS) {
       try {
         Thread.sleep(delay);
-        Response r = channel(host, node.getPort()).call(request);
+        Response r = channel(node.getName(), host, node.getPort()).call(request);
         if (r.getErrorCode() == 0) {
           return true;
         }

@@ -39,7 +39,7 @@ final class AccountingShipper implements AutoCloseable {
   AccountingShipper(StateWriter writer, String cluster, AccountingConfig cfg, Credentials creds) {
     this.writer = writer;
     this.cluster = cluster;
-    this.dbd = cfg.enabled() ? new TcpChannel(cfg.host(), cfg.port(), creds, Duration.ofSeconds(30)) : null;
+    this.dbd = cfg.enabled() ? new TcpChannel(cfg.host(), cfg.port(), "slurmdbd", creds, Duration.ofSeconds(30)) : null;
     this.thread = Thread.ofPlatform().name("accounting").daemon().start(this::loop);
   }
 

@@ -46,7 +46,7 @@ final class AssociationCache implements AutoCloseable {
     this.enforced = cfg.enforce();
     this.trackWckey = cfg.trackWckey();
     this.enforce = LimitCheck.Enforce.of(cfg.enforce());
-    this.dbd = cfg.enabled() ? new TcpChannel(cfg.host(), cfg.port(), creds, Duration.ofSeconds(5)) : null;
+    this.dbd = cfg.enabled() ? new TcpChannel(cfg.host(), cfg.port(), "slurmdbd", creds, Duration.ofSeconds(5)) : null;
     this.enabled = cfg.enabled();
     this.tree = load();
     this.thread = dbd == null ? null : Thread.ofPlatform().name("associations").daemon().start(this::loop);

@@ -65,7 +65,7 @@ class ControllerStepTest {
           inbox.add(req);
           return Response.getDefaultInstance();
         }));
-    TcpChannel link = new TcpChannel("127.0.0.1", ctldPort, creds, Duration.ofSeconds(5));
+    TcpChannel link = new TcpChannel("127.0.0.1", ctldPort, "slurmctld", creds, Duration.ofSeconds(5));
     assertThat(link.call(Request.newBuilder().setRegisterNode(RegisterNodeRequest.newBuilder()
         .setNodeName(name).setCpus(4).setRealMemoryMb(1000).setSlurmdStartTime(1)).build()).getErrorCode()).isZero();
     return link;

@@ -76,7 +76,7 @@ class ControllerTest {
           return Response.getDefaultInstance();
         })) {
       UnixSocketChannel user = new UnixSocketChannel(dir.resolve("slurmctld-" + ctldPort + ".sock"));
-      TcpChannel nodeLink = new TcpChannel("127.0.0.1", ctldPort, nodeCreds, Duration.ofSeconds(5));
+      TcpChannel nodeLink = new TcpChannel("127.0.0.1", ctldPort, "slurmctld", nodeCreds, Duration.ofSeconds(5));
       int id;
       try (Controller ctld = Controller.start(cfg, Clock.systemUTC(), RecoveryMode.STRICT, false,
           Duration.ofSeconds(2))) {
@@ -167,10 +167,10 @@ class ControllerTest {
     Credentials impostor = new Credentials(ClusterKey.load(dir.resolve("slurm.key")), "n9", Clock.systemUTC());
     try (Controller ctld = Controller.start(cfg, Clock.systemUTC(), RecoveryMode.STRICT, false,
         Duration.ofSeconds(2))) {
-      Response r = new TcpChannel("127.0.0.1", ctldPort, impostor, Duration.ofSeconds(5)).call(
+      Response r = new TcpChannel("127.0.0.1", ctldPort, "slurmctld", impostor, Duration.ofSeconds(5)).call(
           Request.newBuilder().setRegisterNode(RegisterNodeRequest.newBuilder().setNodeName("n1")).build());
       assertThat(r.getErrorMessage()).isEqualTo("Access/permission denied");
-      Response submit = new TcpChannel("127.0.0.1", ctldPort, impostor, Duration.ofSeconds(5)).call(
+      Response submit = new TcpChannel("127.0.0.1", ctldPort, "slurmctld", impostor, Duration.ofSeconds(5)).call(
           Request.newBuilder().setSubmitJob(SubmitJobRequest.newBuilder().setSpec(JobSpec.newBuilder()
               .setScript("#!/bin/sh\ntrue\n").setWorkDir("/tmp"))).build());
       assertThat(submit.getErrorCode()).isEqualTo(org.corral.common.SlurmError.USER_ID_MISSING.code());

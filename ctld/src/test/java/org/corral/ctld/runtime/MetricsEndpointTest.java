@@ -66,7 +66,7 @@ class MetricsEndpointTest {
     try (Controller ctld = Controller.start(cfg, Clock.systemUTC(), RecoveryMode.STRICT, false,
         Duration.ofSeconds(2))) {
       UnixSocketChannel user = new UnixSocketChannel(dir.resolve("slurmctld-" + port + ".sock"));
-      TcpChannel nodeLink = new TcpChannel("127.0.0.1", port, nodeCreds, Duration.ofSeconds(5));
+      TcpChannel nodeLink = new TcpChannel("127.0.0.1", port, "slurmctld", nodeCreds, Duration.ofSeconds(5));
       assertThat(user.call(submit(3, false)).getErrorCode()).isZero();
       assertThat(user.call(submit(4, false)).getErrorCode()).isZero();
       assertThat(user.call(submit(1, true)).getErrorCode()).isZero();

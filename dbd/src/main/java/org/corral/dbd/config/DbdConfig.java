@@ -52,6 +52,16 @@ public final class DbdConfig {
     }
     storage();
     port();
+    privateData();
+  }
+
+  /** PrivateData: what plain users may not read (slurmdbd.conf(5)); an unknown word is an error. */
+  public org.corral.common.config.PrivateData privateData() throws ConfigException {
+    try {
+      return org.corral.common.config.PrivateData.parse(get("PrivateData").orElse(null));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(path, 0, "PrivateData", "PrivateData: " + e.getMessage());
+    }
   }
 
   /** Reads and checks the file: it must not be readable by group or others. */
@@ -134,9 +144,9 @@ public final class DbdConfig {
     return get("LogFile").map(Path::of);
   }
 
-  /** The cluster key authenticating the controller: slurm.key beside this file. */
+  /** The cluster key authenticating the controller: slurm.key beside this file, or SLURM_SACK_KEY's. */
   public Path keyFile() {
-    return path.toAbsolutePath().resolveSibling("slurm.key");
+    return org.corral.protocol.auth.SackKeys.keyFile(path, System.getenv());
   }
 
   /** The JDBC address of the configured database. */

@@ -8,31 +8,34 @@ import java.util.Optional;
 
 /**
  * What a MUNGE credential's payload says about the message it travels with: direction, time,
- * a nonce and a SHA-256 digest of the message's type and body (and, for a reply, the nonce of the
- * request it answers). MUNGE vouches for who made the payload; the digest ties the credential to
- * this one message, so a captured credential cannot be moved onto another body or type, and a
- * reply cannot be served for another request.
+ * a nonce and a SHA-256 digest of the message's receiver, type and body (and, for a reply, the
+ * nonce of the request it answers). MUNGE vouches for who made the payload; the digest ties the
+ * credential to this one message and receiver, so a captured credential cannot be moved onto
+ * another body, type or daemon, and a reply cannot be served for another request.
  *
- * <p>Printed as {@code corral1:DIR:TIME_MS:NONCE_HEX:DIGEST_HEX} (munge -s takes a string).
+ * <p>Printed as {@code corral2:DIR:TIME_MS:NONCE_HEX:DIGEST_HEX} (munge -s takes a string).
  */
 public record MessageBinding(char direction, long timestampMs, byte[] nonce, byte[] digest) {
   public static final char REQUEST = 'q';
   public static final char REPLY = 'r';
   public static final int NONCE_BYTES = 16;
-  private static final String VERSION = "corral1";
+  private static final String VERSION = "corral2";
   private static final HexFormat HEX = HexFormat.of();
 
   /** The binding of a message with these contents. */
-  public static MessageBinding of(char direction, int type, byte[] body, long timestampMs,
-      byte[] nonce, byte[] requestNonce) {
+  public static MessageBinding of(char direction, String receiver, int type, byte[] body,
+      long timestampMs, byte[] nonce, byte[] requestNonce) {
     return new MessageBinding(direction, timestampMs, nonce.clone(),
-        digest(direction, type, body, timestampMs, nonce, requestNonce));
+        digest(direction, receiver, type, body, timestampMs, nonce, requestNonce));
   }
 
-  /** Whether this binding was made for exactly this message (constant time on the digest). */
-  public boolean binds(int type, byte[] body, byte[] requestNonce) {
+  /**
+   * Whether this binding was made for exactly this message to this receiver (constant time on
+   * the digest).
+   */
+  public boolean binds(String receiver, int type, byte[] body, byte[] requestNonce) {
     return MessageDigest.isEqual(digest,
-        digest(direction, type, body, timestampMs, nonce, requestNonce));
+        digest(direction, receiver, type, body, timestampMs, nonce, requestNonce));
   }
 
   public String print() {
@@ -59,8 +62,8 @@ public record MessageBinding(char direction, long timestampMs, byte[] nonce, byt
     }
   }
 
-  private static byte[] digest(char direction, int type, byte[] body, long timestampMs,
-      byte[] nonce, byte[] requestNonce) {
+  private static byte[] digest(char direction, String receiver, int type, byte[] body,
+      long timestampMs, byte[] nonce, byte[] requestNonce) {
     MessageDigest sha;
     try {
       sha = MessageDigest.getInstance("SHA-256");
@@ -68,6 +71,9 @@ public record MessageBinding(char direction, long timestampMs, byte[] nonce, byt
       throw new IllegalStateException("SHA-256 is unavailable in this JDK", e);
     }
     sha.update((byte) direction);
+    byte[] to = receiver.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(to.length).array());
+    sha.update(to);
     sha.update(ByteBuffer.allocate(Integer.BYTES + Long.BYTES).putInt(type).putLong(timestampMs)
         .array());
     sha.update(nonce);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.function.IntPredicate;
 import org.corral.protocol.AuthException;
+import org.corral.protocol.ClientAuth;
 import org.corral.protocol.NonceCache;
 import org.corral.protocol.Peer;
 import org.corral.protocol.UserAuth;
@@ -25,17 +26,19 @@ public final class MungeAuth implements UserAuth {
   public static final Duration DEFAULT_TTL = Duration.ofSeconds(300);
   public static final Duration MAX_SKEW = Duration.ofSeconds(60);
 
-  /** A request ready to send, and the nonce its reply must be bound to. */
-  public record Sealed(Envelope envelope, byte[] nonce) {}
-
   private final MungeProgram munge;
+  /** Who requests must be made for ("slurmctld", "slurmdbd"); null in a command. */
+  private final String self;
   private final UserDirectory users;
   private final Clock clock;
   private final long ttlMs;
   private final SecureRandom random = new SecureRandom();
   private final NonceCache nonces = new NonceCache();
 
-  public MungeAuth(MungeProgram munge, UserDirectory users, Clock clock, Duration ttl) {
+  /** @param self the receiver requests must be made for; null where none is received */
+  public MungeAuth(MungeProgram munge, UserDirectory users, Clock clock, Duration ttl,
+      String self) {
+    this.self = self;
     this.munge = Objects.requireNonNull(munge, "munge");
     this.users = Objects.requireNonNull(users, "users");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -47,40 +50,50 @@ public final class MungeAuth implements UserAuth {
 
   /**
    * What a daemon accepts from users of other hosts: MUNGE credentials when AuthType is
-   * auth/munge (Slurm's default), else none (null).
+   * auth/munge (Slurm's default), else none (null). {@code self}: the receiver requests must be
+   * made for, or null in a command.
    */
-  public static MungeAuth forAuthType(String authType, String authInfo, Clock clock) {
+  public static MungeAuth forAuthType(String authType, String authInfo, Clock clock,
+      String self) {
     if (!"auth/munge".equals(authType)) {
       return null;
     }
     return new MungeAuth(new MungeProgram(MungeProgram.socketFrom(authInfo)),
-        UserDirectory.system(), clock, ttlFrom(authInfo));
+        UserDirectory.system(), clock, ttlFrom(authInfo), self);
   }
 
   /** The TTL AuthInfo's {@code ttl=N} names, else {@link #DEFAULT_TTL}. */
   public static Duration ttlFrom(String authInfo) {
-    if (authInfo != null) {
-      for (String part : authInfo.split(",")) {
-        String p = part.trim();
-        if (p.regionMatches(true, 0, "ttl=", 0, 4)) {
-          try {
-            return Duration.ofSeconds(Math.max(1, Integer.parseInt(p.substring(4))));
-          } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("AuthInfo: ttl=" + p.substring(4)
-                + " is not a number of seconds");
-          }
-        }
-      }
-    }
-    return DEFAULT_TTL;
+    return UserAuths.ttlFrom(authInfo, DEFAULT_TTL);
   }
 
-  /** A request envelope with a fresh credential of this process's user. */
-  public Sealed seal(int type, byte[] body) throws AuthException {
+  /** A request envelope for {@code receiver} with a fresh credential of this process's user. */
+  public ClientAuth.Sealed seal(String receiver, int type, byte[] body) throws AuthException {
     byte[] nonce = freshNonce();
-    MessageBinding b = MessageBinding.of(MessageBinding.REQUEST, type, body, clock.millis(), nonce,
-        null);
-    return new Sealed(envelope(type, body, munge.encode(b.print(), ttlSeconds())), nonce);
+    MessageBinding b = MessageBinding.of(MessageBinding.REQUEST, receiver, type, body,
+        clock.millis(), nonce, null);
+    return new ClientAuth.Sealed(envelope(type, body, munge.encode(b.print(), ttlSeconds())),
+        nonce);
+  }
+
+  /** This side of a command's exchange: replies are trusted when sealed by {@code trusted} uids. */
+  public ClientAuth client(IntPredicate trusted) {
+    return new ClientAuth() {
+      @Override
+      public Sealed seal(String receiver, int type, byte[] body) throws AuthException {
+        return MungeAuth.this.seal(receiver, type, body);
+      }
+
+      @Override
+      public void verifyReply(Envelope reply, Sealed request) throws AuthException {
+        MungeAuth.this.verifyReply(reply, request.nonce(), trusted);
+      }
+
+      @Override
+      public boolean carriesCredential(Envelope reply) {
+        return !reply.getMunge().isEmpty();
+      }
+    };
   }
 
   @Override
@@ -91,18 +104,21 @@ public final class MungeAuth implements UserAuth {
   @Override
   public Verified verify(Envelope request) throws AuthException {
     MungeProgram.Decoded d = munge.decode(request.getMunge());
-    MessageBinding b = check(d, MessageBinding.REQUEST, request, null);
+    if (self == null) {
+      throw new AuthException("this process receives no requests");
+    }
+    MessageBinding b = check(d, MessageBinding.REQUEST, request, self, null);
     if (!nonces.firstUse(b.nonce(), b.timestampMs() + ttlMs, clock.millis())) {
       throw new AuthException("credential of uid " + d.uid() + " was replayed");
     }
     String name = users.userName(d.uid()).orElse(Integer.toString(d.uid()));
-    return new Verified(new Peer(d.uid(), d.gid(), name, null), b.nonce());
+    return new Verified(new Peer(d.uid(), d.gid(), name, null), b.nonce(), userReceiver(d.uid()));
   }
 
   @Override
   public Envelope sealReply(int type, byte[] body, Verified request) throws AuthException {
-    MessageBinding b = MessageBinding.of(MessageBinding.REPLY, type, body, clock.millis(),
-        freshNonce(), request.nonce());
+    MessageBinding b = MessageBinding.of(MessageBinding.REPLY, request.client(), type, body,
+        clock.millis(), freshNonce(), request.nonce());
     return envelope(type, body, munge.encode(b.print(), ttlSeconds()));
   }
 
@@ -121,19 +137,34 @@ public final class MungeAuth implements UserAuth {
       throw new AuthException("reply was sealed by uid " + d.uid()
           + ", which is neither root nor SlurmUser");
     }
-    check(d, MessageBinding.REPLY, reply, requestNonce);
+    check(d, MessageBinding.REPLY, reply, userReceiver(ownUid()), requestNonce);
+  }
+
+  /** A reply's receiver: the user whose request it answers. */
+  private static String userReceiver(int uid) {
+    return "uid:" + uid;
+  }
+
+  private static int ownUid() throws AuthException {
+    try {
+      return (Integer) java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"),
+          "unix:uid");
+    } catch (java.io.IOException e) {
+      throw new AuthException("cannot tell this process's uid: " + e.getMessage());
+    }
   }
 
   private MessageBinding check(MungeProgram.Decoded d, char direction, Envelope e,
-      byte[] requestNonce) throws AuthException {
+      String receiver, byte[] requestNonce) throws AuthException {
     MessageBinding b = MessageBinding.parse(d.payload())
         .filter(x -> x.direction() == direction)
         .orElseThrow(() -> new AuthException("credential of uid " + d.uid()
             + " does not carry a Corral " + (direction == MessageBinding.REQUEST ? "request"
             : "reply") + " binding"));
-    if (!b.binds(e.getType(), e.getBody().toByteArray(), requestNonce)) {
+    if (!b.binds(receiver, e.getType(), e.getBody().toByteArray(), requestNonce)) {
       throw new AuthException("credential of uid " + d.uid()
-          + " was made for another message (re-bound or tampered with)");
+          + " was made for another message or receiver than " + receiver
+          + " (re-bound or tampered with)");
     }
     long now = clock.millis();
     long age = now - b.timestampMs();

@@ -13,12 +13,12 @@ import org.corral.common.SlurmError;
 import org.corral.protocol.ClusterKey;
 import org.corral.protocol.Credentials;
 import org.corral.protocol.FrameLimits;
-import org.corral.protocol.MungeChannel;
 import org.corral.protocol.Peer;
 import org.corral.protocol.Responses;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.TransportException;
+import org.corral.protocol.UserChannel;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.msg.ConfigRequest;
 import org.corral.protocol.msg.Envelope;
@@ -69,11 +69,11 @@ class RpcServerMungeTest {
 
   private MungeAuth auth(int ttlS) {
     return new MungeAuth(munged.program(), UserDirectory.system(), Clock.systemUTC(),
-        Duration.ofSeconds(ttlS));
+        Duration.ofSeconds(ttlS), "slurmctld");
   }
 
-  private MungeChannel channel(MungeAuth auth) {
-    return new MungeChannel("127.0.0.1", server.tcpPort(), auth, uid -> uid == 0,
+  private UserChannel channel(MungeAuth auth) {
+    return new UserChannel("127.0.0.1", server.tcpPort(), "slurmctld", auth.client(uid -> uid == 0),
         Duration.ofSeconds(10));
   }
 
@@ -119,8 +119,8 @@ class RpcServerMungeTest {
 
     // Without the hello the same request is more than an unproven connection may send.
     lastPeer.set(null);
-    Envelope alone = auth(300).seal(Request.BodyCase.SUBMIT_JOB.getNumber(), large.toByteArray())
-        .envelope();
+    Envelope alone = auth(300).seal("slurmctld", Request.BodyCase.SUBMIT_JOB.getNumber(),
+        large.toByteArray()).envelope();
     assertThat(sendRaw(alone).getErrorCode()).isNotZero();
     assertThat(lastPeer.get()).isNull();
     assertStillServes();
@@ -128,8 +128,8 @@ class RpcServerMungeTest {
 
   @Test
   void aReplySealedByAnUntrustedUidIsRefused() {
-    MungeChannel trustingNobody = new MungeChannel("127.0.0.1", server.tcpPort(), auth(300),
-        uid -> false, Duration.ofSeconds(10));
+    UserChannel trustingNobody = new UserChannel("127.0.0.1", server.tcpPort(), "slurmctld",
+        auth(300).client(uid -> false), Duration.ofSeconds(10));
     assertThatThrownBy(() -> trustingNobody.call(PING)).isInstanceOf(TransportException.class)
         .hasMessageContaining("neither root nor SlurmUser");
   }
@@ -144,14 +144,14 @@ class RpcServerMungeTest {
 
   @Test
   void aReplayedCredentialIsRefused() throws Exception {
-    Envelope sealed = auth(300).seal(PING_TYPE, PING.toByteArray()).envelope();
+    Envelope sealed = auth(300).seal("slurmctld", PING_TYPE, PING.toByteArray()).envelope();
     assertThat(sendRaw(sealed).getErrorCode()).isZero();
     assertRefused(sealed, "replayed");
   }
 
   @Test
   void aCredentialMovedToAnotherMessageIsRefused() throws Exception {
-    Envelope sealed = auth(300).seal(PING_TYPE, PING.toByteArray()).envelope();
+    Envelope sealed = auth(300).seal("slurmctld", PING_TYPE, PING.toByteArray()).envelope();
     Request other = Request.newBuilder().setConfig(ConfigRequest.getDefaultInstance()).build();
     Envelope rebound = sealed.toBuilder().setType(other.getBodyCase().getNumber())
         .setBody(other.toByteString()).build();
@@ -159,8 +159,14 @@ class RpcServerMungeTest {
   }
 
   @Test
+  void aCredentialMadeForAnotherDaemonIsRefused() throws Exception {
+    Envelope forDbd = auth(300).seal("slurmdbd", PING_TYPE, PING.toByteArray()).envelope();
+    assertRefused(forDbd, "another message or receiver than slurmctld");
+  }
+
+  @Test
   void anExpiredCredentialIsRefused() throws Exception {
-    Envelope sealed = auth(1).seal(PING_TYPE, PING.toByteArray()).envelope();
+    Envelope sealed = auth(1).seal("slurmctld", PING_TYPE, PING.toByteArray()).envelope();
     Thread.sleep(2100); // past MUNGE's TTL of 1 s; no assertion depends on this duration
     assertRefused(sealed, "expired");
   }
@@ -169,8 +175,8 @@ class RpcServerMungeTest {
   void aCredentialMadeWithAnotherMungeKeyIsRefused() throws Exception {
     try (MungedFixture other = new MungedFixture(Files.createDirectories(dir.resolve("other")))) {
       MungeAuth foreign = new MungeAuth(other.program(), UserDirectory.system(),
-          Clock.systemUTC(), Duration.ofSeconds(300));
-      assertRefused(foreign.seal(PING_TYPE, PING.toByteArray()).envelope(), "invalid");
+          Clock.systemUTC(), Duration.ofSeconds(300), null);
+      assertRefused(foreign.seal("slurmctld", PING_TYPE, PING.toByteArray()).envelope(), "invalid");
     }
   }
 
@@ -183,14 +189,15 @@ class RpcServerMungeTest {
   @Test
   void aBindingIsOnlyValidForItsOwnMessage() {
     byte[] nonce = new byte[MessageBinding.NONCE_BYTES];
-    MessageBinding b = MessageBinding.of(MessageBinding.REQUEST, 7, new byte[] {1, 2}, 1000L,
-        nonce, null);
+    MessageBinding b = MessageBinding.of(MessageBinding.REQUEST, "slurmctld", 7,
+        new byte[] {1, 2}, 1000L, nonce, null);
     MessageBinding parsed = MessageBinding.parse(b.print()).orElseThrow();
-    assertThat(parsed.binds(7, new byte[] {1, 2}, null)).isTrue();
-    assertThat(parsed.binds(8, new byte[] {1, 2}, null)).isFalse();
-    assertThat(parsed.binds(7, new byte[] {1, 3}, null)).isFalse();
-    assertThat(parsed.binds(7, new byte[] {1, 2}, new byte[16])).isFalse();
-    assertThat(MessageBinding.parse("corral1:q:12:zz:00")).isEmpty();
+    assertThat(parsed.binds("slurmctld", 7, new byte[] {1, 2}, null)).isTrue();
+    assertThat(parsed.binds("slurmctld", 8, new byte[] {1, 2}, null)).isFalse();
+    assertThat(parsed.binds("slurmctld", 7, new byte[] {1, 3}, null)).isFalse();
+    assertThat(parsed.binds("slurmctld", 7, new byte[] {1, 2}, new byte[16])).isFalse();
+    assertThat(parsed.binds("slurmdbd", 7, new byte[] {1, 2}, null)).isFalse();
+    assertThat(MessageBinding.parse("corral2:q:12:zz:00")).isEmpty();
     assertThat(MessageBinding.parse("hello")).isEmpty();
     assertThat(ByteString.copyFrom(parsed.nonce())).isEqualTo(ByteString.copyFrom(nonce));
   }

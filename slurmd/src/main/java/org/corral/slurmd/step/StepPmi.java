@@ -22,7 +22,7 @@ import org.corral.slurmd.pmi.ProcessMapping;
 /**
  * A step's --mpi=pmi2 wire-up on this node: its PMI server (a socket in the step's spool
  * directory), whose fences go to srun over the step's I/O connection and come back from it
- * (docs/adr/0011), and whose errors go to the task's stderr as slurmstepd's do.
+ * (docs/adr/0012), and whose errors go to the task's stderr as slurmstepd's do.
  */
 final class StepPmi implements AutoCloseable {
   /** Where the socket lives, inside the step's directory. */

@@ -6,31 +6,30 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.IntPredicate;
 import org.corral.common.SlurmError;
-import org.corral.protocol.auth.MungeAuth;
 import org.corral.protocol.msg.Envelope;
 import org.corral.protocol.msg.Request;
 import org.corral.protocol.msg.Response;
 
 /**
- * A user command's channel to a daemon on another host (AuthType=auth/munge): each request
- * carries a MUNGE credential bound to it, and the reply must carry one bound to the request,
- * sealed by root or SlurmUser. One connection per call: a command makes few.
+ * A user command's channel to a daemon on another host: each request carries a credential of
+ * the user bound to it and to its receiver (MUNGE's, or one the host's sackd or slurmd minted),
+ * and the reply must carry one a daemon sealed, bound to the request. One connection per call: a
+ * command makes few.
  */
-public final class MungeChannel implements RpcChannel {
+public final class UserChannel implements RpcChannel {
   private final String host;
   private final int port;
-  private final MungeAuth auth;
-  private final IntPredicate trustedUid;
+  private final String receiver;
+  private final ClientAuth auth;
   private final Duration timeout;
 
-  public MungeChannel(String host, int port, MungeAuth auth, IntPredicate trustedUid,
-      Duration timeout) {
+  /** @param receiver the daemon's name, as its credentials must say ("slurmctld", "slurmdbd") */
+  public UserChannel(String host, int port, String receiver, ClientAuth auth, Duration timeout) {
     this.host = Objects.requireNonNull(host, "host");
     this.port = port;
+    this.receiver = Objects.requireNonNull(receiver, "receiver");
     this.auth = Objects.requireNonNull(auth, "auth");
-    this.trustedUid = Objects.requireNonNull(trustedUid, "trustedUid");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
     if (port < 1 || port > 65535) {
       throw new IllegalArgumentException("port " + port + " is out of range 1-65535");
@@ -40,9 +39,9 @@ public final class MungeChannel implements RpcChannel {
   @Override
   public Response call(Request request) throws IOException {
     String target = host + ":" + port;
-    MungeAuth.Sealed sealed;
+    ClientAuth.Sealed sealed;
     try {
-      sealed = auth.seal(RpcCall.typeOf(request), request.toByteArray());
+      sealed = auth.seal(receiver, RpcCall.typeOf(request), request.toByteArray());
     } catch (AuthException e) {
       throw new TransportException(SlurmError.AUTH_CRED_INVALID,
           "cannot make a credential for " + target + ": " + e.getMessage(), e);
@@ -50,9 +49,9 @@ public final class MungeChannel implements RpcChannel {
     Envelope reply = sealed.envelope().getSerializedSize() <= FrameLimits.DEFAULT_UNAUTHENTICATED
         ? send(target, sealed.envelope()) : sendAfterHello(target, sealed.envelope());
     try {
-      auth.verifyReply(reply, sealed.nonce(), trustedUid);
+      auth.verifyReply(reply, sealed);
     } catch (AuthException e) {
-      throw refusedOrUnverified(reply, target, e);
+      throw refusedOrUnverified(auth.carriesCredential(reply), reply, target, e);
     }
     return RpcCall.decode(reply, target);
   }
@@ -64,13 +63,13 @@ public final class MungeChannel implements RpcChannel {
   }
 
   /**
-   * Sends a request larger than a connection may send before it proves who it is: a MUNGE hello
-   * first, on the same connection (one more credential, so only for large requests).
+   * Sends a request larger than a connection may send before it proves who it is: a hello with
+   * the user's credential first, on the same connection (one more credential, so only for large requests).
    */
   private Envelope sendAfterHello(String target, Envelope envelope) throws TransportException {
     Envelope hello;
     try {
-      hello = auth.seal(Hello.TYPE, new byte[0]).envelope();
+      hello = auth.seal(receiver, Hello.TYPE, new byte[0]).envelope();
     } catch (AuthException e) {
       throw new TransportException(SlurmError.AUTH_CRED_INVALID,
           "cannot make a credential for " + target + ": " + e.getMessage(), e);
@@ -105,9 +104,9 @@ public final class MungeChannel implements RpcChannel {
    * A reply we cannot trust. A server that refused our credential answers unsealed (it has no
    * verified request to bind to): we pass on what it said, marked as such.
    */
-  private static TransportException refusedOrUnverified(Envelope reply, String target,
-      AuthException e) {
-    if (reply.getMunge().isEmpty()) {
+  private static TransportException refusedOrUnverified(boolean sealed, Envelope reply,
+      String target, AuthException e) {
+    if (!sealed) {
       try {
         Response claimed = RpcCall.parse(reply.getBody(), target);
         if (claimed.getErrorCode() == SlurmError.AUTH_CRED_INVALID.code()) {
@@ -124,6 +123,6 @@ public final class MungeChannel implements RpcChannel {
 
   @Override
   public String toString() {
-    return "MungeChannel[" + host + ":" + port + "]";
+    return "UserChannel[" + receiver + "@" + host + ":" + port + "]";
   }
 }
