@@ -54,6 +54,7 @@ class MpiWireUpTest {
     cluster = LocalCluster.upWithConfig(2, """
         ClusterName=mpi
         MpiDefault=pmi2
+        MpiParams=ports=12000-12999
         NodeName=m[1-2] CPUs=4 RealMemory=2000
         PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE State=UP
         """);
@@ -88,6 +89,16 @@ class MpiWireUpTest {
         "rank=0 size=3 sum=6 node=m1",
         "rank=1 size=3 sum=6 node=m2",
         "rank=2 size=3 sum=6 node=m1");
+  }
+
+  /** As the reference gives them: one more port than the most tasks on a node, the same for every task. */
+  @Test
+  void mpiParamsPortsAreReservedForEveryStep() throws Exception {
+    LocalCluster.Result r = cluster.as(alice, work, "srun", "--mpi=none", "-N2", "-n3", "printenv", "SLURM_STEP_RESV_PORTS");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out().lines().distinct().toList()).hasSize(1).first().asString().matches("12[0-9]{3}-12[0-9]{3}");
+    String[] range = r.out().lines().findFirst().orElseThrow().split("-");
+    assertThat(Integer.parseInt(range[1]) - Integer.parseInt(range[0])).isEqualTo(2);
   }
 
   @Test

@@ -99,6 +99,8 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> MPI_DEFAULT = honoured("MpiDefault", plugin(false, "none", "pmi2", "pmix",
       "pmix_v3", "pmix_v4", "pmix_v5", "cray_shasta", "openmpi", "mpi/none", "mpi/pmi2", "mpi/pmix", "mpi/pmix_v3",
       "mpi/pmix_v4", "mpi/pmix_v5", "mpi/cray_shasta", "mpi/openmpi"), "none");
+  /** ports=LOW-HIGH: every step reserves ports of its own (SLURM_STEP_RESV_PORTS). */
+  public static final ConfKey<String> MPI_PARAMS = honoured("MpiParams", TEXT, null);
   public static final ConfKey<Long> MIN_JOB_AGE = honoured("MinJobAge", SECONDS, "300");
   public static final ConfKey<String> PLUGIN_DIR = honoured("PluginDir", TEXT, "/usr/lib/x86_64-linux-gnu/slurm-wlm");
   public static final ConfKey<String> PREEMPT_MODE = honoured("PreemptMode", TEXT, "OFF");
@@ -261,7 +263,7 @@ public final class SlurmConfKeys {
         MESSAGE_TIMEOUT,
         MIN_JOB_AGE,
         MPI_DEFAULT,
-        ignored("MpiParams", TEXT, null, "no MPI port reservation"),
+        MPI_PARAMS,
         shown("MULTIPLE_SLURMD"),
         shown("NEXT_JOB_ID"),
         ignored("NodeFeaturesPlugins", TEXT, null, "no node_features plugins"),

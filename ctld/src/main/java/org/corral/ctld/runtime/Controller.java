@@ -185,7 +185,8 @@ public final class Controller implements AutoCloseable {
         cfg.maxJobId(), cfg.scheduling());
     jobs.useSubmitFilters(org.corral.ctld.submit.SubmitFilters.load(cfg));
     jobs.keys(SubmitKeys.of(recovered));
-    StepRequests steps = new StepRequests(auth, clock, stepOrders);
+    StepRequests steps = new StepRequests(auth, clock, stepOrders,
+        org.corral.ctld.steps.MpiPorts.of(cfg.value(org.corral.common.config.SlurmConfKeys.MPI_PARAMS)));
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
         cfg.minJobAge(), gangSliceS(cfg), agent::ping);
 

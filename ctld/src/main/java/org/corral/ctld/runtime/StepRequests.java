@@ -14,6 +14,7 @@ import org.corral.common.SlurmError;
 import org.corral.ctld.state.ClusterState;
 import org.corral.ctld.state.Command;
 import org.corral.ctld.state.JobStates;
+import org.corral.ctld.steps.MpiPorts;
 import org.corral.ctld.steps.StepLayout;
 import org.corral.protocol.Peer;
 import org.corral.protocol.StepIds;
@@ -41,11 +42,14 @@ final class StepRequests {
   private final Clock clock;
   private final StepOrders orders;
   private final SecureRandom random = new SecureRandom();
+  /** MpiParams=ports: every step reserves ports of its own. */
+  private final Optional<MpiPorts> mpiPorts;
 
-  StepRequests(Authorizer auth, Clock clock, StepOrders orders) {
+  StepRequests(Authorizer auth, Clock clock, StepOrders orders, Optional<MpiPorts> mpiPorts) {
     this.auth = auth;
     this.clock = clock;
     this.orders = orders;
+    this.mpiPorts = mpiPorts;
   }
 
   Decision<CreateStepReply> create(Peer peer, StepSpec spec, ClusterState s) {
@@ -70,6 +74,14 @@ final class StepRequests {
       gres = org.corral.ctld.steps.StepGres.choose(rec, spec, p.nodes(), p.tasks());
     } catch (org.corral.ctld.steps.StepGres.Unavailable e) {
       throw new SlurmException(e.error());
+    }
+    String ports = "";
+    if (mpiPorts.isPresent()) {
+      try {
+        ports = mpiPorts.get().reserve(p.nodes(), p.tasks(), runningSteps(s));
+      } catch (MpiPorts.Unavailable e) {
+        throw new SlurmException(e.error());
+      }
     }
     long now = clock.instant().getEpochSecond();
     String name = spec.getName().isEmpty() && spec.getArgvCount() > 0
@@ -96,6 +108,7 @@ final class StepRequests {
         .setSrunPid(spec.getSrunPid())
         .setMemPerNodeMb(memPerNode(job, spec, p))
         .addAllGres(gres)
+        .setResvPorts(ports)
         .build();
     byte[] key = new byte[IO_KEY_BYTES];
     random.nextBytes(key);
@@ -223,6 +236,17 @@ final class StepRequests {
   }
 
   /** CPUs held on each node by the job's running steps that do not share (no --overlap). */
+  /** The steps of the running jobs (those that may hold reserved ports). */
+  private static List<StepInfo> runningSteps(ClusterState s) {
+    List<StepInfo> steps = new ArrayList<>();
+    for (JobRecord r : s.jobs().values()) {
+      if (r.getInfo().getState() == JobState.RUNNING) {
+        r.getStepsList().forEach(st -> steps.add(st.getInfo()));
+      }
+    }
+    return steps;
+  }
+
   private static Map<String, Integer> busyCpus(JobRecord rec) {
     Map<String, Integer> busy = new HashMap<>();
     for (StepRecord st : rec.getStepsList()) {

@@ -11,7 +11,7 @@ import org.corral.protocol.msg.StepInfo;
 /**
  * The step-wide variables only known once the controller has placed the step, laid over the
  * environment srun sent (a later value replaces an earlier one): the step's nodes, task counts
- * and id. As in Slurm, SLURM_NODELIST keeps the job's nodes while SLURM_NNODES counts the
+ * and id, and the ports reserved for it (MpiParams=ports). As in Slurm, SLURM_NODELIST keeps the job's nodes while SLURM_NNODES counts the
  * step's.
  */
 public final class StepEnvironment {
@@ -40,6 +40,9 @@ public final class StepEnvironment {
     env.put("SLURM_NPROCS", tasks);
     env.put("SLURM_TASKS_PER_NODE", tasksPerNode);
     env.putIfAbsent("SLURM_NODELIST", step.getNodes());
+    if (!step.getResvPorts().isEmpty()) {
+      env.put("SLURM_STEP_RESV_PORTS", step.getResvPorts());
+    }
     List<String> out = new ArrayList<>(env.size());
     env.forEach((k, v) -> out.add(k + "=" + v));
     return out;
