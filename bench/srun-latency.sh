@@ -13,13 +13,7 @@ port=$((30000 + RANDOM % 2000))
 trap 'CORRAL_SKIP_BUILD=1 "$here/corral" down --dir "$dir/c" >/dev/null; rm -rf "$dir"' EXIT
 CORRAL_SKIP_BUILD=1 ./corral up --dir "$dir/c" --port-base "$port" --nodes 4 --cpus 8 >/dev/null
 
-# Prints the median and the mean of RUNS timings of the command.
-time_runs() {
-  for _ in $(seq "$runs"); do
-    s=$(date +%s%N); "$@" >/dev/null; e=$(date +%s%N)
-    echo $(( (e - s) / 1000000 ))
-  done | sort -n | awk '{ a[NR] = $1; t += $1 } END { printf "median %d ms, mean %d ms over %d runs\n", a[int((NR + 1) / 2)], t / NR, NR }'
-}
+. "$here/bench/time-runs.sh"
 cd "$dir"
 echo "== Corral: srun -N4 -n32 true"
 SLURM_CONF="$dir/c/slurm.conf" time_runs "$here/bin/srun" -N4 -n32 true

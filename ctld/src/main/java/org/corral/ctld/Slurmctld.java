@@ -16,7 +16,7 @@ import org.corral.ctld.ha.ReplicatedController;
 import org.corral.ctld.runtime.Controller;
 
 /**
- * {@code slurmctld [-D] [-i] [-c] [-v] [-f slurm.conf]}: the controller daemon. Runs in the
+ * {@code slurmctld [-D] [-i] [-c] [-R] [-v] [-f slurm.conf]}: the controller daemon. Runs in the
  * foreground (launchers such as {@code corral up} put it in the background).
  */
 public final class Slurmctld {
@@ -26,6 +26,7 @@ public final class Slurmctld {
     org.corral.common.FailFast.install(); // no half-alive daemon: a dead thread ends the process
     boolean ignoreDamage = false;
     boolean clear = false;
+    boolean recoverPartitions = false;
     boolean verbose = false;
     Path conf = null;
     String controllerName = null;
@@ -36,6 +37,7 @@ public final class Slurmctld {
         case "-D", "-s" -> { }
         case "-i" -> ignoreDamage = true;
         case "-c" -> clear = true;
+        case "-R" -> recoverPartitions = true; // partitions as saved too, not slurm.conf's
         case "-v", "-vv", "-vvv" -> verbose = true;
         case "-f" -> conf = Path.of(args[++i]);
         case "--controller" -> controllerName = args[++i];
@@ -44,7 +46,7 @@ public final class Slurmctld {
           return;
         }
         case "-h", "--help" -> {
-          System.out.println("Usage: slurmctld [-D] [-i] [-c] [-v] [-f slurm.conf] [--controller NAME]");
+          System.out.println("Usage: slurmctld [-D] [-i] [-c] [-R] [-v] [-f slurm.conf] [--controller NAME]");
           return;
         }
         default -> {
@@ -69,7 +71,8 @@ public final class Slurmctld {
       }
       Path pid = Path.of(cfg.slurmctldPidFile());
       Controller controller = Controller.start(cfg, Clock.systemUTC(),
-          ignoreDamage ? RecoveryMode.IGNORE_DAMAGE : RecoveryMode.STRICT, clear, Duration.ofSeconds(10));
+          ignoreDamage ? RecoveryMode.IGNORE_DAMAGE : RecoveryMode.STRICT, clear, recoverPartitions,
+          Duration.ofSeconds(10));
       PidFile.write(pid);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         controller.close();

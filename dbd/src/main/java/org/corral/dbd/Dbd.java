@@ -25,6 +25,7 @@ import org.corral.protocol.DbdAddress;
 import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.SocketDirectory;
+import org.corral.protocol.PeerLimits;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.audit.AuditLog;
@@ -88,11 +89,12 @@ public final class Dbd implements AutoCloseable {
     DbdService service = new DbdService(jobs, cluster, slurmUid, clock,
         assocService, new ArchiveService(purger, jobs, assocService, cfg.archiveDirSetting()),
         new ReportService(rollups, jobs, cluster, clock), new NodeEventStore(db),
-        DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid));
+        DbdSettings.of(cfg, clock.instant(), cfg.slurmUser(), slurmUid), cfg.privateData());
     AuditLog audit = AuditLog.open(auditFile(cfg), "slurmdbd", cfg.get("DbdHost").orElse("localhost"), clock);
     service.audit(audit);
     RpcServer server = RpcServer.start(new RpcServerConfig(cfg.dbdAddr(), tcpPort, socket,
-            64 << 20, Duration.ofMinutes(5), 1024, userFrames),
+            64 << 20, Duration.ofMinutes(5), 1024, userFrames,
+            PeerLimits.DEFAULT.withParameters(cfg.get("Parameters").orElse(""))),
         new Credentials(key, "slurmdbd", clock),
         MungeAuth.forAuthType(cfg.get("AuthType").orElse("auth/munge"),
             cfg.get("AuthInfo").orElse(null), clock),

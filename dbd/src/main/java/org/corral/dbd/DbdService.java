@@ -45,9 +45,19 @@ final class DbdService implements RequestHandler {
   private final NodeEventStore nodeEvents;
   private final String cluster;
   private final org.corral.protocol.msg.ConfigReply settings;
+  private final PrivateView privateView;
 
   DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, AssocService assoc, ArchiveService archive,
       ReportService report, NodeEventStore nodeEvents, org.corral.protocol.msg.ConfigReply settings) {
+    this(jobs, cluster, slurmUid, clock, assoc, archive, report, nodeEvents, settings,
+        org.corral.common.config.PrivateData.NONE);
+  }
+
+  /** @param privateData slurmdbd.conf's PrivateData: what plain users may not read */
+  DbdService(JobStore jobs, String cluster, int slurmUid, Clock clock, AssocService assoc, ArchiveService archive,
+      ReportService report, NodeEventStore nodeEvents, org.corral.protocol.msg.ConfigReply settings,
+      org.corral.common.config.PrivateData privateData) {
+    this.privateView = new PrivateView(privateData, assoc);
     this.settings = settings;
     this.nodeEvents = nodeEvents;
     this.cluster = cluster;
@@ -97,17 +107,27 @@ final class DbdService implements RequestHandler {
           }
           long now = clock.instant().getEpochSecond();
           boolean privileged = peer.uid() == 0 || peer.uid() == slurmUid;
-          yield Response.newBuilder().setJobQuery(query.run(req.getJobQuery(), peer.uid(), privileged, now)).build();
+          PrivateView.Viewer v = privateView.viewer(peer);
+          yield Response.newBuilder().setJobQuery(query.run(req.getJobQuery(), peer.uid(), privileged, now,
+              privateView.jobsLimited(v) ? v : null)).build();
         }
         case EVENT_QUERY -> {
+          if (privateView.eventsDenied(privateView.viewer(peer))) {
+            yield Responses.error(SlurmError.ACCESS_DENIED, SlurmError.ACCESS_DENIED.message());
+          }
           EventQueryRequest q = req.getEventQuery();
           yield Response.newBuilder().setEventQuery(EventQueryReply.newBuilder().addAllEvents(nodeEvents.find(
               q.getClustersCount() == 0 ? List.of(cluster) : q.getClustersList(), q))).build();
         }
-        case ASSOC_SNAPSHOT -> assoc.snapshot(peer, req.getAssocSnapshot());
+        case ASSOC_SNAPSHOT -> {
+          Response r = assoc.snapshot(peer, req.getAssocSnapshot());
+          yield r.hasAssocSnapshot() ? r.toBuilder().setAssocSnapshot(
+              privateView.snapshot(r.getAssocSnapshot(), privateView.viewer(peer))).build() : r;
+        }
         case ACCT_UPDATE -> assoc.update(peer, req.getAcctUpdate());
         case TXN_QUERY -> assoc.transactions(req.getTxnQuery());
-        case USAGE_REPORT -> Response.newBuilder().setUsageReport(report.report(req.getUsageReport())).build();
+        case USAGE_REPORT -> Response.newBuilder().setUsageReport(
+            privateView.report(report.report(req.getUsageReport()), privateView.viewer(peer))).build();
         case ARCHIVE_DUMP -> archive.dump(peer, req.getArchiveDump());
         case ARCHIVE_LOAD -> archive.load(peer, req.getArchiveLoad());
         case CONFIG -> Response.newBuilder().setConfig(settings).build(); // sacctmgr show configuration

@@ -31,7 +31,24 @@ final class JobQuery {
    *     jobs, root and SlurmUser see everyone's
    */
   JobQueryReply run(JobQueryRequest q, int callerUid, boolean privileged, long now) throws SQLException {
+    return run(q, callerUid, privileged, now, null);
+  }
+
+  /**
+   * @param onlyFor with PrivateData=jobs, the plain user asking: only its jobs and those charged to
+   *     the accounts it coordinates are selected, whatever was asked; null: no such limit
+   */
+  JobQueryReply run(JobQueryRequest q, int callerUid, boolean privileged, long now, PrivateView.Viewer onlyFor)
+      throws SQLException {
     JobSelection sel = new JobSelection();
+    if (onlyFor != null) {
+      List<Object> vals = new ArrayList<>();
+      vals.add((long) onlyFor.uid());
+      vals.addAll(onlyFor.coordinated());
+      sel.where("(user_id = ?" + (onlyFor.coordinated().isEmpty() ? "" : " OR account IN ("
+          + String.join(", ", java.util.Collections.nCopies(onlyFor.coordinated().size(), "?")) + ")") + ")",
+          vals.toArray());
+    }
     if (!q.getAllClusters()) {
       sel.in("cluster", q.getClustersCount() > 0 ? q.getClustersList() : List.of(defaultCluster));
     }
@@ -58,6 +75,11 @@ final class JobQuery {
       List<Object> vals = new ArrayList<>(w);
       vals.addAll(w);
       sel.where("(job_id IN (" + marks + ") OR array_job_id IN (" + marks + "))", vals.toArray());
+    }
+    if (!q.getDuplicates()) {
+      // without -D only a job's latest record: a requeued job's earlier runs are rows of their own
+      sel.where("NOT EXISTS (SELECT 1 FROM corral_job later WHERE later.cluster = corral_job.cluster"
+          + " AND later.job_id = corral_job.job_id AND later.submit_time > corral_job.submit_time)");
     }
     long end = q.getEnd() > 0 ? q.getEnd() : now;
     long start = q.getStart();

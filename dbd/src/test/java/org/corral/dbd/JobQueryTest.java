@@ -118,4 +118,26 @@ class JobQueryTest {
       assertThat(pages).isGreaterThan(2);
     }
   }
+
+  /**
+   * A requeued job's runs are rows of their own (by submit time): sacct -D lists them all, as the
+   * reference's "9 REQUEUED / 9 PENDING"; without -D only the latest, as Slurm shows it.
+   */
+  @Test
+  void withoutDuplicatesOnlyAJobsLatestRunIsListed() throws Exception {
+    try (TestDatabases.Fresh fresh = TestDatabases.create(Storage.SQLITE); Database db = fresh.open()) {
+      JobQuery q = store(db, List.of(
+          job(9, 0, JobState.REQUEUED, 10, 20, 30),
+          job(9, 0, JobState.NODE_FAIL, 30, 40, 50),
+          job(9, 0, JobState.PENDING, 50, 0, 0),
+          job(10, 0, JobState.COMPLETED, 12, 20, 30)));
+      JobQueryRequest d = JobQueryRequest.newBuilder().setDuplicates(true).build();
+      assertThat(q.run(d, 0, true, NOW).getJobsList()).extracting(j -> j.getJobId() + " " + j.getState())
+          .containsExactly("9 REQUEUED", "10 COMPLETED", "9 NODE_FAIL", "9 PENDING");
+      assertThat(q.run(JobQueryRequest.getDefaultInstance(), 0, true, NOW).getJobsList())
+          .extracting(j -> j.getJobId() + " " + j.getState()).containsExactly("10 COMPLETED", "9 PENDING");
+      assertThat(q.run(JobQueryRequest.newBuilder().addJobIds("9").build(), 0, true, NOW).getJobsList())
+          .extracting(AcctJob::getState).containsExactly(JobState.PENDING);
+    }
+  }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import org.corral.testkit.TestUsers;
 import org.junit.jupiter.api.AfterAll;
@@ -76,6 +77,23 @@ class GpuJobsTest {
     LocalCluster.Result perTask = cluster.as(alice, work, "salloc", "-n2", "--gres=gpu:4", "srun", "-n2",
         "--gpus-per-task=2", "sh", "-c", print);
     assertThat(sortedLines(perTask.out())).as(perTask.err()).isEqualTo("0:0,1\n1:2,3\n");
+  }
+
+  @Test
+  void srunInsideABatchJobGivesEachTaskTheGpusTheJobAskedPerTask() throws Exception {
+    // What the same script printed on Slurm 22.05 (sbatch -n4 --gpus-per-task=1, four GPUs)
+    String script = "#!/bin/sh\n"
+        + "echo GPUS_PER_TASK=$SLURM_GPUS_PER_TASK\n"
+        + "srun sh -c 'echo $SLURM_PROCID:$CUDA_VISIBLE_DEVICES:$SLURM_STEP_GPUS:$SLURM_GPUS_ON_NODE' | sort\n"
+        + "srun -n2 sh -c 'echo $SLURM_PROCID:$CUDA_VISIBLE_DEVICES' | sort\n";
+    Path file = work.resolve("per-task.sh");
+    Files.writeString(file, script);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    int id = LocalCluster.jobId(cluster.as(alice, work, "sbatch", "-n4", "--gpus-per-task=1", "-o", "pt-%j.out",
+        file.toString()));
+    assertThat(cluster.awaitState(id, "COMPLETED", 60)).isEqualTo("COMPLETED");
+    assertThat(Files.readString(work.resolve("pt-" + id + ".out")))
+        .isEqualTo("GPUS_PER_TASK=1\n0:0:0:4\n1:1:1:4\n2:2:2:4\n3:3:3:4\n0:0\n1:1\n");
   }
 
   @Test

@@ -30,6 +30,7 @@ public final class JobStateNames {
       case DEADLINE -> "DL";
       case OUT_OF_MEMORY -> "OOM";
       case SPECIAL_EXIT -> "SE";
+      case REQUEUED -> "RQ";
       case UNRECOGNIZED -> "??";
     };
   }

@@ -18,7 +18,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import org.corral.common.SlurmError;
 import org.corral.protocol.http.HttpHandler;
+import org.corral.protocol.msg.Envelope;
+import org.corral.protocol.msg.Response;
 
 /**
  * Serves requests on a TCP address (daemons, every request signed; users of other hosts with a
@@ -31,6 +34,8 @@ public final class RpcServer implements AutoCloseable {
   private static final int BACKLOG = 512;
   private static final int S_IFMT = 0170000;
   private static final int S_IFSOCK = 0140000;
+  private static final java.time.Duration REFUSAL_TIME = java.time.Duration.ofMillis(500);
+  private static final long REFUSAL_DRAIN_BYTES = 64 * 1024;
 
   private final RpcServerConfig config;
   private final Credentials credentials;
@@ -38,9 +43,12 @@ public final class RpcServer implements AutoCloseable {
   private final UserDirectory users;
   private final UserAuth userAuth;
   private final HttpEndpoint http;
-  private final Semaphore slots;
+  private final ConnectionLedger ledger;
+  /** Refusals being answered at once; beyond them a refused connection is just closed. */
+  private final Semaphore refusing = new Semaphore(32);
   private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
   private final List<Thread> acceptors = new ArrayList<>();
+  private volatile java.util.function.IntPredicate connectionGate = uid -> true;
   private ServerSocketChannel tcp;
   private ServerSocketChannel unix;
   private volatile boolean closed;
@@ -53,7 +61,7 @@ public final class RpcServer implements AutoCloseable {
     this.credentials = credentials;
     this.handler = handler;
     this.users = users;
-    this.slots = new Semaphore(config.maxConnections());
+    this.ledger = new ConnectionLedger(config.maxConnections(), config.peers(), System::nanoTime);
   }
 
   /**
@@ -95,6 +103,15 @@ public final class RpcServer implements AutoCloseable {
       throw e;
     }
     return server;
+  }
+
+  /**
+   * Asks {@code admits} before serving each new connection of a local user (not root, not the
+   * server's own user): false refuses it with Slurm's rate-limit error (SlurmctldParameters
+   * rl_enable also limits connections).
+   */
+  public void gateConnections(java.util.function.IntPredicate admits) {
+    this.connectionGate = Objects.requireNonNull(admits, "admits");
   }
 
   /** The bound TCP port, or -1 without TCP. */
@@ -171,10 +188,32 @@ public final class RpcServer implements AutoCloseable {
         return;
       }
       String remote = describe(channel, isTcp);
-      if (!slots.tryAcquire()) {
-        LOG.log(Level.WARNING, "refused connection from {0}: {1} connections already open",
-            remote, config.maxConnections());
-        closeQuietly(channel);
+      Peer local = null;
+      ConnectionLedger.Ticket ticket;
+      try {
+        if (isTcp) {
+          ticket = ledger.admitUnauthenticated(hostOf(channel), () -> closeQuietly(channel));
+        } else {
+          try {
+            local = LocalPeers.of(channel, users);
+          } catch (IOException e) {
+            refuse(channel, false, SlurmError.USER_ID_MISSING,
+                "cannot identify the local client: " + e.getMessage());
+            continue;
+          }
+          boolean trusted = ServerConnection.isTrusted(local);
+          ticket = trusted ? ledger.admitTrusted("uid " + local.uid()) : ledger.admitUser(local.uid());
+          if (!trusted && !connectionGate.test(local.uid())) {
+            ledger.release(ticket);
+            ledger.log().refused("uid " + local.uid(), "connection rate", "connection refused");
+            refuse(channel, false, SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF,
+                SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.message());
+            continue;
+          }
+        }
+      } catch (ConnectionLedger.Refused r) {
+        ledger.log().refused(r.peer, r.limit, r.getMessage() + "; connection refused");
+        refuse(channel, isTcp, SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF, r.getMessage());
         continue;
       }
       open.add(channel);
@@ -183,21 +222,55 @@ public final class RpcServer implements AutoCloseable {
           channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         }
         ServerConnection connection = new ServerConnection(new FramedConnection(channel), isTcp,
-            remote, config, credentials, handler, users, userAuth, http);
+            remote, local, ledger, ticket, config, credentials, handler, userAuth, http);
         Thread.ofVirtual().name("rpc-conn").start(() -> {
           try {
             connection.run();
           } finally {
             open.remove(channel);
-            slots.release();
+            ledger.release(ticket);
           }
         });
       } catch (IOException | RuntimeException e) {
         LOG.log(Level.WARNING, "could not serve connection from {0}: {1}", remote, e.toString());
         open.remove(channel);
-        slots.release();
+        ledger.release(ticket);
         closeQuietly(channel);
       }
+    }
+  }
+
+  /**
+   * Answers a connection refused at the door with why, on a thread of its own so the acceptor
+   * goes on; when many are being refused at once, the rest are closed without a word. Over TCP
+   * the refusal is signed, so that a daemon believes it.
+   */
+  private void refuse(SocketChannel channel, boolean isTcp, SlurmError error, String why) {
+    if (!refusing.tryAcquire()) {
+      closeQuietly(channel);
+      return;
+    }
+    Thread.ofVirtual().name("rpc-refuse").start(() -> {
+      try (FramedConnection c = new FramedConnection(channel)) {
+        Response r = Responses.error(error, why);
+        int type = r.getBodyCase().getNumber();
+        c.write(isTcp ? credentials.sealReply(type, r.toByteArray())
+            : Envelope.newBuilder().setType(type).setBody(r.toByteString()).build(), REFUSAL_TIME);
+        c.finishAfterError(REFUSAL_DRAIN_BYTES, REFUSAL_TIME);
+      } catch (IOException | RuntimeException e) {
+        LOG.log(Level.DEBUG, "could not send a refusal: {0}", e.toString());
+      } finally {
+        refusing.release();
+      }
+    });
+  }
+
+  /** The remote address of a TCP connection without its port: the peer its limits count by. */
+  private static String hostOf(SocketChannel channel) {
+    try {
+      return ((InetSocketAddress) channel.getRemoteAddress()).getAddress().getHostAddress();
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
     }
   }
 

@@ -15,9 +15,10 @@ import java.util.Objects;
  * @param maxConnections connections served at once; further ones are closed at once
  * @param frames smaller limits for unauthenticated TCP connections and local users (never above
  *     {@code maxFrameBytes}, which is what daemons, root and the server's own user may send)
+ * @param peers what one user or address may hold of the server (connections, requests in flight)
  */
 public record RpcServerConfig(String tcpHost, int tcpPort, Path unixSocket, int maxFrameBytes,
-    Duration idleTimeout, int maxConnections, FrameLimits frames) {
+    Duration idleTimeout, int maxConnections, FrameLimits frames, PeerLimits peers) {
   public static final int NO_TCP = -1;
   public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -41,6 +42,14 @@ public record RpcServerConfig(String tcpHost, int tcpPort, Path unixSocket, int 
       throw new IllegalArgumentException("maxConnections must be at least 1");
     }
     Objects.requireNonNull(frames, "frames");
+    Objects.requireNonNull(peers, "peers");
+  }
+
+  /** With the default {@link PeerLimits}. */
+  public RpcServerConfig(String tcpHost, int tcpPort, Path unixSocket, int maxFrameBytes,
+      Duration idleTimeout, int maxConnections, FrameLimits frames) {
+    this(tcpHost, tcpPort, unixSocket, maxFrameBytes, idleTimeout, maxConnections, frames,
+        PeerLimits.DEFAULT);
   }
 
   /** With the default {@link FrameLimits}. */
@@ -68,21 +77,26 @@ public record RpcServerConfig(String tcpHost, int tcpPort, Path unixSocket, int 
 
   public RpcServerConfig withMaxFrameBytes(int bytes) {
     return new RpcServerConfig(tcpHost, tcpPort, unixSocket, bytes, idleTimeout, maxConnections,
-        frames);
+        frames, peers);
   }
 
   public RpcServerConfig withIdleTimeout(Duration timeout) {
     return new RpcServerConfig(tcpHost, tcpPort, unixSocket, maxFrameBytes, timeout,
-        maxConnections, frames);
+        maxConnections, frames, peers);
   }
 
   public RpcServerConfig withMaxConnections(int max) {
     return new RpcServerConfig(tcpHost, tcpPort, unixSocket, maxFrameBytes, idleTimeout, max,
-        frames);
+        frames, peers);
   }
 
   public RpcServerConfig withFrames(FrameLimits limits) {
     return new RpcServerConfig(tcpHost, tcpPort, unixSocket, maxFrameBytes, idleTimeout,
-        maxConnections, limits);
+        maxConnections, limits, peers);
+  }
+
+  public RpcServerConfig withPeers(PeerLimits limits) {
+    return new RpcServerConfig(tcpHost, tcpPort, unixSocket, maxFrameBytes, idleTimeout,
+        maxConnections, frames, limits);
   }
 }

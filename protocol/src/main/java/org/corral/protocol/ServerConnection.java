@@ -28,7 +28,9 @@ final class ServerConnection implements Runnable {
   private final RpcServerConfig config;
   private final Credentials credentials;
   private final RequestHandler handler;
-  private final UserDirectory users;
+  private final Peer local;
+  private final ConnectionLedger ledger;
+  private final ConnectionLedger.Ticket ticket;
   private final UserAuth userAuth;
   private final HttpEndpoint http;
   /** The daemon whose signed hello opened this TCP connection, or null before it. */
@@ -46,9 +48,17 @@ final class ServerConnection implements Runnable {
     }
   }
 
-  ServerConnection(FramedConnection connection, boolean tcp, String remote,
-      RpcServerConfig config, Credentials credentials, RequestHandler handler,
-      UserDirectory users, UserAuth userAuth, HttpEndpoint http) {
+  /**
+   * @param local the local user (from the kernel), null for TCP
+   * @param ticket this connection's place in the ledger; it moves to its user's or the daemons'
+   *     share when a TCP connection proves who it is
+   */
+  ServerConnection(FramedConnection connection, boolean tcp, String remote, Peer local,
+      ConnectionLedger ledger, ConnectionLedger.Ticket ticket, RpcServerConfig config,
+      Credentials credentials, RequestHandler handler, UserAuth userAuth, HttpEndpoint http) {
+    this.local = local;
+    this.ledger = ledger;
+    this.ticket = ticket;
     this.userAuth = userAuth;
     this.http = http;
     this.connection = connection;
@@ -57,21 +67,13 @@ final class ServerConnection implements Runnable {
     this.config = config;
     this.credentials = credentials;
     this.handler = handler;
-    this.users = users;
   }
 
   @Override
   public void run() {
     try (connection) {
-      Peer local = null;
-      if (!tcp) {
-        try {
-          local = LocalPeers.of(connection.channel(), users);
-        } catch (IOException e) {
-          refuse(SlurmError.USER_ID_MISSING, "cannot identify the local client: " + e.getMessage());
-          return;
-        }
-      } else if (http != null && HttpEndpoint.looksLikeHttp(connection.peek(4, config.idleTimeout()))) {
+      if (tcp && http != null
+          && HttpEndpoint.looksLikeHttp(connection.peek(4, nextFrameTimeout()))) {
         http.serve(connection, remote);
         return;
       }
@@ -89,7 +91,7 @@ final class ServerConnection implements Runnable {
       Envelope request;
       try {
         IntUnaryOperator limit = frameLimit(local, trustedLocal);
-        request = connection.read(frameCeiling(trustedLocal), limit, config.idleTimeout());
+        request = connection.read(frameCeiling(trustedLocal), limit, nextFrameTimeout());
       } catch (ProtocolException e) {
         SlurmError error = !tcp && !trustedLocal && e.frameType() > 0
             ? config.frames().refusalFor(e.frameType()) : e.error();
@@ -150,8 +152,18 @@ final class ServerConnection implements Runnable {
     return trustedLocal ? max : Integer.MAX_VALUE;
   }
 
+  /**
+   * A TCP connection that has not proved who it is gets {@link PeerLimits#helloTimeout} for its
+   * first frame (a slow or silent one is closed quickly); then the idle timeout applies.
+   */
+  private java.time.Duration nextFrameTimeout() {
+    java.time.Duration hello = config.peers().helloTimeout();
+    return ticket.kind() == ConnectionLedger.Kind.UNAUTHENTICATED
+        && hello.compareTo(config.idleTimeout()) < 0 ? hello : config.idleTimeout();
+  }
+
   /** Root and the user this server runs as: the ones who may send as much as a daemon. */
-  private static boolean isTrusted(Peer local) {
+  static boolean isTrusted(Peer local) {
     return local.uid() == 0 || SELF.equals(local.userName());
   }
 
@@ -163,12 +175,17 @@ final class ServerConnection implements Runnable {
     try {
       if (!hello.hasCredential() && userAuth != null && userAuth.carriesCredential(hello)) {
         greetedUser = Hello.verifyUser(userAuth, hello);
+        ledger.becomeUser(ticket, greetedUser.uid());
       } else {
         greetedBy = Hello.verify(credentials, hello);
+        ledger.becomeDaemon(ticket);
       }
       return true;
     } catch (AuthException e) {
       refuse(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
+      return false;
+    } catch (ConnectionLedger.Refused r) {
+      refuseOverLimit(r);
       return false;
     }
   }
@@ -181,8 +198,11 @@ final class ServerConnection implements Runnable {
       try {
         user = userAuth.verify(envelope);
         peer = user.peer();
+        ledger.becomeUser(ticket, peer.uid());
       } catch (AuthException e) {
         return reject(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
+      } catch (ConnectionLedger.Refused r) {
+        return overLimit(r);
       }
     } else if (tcp || envelope.hasCredential()) {
       if (credentials == null) {
@@ -192,6 +212,9 @@ final class ServerConnection implements Runnable {
         String sender = credentials.verify(envelope);
         peer = tcp ? Peer.daemon(sender)
             : new Peer(local.uid(), local.gid(), local.userName(), sender);
+        if (tcp) {
+          ledger.becomeDaemon(ticket);
+        }
       } catch (AuthException e) {
         return reject(SlurmError.AUTH_CRED_INVALID, "authentication failed: " + e.getMessage());
       }
@@ -210,9 +233,13 @@ final class ServerConnection implements Runnable {
     return new Outcome(handle(peer, request), false, user);
   }
 
-  /** The handler's answer; its failures are ours, so they never end the connection. */
+  /**
+   * The handler's answer, once the user has a place among its requests in flight; the handler's
+   * failures are ours, so they never end the connection.
+   */
   private Response handle(Peer peer, Request request) {
-    try {
+    try (ConnectionLedger.Permit turn = isLongPoll(request) ? () -> { }
+        : ledger.startRequest(ticket)) {
       Response response = handler.handle(peer, request, remote);
       if (response != null) {
         return response;
@@ -225,6 +252,35 @@ final class ServerConnection implements Runnable {
           + remote, e);
       return Responses.error(SlurmError.UNEXPECTED,
           "internal error handling the request (details are in the server log)");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Responses.error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF, "the server is closing");
+    }
+  }
+
+  /**
+   * A request that waits for something to happen (an allocation) rather than works: it takes no
+   * place among its user's requests in flight, so many sruns waiting do not hold up the user's
+   * other commands.
+   */
+  private static boolean isLongPoll(Request request) {
+    return request.getBodyCase() == Request.BodyCase.WAIT_ALLOCATION;
+  }
+
+  /** A limit refused the connection once it said who it is: logged once per interval, closed. */
+  private Outcome overLimit(ConnectionLedger.Refused r) {
+    ledger.log().refused(r.peer, r.limit, r.getMessage() + "; connection closed");
+    return new Outcome(Responses.error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF, r.getMessage()),
+        true);
+  }
+
+  private void refuseOverLimit(ConnectionLedger.Refused r) {
+    Outcome outcome = overLimit(r);
+    try {
+      connection.write(seal(outcome), config.idleTimeout());
+      connection.finishAfterError(DRAIN_BYTES, DRAIN_TIME);
+    } catch (IOException e) {
+      LOG.log(Level.DEBUG, "could not send refusal to {0}: {1}", remote, e.getMessage());
     }
   }
 

@@ -129,12 +129,14 @@ class RpcServerTest {
       a.send(RpcCall.plainEnvelope(ServerFixture.PING)).receiveResponse();
       b.send(f.nodeCredentials.seal(16, ServerFixture.PING.toByteArray())).receiveResponse();
       try (RawConnection third = f.raw(Transport.UNIX)) {
+        Response refusal = third.receiveResponse(); // told why, then closed
+        assertThat(refusal.getErrorCode())
+            .isEqualTo(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.code());
+        assertThat(refusal.getErrorMessage()).contains("2 connections open");
         assertThat(third.closedByServer()).isTrue();
       }
-      assertThatThrownBy(() -> f.tcpChannel().call(ServerFixture.PING))
-          .isInstanceOf(TransportException.class)
-          .extracting(e -> ((TransportException) e).error())
-          .isEqualTo(SlurmError.CONNECTION_ERROR);
+      assertThat(f.tcpChannel().call(ServerFixture.PING).getErrorCode()) // signed: a daemon trusts it
+          .isEqualTo(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.code());
       a.close();
       b.close();
       awaitServing(f);
@@ -163,11 +165,15 @@ class RpcServerTest {
       TcpChannel channel = f.tcpChannel();
       assertThat(channel.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
       // Its kept connection holds the server's only slot: a second client is turned away.
-      assertThatThrownBy(() -> f.tcpChannel().call(ServerFixture.PING))
-          .isInstanceOf(TransportException.class);
+      TcpChannel second = f.tcpChannel();
+      assertThat(second.call(ServerFixture.PING).getErrorCode())
+          .isEqualTo(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF.code());
       assertThat(channel.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
       Thread.sleep(900); // the server closes the kept connection as idle
       assertThat(channel.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
+      Thread.sleep(900); // idle again, closed again: the slot is free
+      // the refused client's channel connects again and is served
+      assertThat(second.call(ServerFixture.PING).getPing().getHost()).isEqualTo(RecordingHandler.HOST);
     }
   }
 

@@ -35,6 +35,14 @@ final class JobSubmission {
    *     makes), which holds its nodes until its time limit or a cancel
    */
   static Parsed parse(JsonNode body, String submitHost, boolean allocation) {
+    try {
+      return parseJob(body, submitHost, allocation);
+    } catch (tools.jackson.databind.exc.JsonNodeException e) {
+      throw RestError.wrongType(e);
+    }
+  }
+
+  private static Parsed parseJob(JsonNode body, String submitHost, boolean allocation) {
     if (body == null || !body.isObject()) {
       throw new RestError(400, SlurmError.REST_INVALID_JOBS_DESC, "request body must be a JSON object");
     }
@@ -65,12 +73,12 @@ final class JobSubmission {
     }
     if (job.has("environment")) {
       for (JsonNode e : job.get("environment")) {
-        b.addEnvironment(noNul("environment", e.asString()));
+        b.addEnvironment(noNul("environment", scalar("environment", e).asString()));
       }
     }
     if (job.has("argv")) {
       for (JsonNode a : job.get("argv")) {
-        b.addArgv(noNul("argv", a.asString()));
+        b.addArgv(noNul("argv", scalar("argv", a).asString()));
       }
     }
     if (job.has("time_limit")) {
@@ -141,7 +149,24 @@ final class JobSubmission {
 
   private static String csv(JsonNode o, String field) {
     JsonNode v = o.get(field);
-    return v == null || v.isNull() ? "" : noNul(field, Json.csv(v));
+    if (v == null || v.isNull()) {
+      return "";
+    }
+    if (v.isArray()) {
+      v.forEach(x -> scalar(field, x));
+    } else {
+      scalar(field, v);
+    }
+    return noNul(field, Json.csv(v));
+  }
+
+  /** A string, number or boolean; an object (or a list inside a list) is the client's error. */
+  private static JsonNode scalar(String field, JsonNode v) {
+    if (v.isContainer()) {
+      throw new RestError(400, SlurmError.REST_INVALID_JOBS_DESC,
+          "field " + field + " must be a string (or a list of strings)");
+    }
+    return v;
   }
 
   /** A C string cannot hold a NUL: Slurm would cut the value there; Corral refuses it. */

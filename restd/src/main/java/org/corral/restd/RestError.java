@@ -19,4 +19,10 @@ final class RestError extends RuntimeException {
     this.errorNumber = errorNumber;
     this.error = error;
   }
+
+  /** A field whose JSON value has a type its reader cannot take (an object for a string, ...). */
+  static RestError wrongType(tools.jackson.databind.exc.JsonNodeException e) {
+    return new RestError(400, SlurmError.REST_FAIL_PARSING,
+        "a field has a value of the wrong type: " + e.getOriginalMessage());
+  }
 }

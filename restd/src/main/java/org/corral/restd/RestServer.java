@@ -139,6 +139,9 @@ final class RestServer implements AutoCloseable {
           out.error(500, SlurmError.UNEXPECTED.code(), SlurmError.UNEXPECTED.message(), "interrupted", "slurmrestd");
         } catch (RestError e) {
           out.error(e.status, e.errorNumber, e.error, e.getMessage(), route.method() + " " + route.specPath());
+        } catch (tools.jackson.databind.exc.JsonNodeException e) { // a value of the wrong type: the client's
+          RestError r = RestError.wrongType(e);
+          out.error(r.status, r.errorNumber, r.error, r.getMessage(), route.method() + " " + route.specPath());
         } catch (TransportException e) {
           out.error(500, e.error().code(), e.error().message(), e.getMessage(), daemon(route));
         } catch (IOException e) {

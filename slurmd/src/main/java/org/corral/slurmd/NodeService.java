@@ -26,14 +26,20 @@ final class NodeService implements RequestHandler {
   private final StepManager steps;
   private final String confPath;
   private final AllocationHooks hooks;
+  private final NodeReconfigure reconfigure;
 
   /** @param confPath this node's slurm.conf, which batch jobs see as SLURM_CONF (as in Slurm) */
   NodeService(JobSupervisor jobs, StepManager steps, String confPath) {
-    this(jobs, steps, confPath, null);
+    this(jobs, steps, confPath, null, null);
   }
 
-  /** @param hooks runs the Prolog/Epilog ordered for jobs whose batch host is another node */
-  NodeService(JobSupervisor jobs, StepManager steps, String confPath, AllocationHooks hooks) {
+  /**
+   * @param hooks runs the Prolog/Epilog ordered for jobs whose batch host is another node
+   * @param reconfigure reads the configuration again when the controller says so (null: refused)
+   */
+  NodeService(JobSupervisor jobs, StepManager steps, String confPath, AllocationHooks hooks,
+      NodeReconfigure reconfigure) {
+    this.reconfigure = reconfigure;
     this.jobs = jobs;
     this.steps = steps;
     this.confPath = confPath;
@@ -74,9 +80,23 @@ final class NodeService implements RequestHandler {
           FileBroadcast.write(req.getNodeFileBcast()).ifPresent(reply::addErrors);
           return Response.newBuilder().setFileBcast(reply).build();
         }
+        case PING -> { // the controller checks a node it has not heard from before declaring it dead
+          return Response.newBuilder().setPing(org.corral.protocol.msg.PingReply.getDefaultInstance()).build();
+        }
         case NODE_HOOK -> {
           if (hooks != null) {
             hooks.submit(req.getNodeHook());
+          }
+        }
+        case NODE_RECONFIGURE -> {
+          if (reconfigure == null) {
+            return error(SlurmError.NOT_SUPPORTED, SlurmError.NOT_SUPPORTED.message());
+          }
+          try {
+            reconfigure.apply(req.getNodeReconfigure());
+          } catch (org.corral.common.config.ConfigException e) {
+            LOG.log(Level.ERROR, "reconfigure refused, the running configuration is kept: " + e.getMessage());
+            return error(SlurmError.UNEXPECTED, e.getMessage());
           }
         }
         default -> {

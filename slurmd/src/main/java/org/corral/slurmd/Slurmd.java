@@ -50,8 +50,7 @@ public final class Slurmd {
     if (cfg.text(SlurmConfKeys.METRICS_TYPE).isEmpty()) {
       return null;
     }
-    String privateData = cfg.text(SlurmConfKeys.PRIVATE_DATA).orElse("none").trim();
-    if (!privateData.isEmpty() && !privateData.equalsIgnoreCase("none")
+    if (org.corral.common.config.PrivateData.of(cfg).any()
         && !cfg.text(SlurmConfKeys.METRICS_PARAMETERS).orElse("").contains("ignore_private_data")) {
       return null;
     }
@@ -95,6 +94,7 @@ public final class Slurmd {
     boolean verbose = false;
     boolean printGres = false;
     boolean printHardware = false;
+    String confServer = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         // -s: Slurm's unit files pass it (change to the log's directory); Corral's daemons never
@@ -105,11 +105,16 @@ public final class Slurmd {
         case "-v", "-vv", "-vvv" -> verbose = true;
         case "-G" -> printGres = true;
         case "-C" -> printHardware = true;
+        case "--conf-server" -> confServer = args[++i];
         case "-V" -> {
           System.out.println(Version.TEXT);
           return;
         }
         default -> {
+          if (args[i].startsWith("--conf-server=")) {
+            confServer = args[i].substring("--conf-server=".length());
+            continue;
+          }
           System.err.println("slurmd: unrecognized option '" + args[i] + "'");
           System.exit(1);
         }
@@ -120,9 +125,13 @@ public final class Slurmd {
       return;
     }
     try {
-      SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
       String host = JobSupervisor.shortHostName();
       String nodeName = name != null ? name : host;
+      if (confServer != null) { // configless: the controller's files, cached
+        conf = ConfiglessStart.fetch(confServer, nodeName, host);
+      }
+      SlurmConfig cfg = SlurmConfig.load(conf != null ? conf : SlurmConfig.defaultPath(System.getenv()));
+      Path keyFile = confServer != null ? ConfiglessStart.keyFile() : cfg.path().resolveSibling("slurm.key");
       NodeConfig node = cfg.node(nodeName).orElse(null);
       if (node == null) {
         System.err.println("slurmd: fatal: Unable to determine this slurmd's NodeName (" + nodeName
@@ -148,7 +157,7 @@ public final class Slurmd {
       Clock clock = Clock.systemUTC();
       int slurmUid = UserDirectory.system().uid(cfg.slurmUser()).orElse(0);
       Credentials creds = new Credentials(
-          ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid), nodeName, clock);
+          ClusterKey.load(keyFile, slurmUid), nodeName, clock);
       int beat = Math.max(1, Math.min(30, cfg.slurmdTimeout() / 3));
       ControllerLink link = new ControllerLink(
           org.corral.protocol.ControllerFailover.overTcp(cfg, creds, Duration.ofSeconds(10)),
@@ -187,7 +196,9 @@ public final class Slurmd {
       RpcServer server = RpcServer.start(new RpcServerConfig(
           node.addr().isEmpty() ? "0.0.0.0" : node.addr(), node.port(), null, 64 << 20,
           Duration.ofMinutes(1), 256), creds, null, new NodeService(jobs, steps, cfg.path().toString(),
-          new AllocationHooks(nodeHooks, link::hookDone)), nodeMetrics(cfg, nodeName, jobs, steps, limiter, gres));
+          new AllocationHooks(nodeHooks, link::hookDone), new NodeReconfigure(cfg,
+              confServer != null ? cfg.path().getParent() : null, nodeName, nodeHooks,
+              java.util.Optional.ofNullable(System.getProperty("corral.bin")))), nodeMetrics(cfg, nodeName, jobs, steps, limiter, gres));
       link.attach(jobs, steps);
       jobs.recover();
       HealthCheck health = hookSettings.healthCheckProgram().isPresent()

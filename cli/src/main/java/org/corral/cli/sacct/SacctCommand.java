@@ -192,7 +192,7 @@ public final class SacctCommand implements CliCommand {
   private void query(SacctOptions o, Cli cli, java.util.function.Consumer<List<AcctJob>> pages)
       throws IOException, QueryFailed {
     if (!o.stateNames().isEmpty() && o.states().isEmpty()) {
-      return; // only states Corral never records (REQUEUED, RESIZING, REVOKED)
+      return; // only states Corral never records (RESIZING, REVOKED)
     }
     JobQueryRequest.Builder q = JobQueryRequest.newBuilder()
         .addAllJobIds(o.jobs().stream().map(JobSelector::text).toList())

@@ -124,7 +124,7 @@ record SacctOptions(
           new LongOpt("yaml", Arg.NONE, "yaml"),
           new LongOpt("associations", Arg.REQUIRED, "x")));
 
-  private static final Set<String> UNTRACKED_STATES = Set.of("REQUEUED", "RQ", "RESIZING", "RS", "REVOKED", "RV");
+  private static final Set<String> UNTRACKED_STATES = Set.of("RESIZING", "RS", "REVOKED", "RV");
   private static final Set<String> UNACCOUNTED_STATES = Set.of("SPECIAL_EXIT", "SE", "COMPLETING", "CG",
       "CONFIGURING", "CF", "STOPPED", "ST", "SIGNALING", "SI", "STAGE_OUT", "SO", "RESV_DEL_HOLD", "RD",
       "REQUEUE_FED", "RF", "REQUEUE_HOLD", "RH");

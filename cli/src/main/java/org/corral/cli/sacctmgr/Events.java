@@ -1,5 +1,6 @@
 package org.corral.cli.sacctmgr;
 
+import org.corral.common.SlurmError;
 import java.io.IOException;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
@@ -125,6 +126,9 @@ final class Events {
     return Table.printSelected(cli, columns(now), format, List.of((clusterOnly
         ? "cluster,tres,start,end,clusternodes" : "cluster,nodename,start,end,state,reason,user").split(",")), () -> {
           Response r = cli.accounting().get().call(Request.newBuilder().setEventQuery(q).build());
+          if (r.getErrorCode() == SlurmError.ACCESS_DENIED.code()) { // PrivateData=events
+            throw new SacctmgrCommand.Denied("Error with request: " + SlurmError.ACCESS_DENIED.message());
+          }
           if (r.getErrorCode() != 0) {
             throw new IOException(r.getErrorMessage());
           }

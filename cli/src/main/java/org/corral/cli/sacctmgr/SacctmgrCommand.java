@@ -142,6 +142,10 @@ public final class SacctmgrCommand implements CliCommand {
       }
       (e.onOut ? cli.out() : cli.err()).println(" " + e.getMessage());
       return 1;
+    } catch (Denied e) {
+      cli.error("error: " + SlurmError.ACCESS_DENIED.message()); // slurmdbd's PrivateData, in Slurm 22.05's words
+      cli.err().println(" " + e.getMessage());
+      return 1;
     } catch (IOException e) {
       cli.error("error: slurmdbd: " + e.getMessage());
       return 1;
@@ -184,6 +188,15 @@ public final class SacctmgrCommand implements CliCommand {
     return null;
   }
 
+  /** slurmdbd refused the query (PrivateData): the line Slurm prints after "Access/permission denied". */
+  static final class Denied extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Denied(String line) {
+      super(line);
+    }
+  }
+
   private View snapshot(Cli cli) throws IOException {
     Response r = cli.accounting().get().call(Request.newBuilder()
         .setAssocSnapshot(AssocSnapshotRequest.getDefaultInstance()).build());
@@ -219,6 +232,9 @@ public final class SacctmgrCommand implements CliCommand {
       return showWckeys(a, cli);
     }
     View v = entity.equals("tres") ? null : snapshot(cli);
+    if (v != null && entity.equals("account") && v.snap.getAccountsDenied()) {
+      throw new Denied("Problem with query.");
+    }
     Show.Listing l = Show.listing(entity, a, v == null ? new View(org.corral.protocol.msg.AssocSnapshot.getDefaultInstance()) : v);
     List<Table.Column<Columns.Row>> cols;
     try {

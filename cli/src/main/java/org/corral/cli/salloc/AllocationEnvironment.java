@@ -41,6 +41,7 @@ final class AllocationEnvironment {
     v.put("SLURM_SUBMIT_HOST", submitHost);
     v.put("SLURM_TASKS_PER_NODE", PerNodeCounts.format(tasksPerNode(cpus, r)));
     v.putAll(r.taskVariables());
+    v.putAll(r.gres.variables());
     if (r.memMb != null) {
       v.put("SLURM_MEM_PER_NODE", String.valueOf(r.memMb));
     }

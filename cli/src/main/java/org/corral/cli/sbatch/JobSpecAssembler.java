@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.time.ZonedDateTime;
+import org.corral.cli.submit.ClusterFacts;
 import org.corral.cli.submit.CommandFailure;
 import org.corral.cli.submit.ResourceOptions;
 import org.corral.cli.submit.ResourceRequest;
@@ -44,6 +45,11 @@ final class JobSpecAssembler {
     slurm.putAll(facts.processVariables());
     slurm.put("SLURM_SUBMIT_DIR", cwd.toString());
     slurm.put("SLURM_SUBMIT_HOST", host);
+    slurm.putAll(r.gres.variables());
+    ClusterFacts cluster = ClusterFacts.load(env);
+    if (!cluster.clusterName().isEmpty()) { // where srun inside reaches the controller (22.05's batch env)
+      slurm.put("SLURM_WORKING_CLUSTER", cluster.workingCluster());
+    }
 
     JobSpec.Builder b = JobSpec.newBuilder()
         .setName(name)

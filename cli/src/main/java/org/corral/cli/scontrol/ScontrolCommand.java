@@ -186,10 +186,31 @@ public final class ScontrolCommand implements CliCommand {
       return hold(keyword.toLowerCase(Locale.ROOT), rest, cli);
     }
     if (is(keyword, "update", 1)) {
+      if (!rest.isEmpty() && PartitionCommand.names(rest.get(0))) {
+        return PartitionCommand.update(rest, cli);
+      }
       return ReservationCommand.namesOne(rest) ? ReservationCommand.update(rest, cli) : UpdateCommand.run(rest, cli);
+    }
+    if (is(keyword, "create", 2) && !rest.isEmpty() && PartitionCommand.names(rest.get(0))) {
+      return PartitionCommand.create(rest, cli);
+    }
+    if (is(keyword, "delete", 3) && !rest.isEmpty() && is(rest.get(0).replaceFirst("=.*", ""), "partitionname", 9)) {
+      return PartitionCommand.delete(rest, cli);
     }
     if (is(keyword, "create", 2) || is(keyword, "delete", 3)) {
       return ReservationCommand.run(keyword.toLowerCase(Locale.ROOT).charAt(0) == 'c', rest, cli);
+    }
+    if (is(keyword, "listpids", 5)) {
+      return PidCommands.listpids(rest, cli);
+    }
+    if (is(keyword, "pidinfo", 3)) {
+      return PidCommands.pidinfo(rest, cli);
+    }
+    if (is(keyword, "completing", 2)) {
+      return CompletingCommand.run(cli);
+    }
+    if (is(keyword, "reconfigure", 3)) {
+      return ReconfigureCommand.run(cli);
     }
     if (is(keyword, "suspend", 2) || is(keyword, "resume", 3) || is(keyword, "top", 3)) {
       String k = keyword.toLowerCase(Locale.ROOT);

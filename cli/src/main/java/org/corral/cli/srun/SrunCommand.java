@@ -111,6 +111,10 @@ public final class SrunCommand implements CliCommand {
         jobNameFromCommandLine = o.value();
       }
     }
+    if (MpiType.LIST.equals(options.mpi)) {
+      MpiType.LISTING.forEach(cli.out()::println);
+      return 0;
+    }
     options.resources.validate();
     List<String> argv = command.operands();
     if (argv.isEmpty()) {
@@ -128,6 +132,12 @@ public final class SrunCommand implements CliCommand {
     SignalQueue queue = signals.get();
     RpcChannel controller = cli.controller().get();
     ClusterFacts clusterFacts = cluster.apply(cli.env());
+    if (options.mpi == null) {
+      options.mpi = MpiType.fromConfig(clusterFacts.mpiDefault());
+      if (MpiType.LIST.equals(options.mpi)) {
+        options.mpi = MpiType.NONE;
+      }
+    }
     Integer jobId = options.jobId != null ? options.jobId : envJob;
     if (jobId != null) {
       JobInfo job = lookUp(controller, jobId);
@@ -225,7 +235,7 @@ public final class SrunCommand implements CliCommand {
         .setIoPort(ioPort)
         .setStdinTask(o.pty ? 0 : TaskSelection.of(o.input).task())
         .setPty(o.pty)
-        .setMpi(o.mpi)
+        .setMpi(o.mpi == null ? MpiType.NONE : o.mpi)
         .setCpuBind(o.cpuBind)
         .setMultiProg(multiProg)
         .setUnbuffered(o.unbuffered)

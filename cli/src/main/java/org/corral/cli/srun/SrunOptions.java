@@ -23,7 +23,8 @@ final class SrunOptions {
   String input;
   boolean pty;
   boolean overlap;
-  String mpi = "none";
+  /** --mpi or SLURM_MPI_TYPE (see {@link MpiType}); null: slurm.conf's MpiDefault. */
+  String mpi;
   boolean killOnBadExit;
   Integer waitSeconds;
   boolean multiProg;
@@ -50,7 +51,7 @@ final class SrunOptions {
       case "pty" -> pty = true;
       case "overlap" -> overlap = true;
       case "exact" -> { } // steps only ever get the CPUs they ask for (Slurm 22.05's default too)
-      case "mpi" -> mpi = parseMpi(value);
+      case "mpi" -> mpi = MpiType.parse(value);
       case "K" -> killOnBadExit = flag(value);
       case "W" -> waitSeconds = nonNegative(value, "--wait");
       case "multi-prog" -> multiProg = true;
@@ -90,15 +91,6 @@ final class SrunOptions {
       throw CommandFailure.error(PROGRAM, "Invalid numeric value \"" + value + "\" for --jobid.");
     }
     return n;
-  }
-
-  private static String parseMpi(String value) throws CommandFailure {
-    String v = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
-    return switch (v) {
-      case "none", "pmi2" -> v;
-      default -> throw CommandFailure.error(PROGRAM,
-          "Invalid MPI type '" + value + "', --mpi=list for acceptable types");
-    };
   }
 
   /**

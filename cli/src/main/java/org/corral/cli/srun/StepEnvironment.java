@@ -67,7 +67,7 @@ final class StepEnvironment {
       v.put("SLURM_CPU_BIND_TYPE", o.cpuBind);
       v.put("SLURM_CPU_BIND_VERBOSE", "quiet");
     }
-    if (o.mpi.equals("pmi2")) {
+    if (MpiType.PMI2.equals(o.mpi)) {
       v.put("SLURM_MPI_TYPE", "pmi2");
     }
     if (o.label) {

@@ -55,6 +55,7 @@ final class StepRun implements StepIoServer.Listener {
   private TaskExits exits;
   private TaskOutput output;
   private StepIoServer io;
+  private PmiFenceRelay pmi;
   private final Set<Integer> everConnected = new HashSet<>();
   private final Set<Integer> disconnected = new HashSet<>();
   private boolean launchFailureReported;
@@ -88,6 +89,7 @@ final class StepRun implements StepIoServer.Listener {
     output = new TaskOutput(taskOut, taskErr, layout.numTasks(), settings.label(), settings.unbuffered(),
         settings.out(), settings.err());
     io = server;
+    pmi = new PmiFenceRelay(layout.nodes().size(), io::send);
     io.start(step.getJobId(), step.getStepId(), ioKey, layout.nodes(), this);
     Thread.ofPlatform().daemon().name("srun-stdin").start(this::forwardStdin);
 
@@ -173,6 +175,17 @@ final class StepRun implements StepIoServer.Listener {
         }
       }
       case LAUNCH_FAILED -> launchFailed(nodeIndex, node, f.getLaunchFailed().getMessage());
+      case PMI_FENCE -> {
+        if (!pmi.fromNode(nodeIndex, f.getPmiFence())) {
+          messages.println("srun: error: mpi/pmi2: invalid fence from " + node);
+          pmiAbort();
+        }
+      }
+      case PMI_ABORT -> {
+        if (own.contains((int) f.getPmiAbort().getTask())) {
+          pmiAbort();
+        }
+      }
       default -> { } // frames srun sends, or unknown ones: ignored
     }
   }
@@ -244,6 +257,21 @@ final class StepRun implements StepIoServer.Listener {
     quietExits = silenceExits;
     abortedAt = nanoClock.getAsLong();
     messages.println("srun: forcing job termination");
+    cancel();
+    messages.println("srun: Job step aborted: Waiting up to " + (settings.killWait() + 2)
+        + " seconds for job step to finish.");
+  }
+
+  /**
+   * A task called PMI abort (or a node broke the key exchange): the step is cancelled, as
+   * Slurm's srun does, saying only that it was aborted.
+   */
+  private synchronized void pmiAbort() {
+    if (aborted) {
+      return;
+    }
+    aborted = true;
+    abortedAt = nanoClock.getAsLong();
     cancel();
     messages.println("srun: Job step aborted: Waiting up to " + (settings.killWait() + 2)
         + " seconds for job step to finish.");

@@ -1,7 +1,10 @@
 package org.corral.cli.submit;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.corral.common.gres.GresCount;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.StepSpec;
@@ -13,6 +16,11 @@ import org.corral.protocol.msg.StepSpec;
  * task ({@code gres:gpu:a100:2}).
  */
 public final class GresOptions {
+  /** The output variable of each GPU option (sbatch(1), salloc(1)); srun reads them back as input. */
+  private static final Map<String, String> VARIABLES = Map.of(
+      "G", "SLURM_GPUS", "gpus-per-node", "SLURM_GPUS_PER_NODE", "gpus-per-task", "SLURM_GPUS_PER_TASK",
+      "cpus-per-gpu", "SLURM_CPUS_PER_GPU", "mem-per-gpu", "SLURM_MEM_PER_GPU", "gpu-bind", "SLURM_GPU_BIND");
+
   private final String program;
   private final List<GresCount> gres = new ArrayList<>();
   private List<GresCount> gpus = List.of();
@@ -23,6 +31,8 @@ public final class GresOptions {
   private String gpuBind = "";
   private Long cpusPerGpu;
   private Long memPerGpuMb;
+  /** The GPU options as given, by the variable that passes each on (see {@link #variables()}). */
+  private final Map<String, String> given = new TreeMap<>();
 
   public GresOptions(String program) {
     this.program = program;
@@ -49,7 +59,20 @@ public final class GresOptions {
         return false;
       }
     }
+    String variable = VARIABLES.get(key);
+    if (variable != null) {
+      given.put(variable, key.equals("mem-per-gpu") ? Long.toString(memPerGpuMb) : value);
+    }
     return true;
+  }
+
+  /**
+   * What a batch job's or an allocation's environment says of the GPU options, each only when
+   * given (SLURM_GPUS_PER_TASK=1, SLURM_GPU_BIND=closest, SLURM_MEM_PER_GPU in MB), so that
+   * srun inside lays its tasks on GPUs as the job asked.
+   */
+  public Map<String, String> variables() {
+    return Collections.unmodifiableMap(given);
   }
 
   /** Per node: --gres, then --gpus-per-node ("gres:gpu:2,gres:nic:1"). */

@@ -361,6 +361,17 @@ class SbatchCommandTest {
   }
 
   @Test
+  void theJobLearnsItsWorkingClusterAndGpuOptionsAsOnTheReference() throws IOException {
+    Path conf = dir.resolve("slurm.conf");
+    Files.writeString(conf, "ClusterName=alpha\nSlurmctldHost=vm\nSlurmctldPort=48000\nNodeName=n1 CPUs=1\n");
+    sbatch.env.put("SLURM_CONF", conf.toString());
+    assertThat(sbatch.run("--gpus-per-task=1", "--gpu-bind=closest", "--wrap", "true")).isZero();
+    // a 22.05 batch job's env on a cluster of that name, host and port (cons_tres)
+    assertThat(sbatch.jobEnv()).containsEntry("SLURM_WORKING_CLUSTER", "alpha:vm:48000:9728:109")
+        .containsEntry("SLURM_GPUS_PER_TASK", "1").containsEntry("SLURM_GPU_BIND", "closest");
+  }
+
+  @Test
   void waitAllNodesTakesZeroOrOne() throws IOException {
     assertThat(sbatch.run("--wait-all-nodes=1", "--wrap", "true")).isZero();
     assertThat(sbatch.run("--wait-all-nodes=2", "--wrap", "true")).isEqualTo(255);

@@ -59,7 +59,7 @@ class SrunOptionsTest {
   @Test
   void valuesAreCheckedWithSlurmsMessages() {
     assertThatThrownBy(() -> parse(Map.of(), "--mpi=foo", "true")).isInstanceOfSatisfying(CommandFailure.class,
-        f -> assertThat(f.lines()).containsExactly("srun: error: Invalid MPI type 'foo', --mpi=list for acceptable types"));
+        f -> assertThat(f.lines()).endsWith("srun: error: Invalid MPI type 'foo', --mpi=list for acceptable types"));
     assertThatThrownBy(() -> parse(Map.of(), "-W", "x", "true")).isInstanceOfSatisfying(CommandFailure.class,
         f -> assertThat(f.lines()).containsExactly("srun: error: Invalid numeric value \"x\" for --wait."));
     assertThatThrownBy(() -> parse(Map.of(), "-n", "x", "true")).isInstanceOfSatisfying(CommandFailure.class,

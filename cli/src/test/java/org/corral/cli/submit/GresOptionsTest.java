@@ -3,6 +3,7 @@ package org.corral.cli.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.StepSpec;
 import org.junit.jupiter.api.Test;
@@ -52,5 +53,18 @@ class GresOptionsTest {
     assertThatThrownBy(() -> apply("sbatch", "tres-per-task", "cpu=2")).isInstanceOfSatisfying(
         CommandFailure.class,
         f -> assertThat(f.lines()).containsExactly("sbatch: error: Invalid --tres-per-task specification"));
+  }
+
+  @Test
+  void theGpuOptionsArePassedOnInTheVariablesSbatchSetsAndSrunReads() throws Exception {
+    // sbatch -n4 --gpus-per-task=1 --cpus-per-gpu=1 --mem-per-gpu=100 --gpu-bind=closest on 22.05
+    assertThat(apply("sbatch", "gpus-per-task", "1", "cpus-per-gpu", "1", "mem-per-gpu", "100", "gpu-bind", "closest")
+        .variables()).containsExactly(Map.entry("SLURM_CPUS_PER_GPU", "1"),
+            Map.entry("SLURM_GPUS_PER_TASK", "1"), Map.entry("SLURM_GPU_BIND", "closest"),
+            Map.entry("SLURM_MEM_PER_GPU", "100"));
+    assertThat(apply("salloc", "G", "3", "gpus-per-node", "a100:2", "mem-per-gpu", "1G").variables())
+        .containsExactly(Map.entry("SLURM_GPUS", "3"), Map.entry("SLURM_GPUS_PER_NODE", "a100:2"),
+            Map.entry("SLURM_MEM_PER_GPU", "1024"));
+    assertThat(apply("sbatch", "gres", "gpu:2").variables()).isEmpty();
   }
 }

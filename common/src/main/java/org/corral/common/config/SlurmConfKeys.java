@@ -63,6 +63,7 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> AUTH_INFO = honoured("AuthInfo", TEXT, null);
   public static final ConfKey<String> AUTH_ALT_PARAMETERS = honoured("AuthAltParameters", TEXT, null);
   public static final ConfKey<String> CLUSTER_NAME = honoured("ClusterName", TEXT, null);
+  public static final ConfKey<Boolean> DISABLE_ROOT_JOBS = honoured("DisableRootJobs", YES_NO, "no");
   public static final ConfKey<Long> DEF_MEM_PER_CPU = honoured("DefMemPerCPU", MEGABYTES, null);
   public static final ConfKey<Long> DEF_MEM_PER_NODE = hidden(honoured("DefMemPerNode", MEGABYTES, null));
   public static final ConfKey<String> ENFORCE_PART_LIMITS = honoured("EnforcePartLimits",
@@ -81,8 +82,7 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> LICENSES = honoured("Licenses", TEXT, null);
   public static final ConfKey<Long> MAX_ARRAY_SIZE = honoured("MaxArraySize", NUMBER, "1001");
   public static final ConfKey<Long> MAX_JOB_ID = honoured("MaxJobId", NUMBER, "67043328");
-  public static final ConfKey<Long> MAX_MEM_PER_CPU = ignored("MaxMemPerCPU", MEGABYTES, null,
-      "not enforced cluster-wide (partition MaxMemPerCPU is read)");
+  public static final ConfKey<Long> MAX_MEM_PER_CPU = honoured("MaxMemPerCPU", MEGABYTES, null);
   public static final ConfKey<Long> MAX_MEM_PER_NODE = hidden(ignored("MaxMemPerNode", MEGABYTES, null,
       "not enforced cluster-wide"));
   public static final ConfKey<Long> MESSAGE_TIMEOUT = ignored("MessageTimeout", SECONDS, "10",
@@ -95,14 +95,18 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> LOG_TIME_FORMAT = honoured("LogTimeFormat", TEXT, "iso8601_ms");
   public static final ConfKey<String> SLURMCTLD_SYSLOG_DEBUG = honoured("SlurmctldSyslogDebug", TEXT, null);
   public static final ConfKey<String> SLURMD_SYSLOG_DEBUG = honoured("SlurmdSyslogDebug", TEXT, null);
+  /** srun's --mpi when neither the option nor SLURM_MPI_TYPE gives one (srun refuses what it cannot serve). */
+  public static final ConfKey<String> MPI_DEFAULT = honoured("MpiDefault", plugin(false, "none", "pmi2", "pmix",
+      "pmix_v3", "pmix_v4", "pmix_v5", "cray_shasta", "openmpi", "mpi/none", "mpi/pmi2", "mpi/pmix", "mpi/pmix_v3",
+      "mpi/pmix_v4", "mpi/pmix_v5", "mpi/cray_shasta", "mpi/openmpi"), "none");
   public static final ConfKey<Long> MIN_JOB_AGE = honoured("MinJobAge", SECONDS, "300");
   public static final ConfKey<String> PLUGIN_DIR = honoured("PluginDir", TEXT, "/usr/lib/x86_64-linux-gnu/slurm-wlm");
   public static final ConfKey<String> PREEMPT_MODE = honoured("PreemptMode", TEXT, "OFF");
   public static final ConfKey<String> PREEMPT_TYPE = honoured("PreemptType",
       plugin(false, "preempt/none", "preempt/partition_prio", "preempt/qos"), "preempt/none");
   public static final ConfKey<Long> PREEMPT_EXEMPT_TIME = honoured("PreemptExemptTime", TIME, "0");
-  public static final ConfKey<String> PRIVATE_DATA = ignored("PrivateData", TEXT, "none",
-      "every user sees every job");
+  public static final ConfKey<Set<String>> PRIVATE_DATA = honoured("PrivateData",
+      flags(List.of("none"), PrivateData.WORDS), "none");
   public static final ConfKey<String> PROLOG = honoured("Prolog", TEXT, null);
   public static final ConfKey<Long> PROLOG_EPILOG_TIMEOUT = honoured("PrologEpilogTimeout", NUMBER, "65534");
   public static final ConfKey<Set<String>> PROLOG_FLAGS = honoured("PrologFlags",
@@ -120,6 +124,8 @@ public final class SlurmConfKeys {
   public static final ConfKey<String> SLURMCTLD_LOG_FILE = honoured("SlurmctldLogFile", TEXT, null);
   public static final ConfKey<Long> SLURMCTLD_PORT = honoured("SlurmctldPort", PORT, "6817");
   public static final ConfKey<String> SLURMCTLD_PARAMETERS = honoured("SlurmctldParameters", TEXT, null);
+  /** KeepPartInfo, KeepPartState: what scontrol reconfigure keeps of partitions changed by scontrol. */
+  public static final ConfKey<String> RECONFIG_FLAGS = honoured("ReconfigFlags", TEXT, null);
   public static final ConfKey<String> SLURMCTLD_PID_FILE = honoured("SlurmctldPidFile", TEXT, "/var/run/slurmctld.pid");
   public static final ConfKey<String> SLURMD_LOG_FILE = honoured("SlurmdLogFile", TEXT, null);
   public static final ConfKey<String> SLURMD_PID_FILE = honoured("SlurmdPidFile", TEXT, "/run/slurmd.pid");
@@ -188,7 +194,7 @@ public final class SlurmConfKeys {
         DEF_MEM_PER_CPU,
         DEF_MEM_PER_NODE,
         ignored("DependencyParameters", TEXT, null, "default dependency behaviour"),
-        ignored("DisableRootJobs", YES_NO, "no", "root may submit jobs"),
+        DISABLE_ROOT_JOBS,
         ignored("EioTimeout", NUMBER, "60", "srun's I/O has its own timeouts"),
         ENFORCE_PART_LIMITS,
         EPILOG,
@@ -254,9 +260,7 @@ public final class SlurmConfKeys {
         ignored("MCSParameters", TEXT, null, "no MCS labels"),
         MESSAGE_TIMEOUT,
         MIN_JOB_AGE,
-        ignored("MpiDefault", plugin(false, "none", "pmi2", "pmix", "pmix_v3", "pmix_v4", "pmix_v5", "cray_shasta",
-            "mpi/none", "mpi/pmi2", "mpi/pmix", "mpi/pmix_v3", "mpi/pmix_v4", "mpi/pmix_v5", "mpi/cray_shasta"),
-            "none", "srun --mpi= only"),
+        MPI_DEFAULT,
         ignored("MpiParams", TEXT, null, "no MPI port reservation"),
         shown("MULTIPLE_SLURMD"),
         shown("NEXT_JOB_ID"),
@@ -300,7 +304,7 @@ public final class SlurmConfKeys {
         ignored("PropagateResourceLimits", TEXT, "ALL", "resource limits are not passed to jobs"),
         ignored("PropagateResourceLimitsExcept", TEXT, null, "resource limits are not passed to jobs"),
         ignored("RebootProgram", TEXT, null, "scontrol reboot is not supported"),
-        ignored("ReconfigFlags", TEXT, null, "default reconfiguration"),
+        RECONFIG_FLAGS,
         ignored("RequeueExit", TEXT, null, "no automatic requeue on exit codes"),
         ignored("RequeueExitHold", TEXT, null, "no automatic requeue on exit codes"),
         ignored("ResumeFailProgram", TEXT, null, "no power saving"),

@@ -332,11 +332,11 @@ class SlurmConfigTest {
 
   @Test
   void oneWarningListsTheKeysReadButWithoutEffect() throws Exception {
-    SlurmConfig c = parse("SlurmctldHost=c\nDisableRootJobs=YES\nMaxMemPerCPU=1000\nSelectType=select/cons_tres\n"
-        + "MailProg=/bin/mail\nKillWait=10\nOverTimeLimit=0\n");
-    // cons_tres is what Corral does, /bin/mail and 0 are the defaults, KillWait is honoured.
+    SlurmConfig c = parse("SlurmctldHost=c\nDependencyParameters=kill_invalid_depend\nEioTimeout=100\n"
+        + "SelectType=select/cons_tres\nMailProg=/bin/mail\nKillWait=10\nOverTimeLimit=0\nDisableRootJobs=YES\n");
+    // cons_tres is what Corral does, /bin/mail and 0 are the defaults, KillWait and DisableRootJobs are honoured.
     assertThat(c.warnings()).containsExactly(
-        "slurm.conf: read but not implemented by Corral, without effect: DisableRootJobs, MaxMemPerCPU");
+        "slurm.conf: read but not implemented by Corral, without effect: DependencyParameters, EioTimeout");
     assertThat(c.value(SlurmConfKeys.KILL_WAIT)).isEqualTo(10L);
     assertThat(c.shown(SlurmConfKeys.KILL_WAIT)).isEqualTo("10 sec");
     assertThat(c.shown(SlurmConfKeys.SCHEDULER_TIME_SLICE)).isEqualTo("30 sec");

@@ -56,6 +56,11 @@ public final class NodeAgent {
         (hook.getEpilog() ? "epilog" : "prolog") + " of job " + hook.getJob().getJobId());
   }
 
+  /** Tells a node daemon to re-read its configuration (scontrol reconfigure); false if unreachable or refused. */
+  public boolean reconfigure(NodeInfo node, org.corral.protocol.msg.NodeReconfigureRequest req) {
+    return send(node, Request.newBuilder().setNodeReconfigure(req).build(), "reconfigure");
+  }
+
   /** Launches a node's share of a step's tasks; false if unreachable or refused. */
   public boolean launchTasks(NodeInfo node, LaunchTasksRequest launch) {
     return send(node, Request.newBuilder().setLaunchTasks(launch).build(),
@@ -106,6 +111,22 @@ public final class NodeAgent {
           + " unreachable: " + e.getMessage());
       return java.util.List.of(FileBcastError.newBuilder().setNode(node.getName()).setErrno(SlurmError.CONNECTION_ERROR.code())
           .setMessage(SlurmError.CONNECTION_ERROR.message()).build());
+    }
+  }
+
+  /**
+   * Whether the node's daemon answers: the controller asks it itself, on a connection of its own
+   * making, so no flood of connections to the controller can make a live node look dead. One
+   * try within the agent's timeout.
+   */
+  public boolean ping(NodeInfo node) {
+    String host = node.getAddr().isEmpty() ? node.getHostname() : node.getAddr();
+    try {
+      Response r = channel(host, node.getPort()).call(Request.newBuilder()
+          .setPing(org.corral.protocol.msg.PingRequest.getDefaultInstance()).build());
+      return r.getErrorCode() == 0;
+    } catch (IOException e) {
+      return false;
     }
   }
 

@@ -1,6 +1,7 @@
 package org.corral.ctld.runtime;
 
 import java.util.function.Supplier;
+import org.corral.common.config.PrivateData;
 import org.corral.ctld.sched.limits.AssocTree;
 import org.corral.protocol.Peer;
 import org.corral.protocol.msg.AcctAssoc;
@@ -14,23 +15,91 @@ import org.corral.protocol.msg.JobInfo;
  */
 final class Authorizer {
   private static final int OPERATOR = 2; // AcctUser.admin_level: 1 None, 2 Operator, 3 Administrator
+  private static final int ADMINISTRATOR = 3;
 
   private final int slurmUserUid;
   private final Supplier<AssocTree> accounting;
+  private final PrivateData privateData;
 
   Authorizer(int slurmUserUid) {
-    this(slurmUserUid, () -> AssocTree.NONE);
+    this(slurmUserUid, () -> AssocTree.NONE, PrivateData.NONE);
   }
 
-  /** @param accounting the associations and users slurmdbd last gave (AdminLevel, coordinators) */
   Authorizer(int slurmUserUid, Supplier<AssocTree> accounting) {
+    this(slurmUserUid, accounting, PrivateData.NONE);
+  }
+
+  /**
+   * @param accounting the associations and users slurmdbd last gave (AdminLevel, coordinators)
+   * @param privateData what slurm.conf's PrivateData hides from plain users
+   */
+  Authorizer(int slurmUserUid, Supplier<AssocTree> accounting, PrivateData privateData) {
     this.slurmUserUid = slurmUserUid;
     this.accounting = accounting;
+    this.privateData = privateData;
+  }
+
+  PrivateData privateData() {
+    return privateData;
+  }
+
+  /** Whether the peer may see the job (and its steps): anyone, unless PrivateData=jobs. */
+  boolean maySeeJob(Peer p, JobInfo job) {
+    return !privateData.jobs() || mayActOnJob(p, job);
+  }
+
+  /** Node state: anyone, unless PrivateData=nodes (then operators, root and SlurmUser). */
+  boolean maySeeNodes(Peer p) {
+    return !privateData.nodes() || isAdmin(p);
+  }
+
+  /** Partition state: anyone, unless PrivateData=partitions. */
+  boolean maySeePartitions(Peer p) {
+    return !privateData.partitions() || isAdmin(p);
+  }
+
+  /** Whether the peer sees only its own usage (PrivateData=usage): see {@link #coordinated}. */
+  boolean usagePrivateTo(Peer p) {
+    return privateData.usage() && !isAdmin(p);
+  }
+
+  /**
+   * Whether the peer sees the reservation: anyone, unless PrivateData=reservations; then
+   * operators, and those it admits by name or through one of their accounts.
+   */
+  boolean maySeeReservation(Peer p, org.corral.protocol.msg.ReservationInfo r) {
+    if (!privateData.reservations() || isAdmin(p)) {
+      return true;
+    }
+    String name = p.userName() == null ? "" : p.userName();
+    if (r.getAccountsCount() == 0) {
+      return org.corral.ctld.sched.ReservationAccess.allows(r, name, "");
+    }
+    for (AcctAssoc a : accounting.get().snapshot().getAssocsList()) {
+      if (a.getUser().equals(name) && org.corral.ctld.sched.ReservationAccess.allows(r, name, a.getAccount())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The accounts the peer coordinates (directly named; those below them count too, by the caller). */
+  java.util.List<String> coordinated(Peer p) {
+    return user(p).map(AcctUser::getCoordAccountsList).orElse(java.util.List.of());
   }
 
   boolean isAdmin(Peer p) {
     return p.isDaemon() || p.uid() == 0 || p.uid() == slurmUserUid
         || user(p).map(u -> u.getAdminLevel() >= OPERATOR).orElse(false);
+  }
+
+  /**
+   * Slurm's super user: root, SlurmUser, a daemon, or AdminLevel Administrator (not Operator). Only
+   * they reconfigure and change partitions.
+   */
+  boolean isSuperUser(Peer p) {
+    return p.isDaemon() || p.uid() == 0 || p.uid() == slurmUserUid
+        || user(p).map(u -> u.getAdminLevel() >= ADMINISTRATOR).orElse(false);
   }
 
   /** root or SlurmUser (a daemon counts as SlurmUser): never rate limited, as in Slurm. */

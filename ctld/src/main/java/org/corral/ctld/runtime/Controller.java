@@ -37,6 +37,7 @@ import org.corral.protocol.Credentials;
 import org.corral.protocol.FrameLimits;
 import org.corral.protocol.RpcServer;
 import org.corral.protocol.SocketDirectory;
+import org.corral.protocol.PeerLimits;
 import org.corral.protocol.RpcServerConfig;
 import org.corral.protocol.UserDirectory;
 import org.corral.protocol.audit.AuditLog;
@@ -80,6 +81,15 @@ public final class Controller implements AutoCloseable {
 
   public static Controller start(SlurmConfig cfg, Clock clock, RecoveryMode mode, boolean clearState,
       Duration nodeTimeout) throws IOException, JournalCorruptException {
+    return start(cfg, clock, mode, clearState, false, nodeTimeout);
+  }
+
+  /**
+   * @param recoverPartitions {@code slurmctld -R}: the partitions as last saved (scontrol
+   *     create/update/delete partition included); without it slurm.conf's, as in Slurm
+   */
+  public static Controller start(SlurmConfig cfg, Clock clock, RecoveryMode mode, boolean clearState,
+      boolean recoverPartitions, Duration nodeTimeout) throws IOException, JournalCorruptException {
     closeStateToOthers(cfg.stateSaveLocation(), ControllerAddress.unixSocket(cfg));
     Path stateDir = cfg.stateSaveLocation().resolve("journal");
     Path dataDir = cfg.stateSaveLocation().resolve("job_data");
@@ -110,7 +120,7 @@ public final class Controller implements AutoCloseable {
         + recovered.nextJobId());
     JobData jobData = JobData.open(dataDir);
     return serve(cfg, clock, new LocalJournalLog(journal), recovered, highWater, jobData, nodeTimeout,
-        ControllerSeat.single(cfg));
+        ControllerSeat.single(cfg), recoverPartitions);
   }
 
   /**
@@ -121,6 +131,13 @@ public final class Controller implements AutoCloseable {
    */
   public static Controller serve(SlurmConfig cfg, Clock clock, StateLog log, ClusterState recovered,
       JobIdHighWater highWater, JobData jobData, Duration nodeTimeout, ControllerSeat seat) throws IOException {
+    // a controller taking the lead keeps the cluster's partitions, as they were
+    return serve(cfg, clock, log, recovered, highWater, jobData, nodeTimeout, seat, true);
+  }
+
+  private static Controller serve(SlurmConfig cfg, Clock clock, StateLog log, ClusterState recovered,
+      JobIdHighWater highWater, JobData jobData, Duration nodeTimeout, ControllerSeat seat,
+      boolean recoverPartitions) throws IOException {
     UserDirectory users = UserDirectory.system();
     int slurmUid = users.uid(cfg.slurmUser()).orElse(0);
     ClusterKey key = ClusterKey.load(cfg.path().resolveSibling("slurm.key"), slurmUid);
@@ -145,6 +162,7 @@ public final class Controller implements AutoCloseable {
     long now = clock.instant().getEpochSecond();
     await(writer.submit(s -> Decision.of(null, new Command.LoadConfig(
         ConfiguredCluster.nodes(cfg), ConfiguredCluster.partitions(cfg), now))));
+    await(writer.submit(s -> StartPartitions.decide(recovered.partitions(), recoverPartitions, s, now)));
 
     NodeAgent agent = new NodeAgent(creds, nodeTimeout);
     JobOrders orders = new JobOrders(agent, writer, cfg.clusterName(), cfg.killWait(), clock,
@@ -158,7 +176,7 @@ public final class Controller implements AutoCloseable {
     writer.observe(stats.andThen(outboxAge));
     sched[0] = new SchedulerLoop(writer, orders, clock, cfg.scheduling(), stats, associations,
         cfg.stateSaveLocation().resolve("assoc_usage"), cfg.licenses(), preemptConfig(cfg));
-    Authorizer auth = new Authorizer(slurmUid, associations::current);
+    Authorizer auth = new Authorizer(slurmUid, associations::current, org.corral.common.config.PrivateData.of(cfg));
     NodeRequests nodes = new NodeRequests(clock, orders, cfg.returnToService(), slurmUid);
     StepOrders stepOrders = new StepOrders(agent, writer, orders, cfg.clusterName(), cfg.killWait(), clock);
     AllocationClients clients = AllocationClients.system();
@@ -169,7 +187,7 @@ public final class Controller implements AutoCloseable {
     jobs.keys(SubmitKeys.of(recovered));
     StepRequests steps = new StepRequests(auth, clock, stepOrders);
     Housekeeper housekeeper = new Housekeeper(writer, orders, stepOrders, clients, clock, cfg.slurmdTimeout(),
-        cfg.minJobAge(), gangSliceS(cfg));
+        cfg.minJobAge(), gangSliceS(cfg), agent::ping);
 
     Controller[] self = new Controller[1];
     TriggerTable triggerTable = TriggerTable.load(cfg.stateSaveLocation());
@@ -178,15 +196,24 @@ public final class Controller implements AutoCloseable {
     ControllerService service = new ControllerService(writer, jobs, suspensions, nodes, steps, clients,
         new NodeAdminRequests(auth, clock, orders), auth, seat, cfg.entries(),
         weights(cfg.scheduling()), stats, () -> self[0].close(), Confinement.load(cfg, agent, auth),
-        new ShareRequests(sched[0]::shares), new LicenseRequests(cfg.licenses()),
+        new ShareRequests(sched[0]::shares, auth), new LicenseRequests(cfg.licenses()),
         RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis),
         new ReservationRequests(auth, clock, users, new AssocPolicy(associations)), jobData,
         new ConfigView(cfg, now, cfg.slurmUser() + "(" + slurmUid + ")"), new FileBcastRequests(agent, auth),
-        new TriggerRequests(triggerTable, auth, users));
+        new TriggerRequests(triggerTable, auth, users), new PartitionRequests(auth, clock));
+    service.reconfiguration(new Reconfiguration(cfg, auth, clock, agent,
+        next -> service.configView(new ConfigView(next, now, next.slurmUser() + "(" + slurmUid + ")"))));
     AuditLog audit = AuditLog.open(auditFile(cfg), "slurmctld", cfg.controllerHost(), clock);
     service.audit(audit);
+    service.stateDisk(StateDiskRoom.of(cfg.stateSaveLocation()));
     RpcServer server = startServer(cfg, seat, creds, clock, service,
         metrics(cfg, writer, stats, timings, outboxAge, clock));
+    // rl_enable: a user's new connections draw on a bucket of their own, as its RPCs do on theirs
+    RateLimiter connections =
+        RateLimiter.fromParameters(cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""), clock::millis);
+    if (connections != null) {
+      server.gateConnections(connections::allow);
+    }
     self[0] = new Controller(log, writer, sched[0], housekeeper, server, shipper[0], associations, audit);
     self[0].triggerLoop = new TriggerLoop(triggerTable, writer::current, clock);
     sched[0].trigger();
@@ -200,8 +227,10 @@ public final class Controller implements AutoCloseable {
   public static RpcServer startServer(SlurmConfig cfg, ControllerSeat seat, Credentials creds, Clock clock,
       org.corral.protocol.RequestHandler handler, HttpHandler http) throws IOException {
     SocketDirectory.ensure(seat.socket().getParent());
+    PeerLimits peers = PeerLimits.DEFAULT.withParameters(
+        cfg.text(SlurmConfKeys.SLURMCTLD_PARAMETERS).orElse(""));
     return RpcServer.start(new RpcServerConfig(seat.bindAddress(), cfg.slurmctldPort(), seat.socket(),
-        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg)), creds,
+        64 << 20, Duration.ofMinutes(5), 4096, userFrames(cfg), peers), creds,
         MungeAuth.forAuthType(cfg.authType(), cfg.text(SlurmConfKeys.AUTH_INFO).orElse(null), clock), handler, http);
   }
 
@@ -232,8 +261,9 @@ public final class Controller implements AutoCloseable {
       return null;
     }
     JwtTokens tokens = JwtTokens.of(cfg.entries(), clock);
+    org.corral.common.config.PrivateData privateData = org.corral.common.config.PrivateData.of(cfg);
     return MetricsEndpoint.of(writer::current, () -> stats.snapshot(writer.current(), clock.instant().getEpochSecond()),
-        timings, outboxAge, stats::userName, cfg.text(SlurmConfKeys.PRIVATE_DATA).orElse(null),
+        timings, outboxAge, stats::userName, privateData.any() ? privateData.toString() : null,
         cfg.text(SlurmConfKeys.METRICS_PARAMETERS).orElse(null),
         Set.copyOf(cfg.value(SlurmConfKeys.METRICS_AUTH_USERS)), cfg.slurmUser(), tokens::verify);
   }

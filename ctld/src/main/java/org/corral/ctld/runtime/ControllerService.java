@@ -67,7 +67,9 @@ public final class ControllerService implements RequestHandler {
   private final RateLimiter rateLimiter;
   private final ReservationRequests reservations;
   private final JobData jobData;
-  private final ConfigView configView;
+  private volatile ConfigView configView;
+  private final PartitionRequests partitions;
+  private volatile Reconfiguration reconfiguration;
   private final FileBcastRequests fileBcasts;
   private final TriggerRequests triggers;
 
@@ -75,7 +77,9 @@ public final class ControllerService implements RequestHandler {
       AllocationClients clients, NodeAdminRequests nodeAdmin, Authorizer auth, ControllerSeat seat, Map<String, String> configEntries,
       PriorityWeights weights, ControllerStats stats, Runnable shutdown, Confinement confinement,
       ShareRequests shares, LicenseRequests licenses, RateLimiter rateLimiter, ReservationRequests reservations,
-      JobData jobData, ConfigView configView, FileBcastRequests fileBcasts, TriggerRequests triggers) {
+      JobData jobData, ConfigView configView, FileBcastRequests fileBcasts, TriggerRequests triggers,
+      PartitionRequests partitions) {
+    this.partitions = partitions;
     this.fileBcasts = fileBcasts;
     this.triggers = triggers;
     this.jobData = jobData;
@@ -100,10 +104,27 @@ public final class ControllerService implements RequestHandler {
     this.shutdown = shutdown;
   }
 
+  /** What scontrol show config prints from now on (after a reconfigure). */
+  void configView(ConfigView view) {
+    this.configView = view;
+  }
+
+  /** Serves scontrol reconfigure and the configless daemons' requests for the files. */
+  void reconfiguration(Reconfiguration r) {
+    this.reconfiguration = r;
+  }
+
   /** Audits state-changing requests from now on (see {@link AuditLog}). */
   void audit(AuditLog log) {
     this.audit = log;
   }
+
+  /** Where submissions are checked for disk room before anything is written (none: not checked). */
+  void stateDisk(StateDiskRoom room) {
+    this.stateDisk = room;
+  }
+
+  private volatile StateDiskRoom stateDisk;
 
   private volatile AuditLog audit = AuditLog.NONE;
 
@@ -122,7 +143,8 @@ public final class ControllerService implements RequestHandler {
    * it when it changes state; {@code via} is the daemon that sent it for {@code peer}.
    */
   private Response serve(Peer peer, Request req, String remote, String via) {
-    if (rateLimiter != null && !auth.isRootOrSlurmUser(peer) && !rateLimiter.allow(peer.uid())) {
+    if (rateLimiter != null && !auth.isRootOrSlurmUser(peer)
+        && !rateLimiter.allow(peer.uid(), RateLimiter.costOf(req.getSerializedSize()))) {
       LOG.log(Level.INFO, "RPC rate limit exceeded by uid " + peer.uid() + " with "
           + RpcNames.of(req.getBodyCase()).text() + ", telling to back off");
       Response backoff = error(SlurmError.SLURMCTLD_COMMUNICATIONS_BACKOFF,
@@ -213,8 +235,14 @@ public final class ControllerService implements RequestHandler {
         }
         case BATCH_SCRIPT -> Response.newBuilder().setBatchScript(batchScript(peer, req.getBatchScript().getJobId()))
             .build();
-        case JOB_INFO -> Response.newBuilder().setJobInfo(JobQueries.jobInfo(req.getJobInfo(), writer.current())).build();
-        case NODE_INFO -> Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
+        case JOB_INFO -> Response.newBuilder()
+            .setJobInfo(JobQueries.jobInfo(req.getJobInfo(), writer.current(), j -> auth.maySeeJob(peer, j))).build();
+        case NODE_INFO -> {
+          if (!auth.maySeeNodes(peer)) {
+            throw new SlurmException(SlurmError.ACCESS_DENIED); // PrivateData=nodes
+          }
+          yield Response.newBuilder().setNodeInfo(nodeInfo(req, writer.current())).build();
+        }
         case RESERVATION -> {
           var r = req.getReservation();
           reservations.checkNames(peer, r);
@@ -227,9 +255,13 @@ public final class ControllerService implements RequestHandler {
           yield Response.getDefaultInstance();
         }
         case RESERVATION_INFO -> Response.newBuilder()
-            .setReservationInfo(ReservationRequests.info(writer.current())).build();
-        case PARTITION_INFO -> Response.newBuilder()
-            .setPartitionInfo(partitionInfo(peer, req, writer.current())).build();
+            .setReservationInfo(reservations.info(peer, writer.current())).build();
+        case PARTITION_INFO -> {
+          if (!auth.maySeePartitions(peer)) {
+            throw new SlurmException(SlurmError.ACCESS_DENIED); // PrivateData=partitions
+          }
+          yield Response.newBuilder().setPartitionInfo(partitionInfo(peer, req, writer.current())).build();
+        }
         case PING -> Response.newBuilder()
             .setPing(seat.ping(true).toBuilder().setLeaderHost(seat.host())).build();
         case TAKEOVER -> auth.isAdmin(peer) ? Response.getDefaultInstance() // this one leads already
@@ -265,7 +297,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.newBuilder().setCreateStep(r).build();
         }
         case STEP_INFO -> Response.newBuilder()
-            .setStepInfo(StepRequests.info(req.getStepInfo(), writer.current())).build();
+            .setStepInfo(StepRequests.info(req.getStepInfo(), writer.current(), j -> auth.maySeeJob(peer, j))).build();
         case SIGNAL_STEP -> {
           await(writer.submit(s -> steps.signal(peer, req.getSignalStep(), s)));
           yield Response.getDefaultInstance();
@@ -275,7 +307,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.getDefaultInstance();
         }
         case WAIT_ALLOCATION -> Response.newBuilder()
-            .setWaitAllocation(waitAllocation(req.getWaitAllocation())).build();
+            .setWaitAllocation(waitAllocation(peer, req.getWaitAllocation())).build();
         case STEP_FINISHED -> {
           await(writer.submit(s -> steps.nodeDone(peer, req.getStepFinished(), s)));
           yield Response.getDefaultInstance();
@@ -297,7 +329,21 @@ public final class ControllerService implements RequestHandler {
           }
           yield Response.newBuilder().setStats(stats.snapshot(writer.current(), now)).build();
         }
-        case SHARE_INFO -> Response.newBuilder().setShareInfo(shares.answer(req.getShareInfo())).build();
+        case SHARE_INFO -> Response.newBuilder().setShareInfo(shares.answer(peer, req.getShareInfo())).build();
+        case UPDATE_PARTITION -> {
+          await(writer.submit(s -> partitions.createOrUpdate(peer, req.getUpdatePartition(), s)));
+          yield Response.getDefaultInstance();
+        }
+        case DELETE_PARTITION -> {
+          await(writer.submit(s -> partitions.delete(peer, req.getDeletePartition().getName(), s)));
+          yield Response.getDefaultInstance();
+        }
+        case RECONFIGURE -> {
+          Reconfiguration.Prepared next = reconfiguration.prepare(peer);
+          await(writer.submit(next::apply));
+          yield Response.getDefaultInstance();
+        }
+        case CONFIG_FILES -> Response.newBuilder().setConfigFiles(reconfiguration.files(peer)).build();
         case DELETE_NODE -> {
           nodeAdmin.delete(peer, req.getDeleteNode(), writer.current());
           yield Response.getDefaultInstance();
@@ -325,6 +371,10 @@ public final class ControllerService implements RequestHandler {
     if (!spec.getScriptRef().isEmpty() || !spec.getEnvironmentRef().isEmpty()) { // the controller's own to set
       throw new SlurmException(SlurmError.INVALID_MESSAGE, "a submission may not name stored job data");
     }
+    StateDiskRoom room = stateDisk;
+    if (room != null) {
+      room.checkRoomFor(spec.getSerializedSize());
+    }
     try (JobData.Stored stored = jobData.store(spec)) {
       return await(writer.submit(s -> jobs.submit(peer, stored.spec(), s)));
     } catch (IOException e) {
@@ -351,10 +401,11 @@ public final class ControllerService implements RequestHandler {
   }
 
   /** Long-polls the published state until the job leaves PENDING or the wait is over. */
-  private WaitAllocationReply waitAllocation(WaitAllocationRequest req) {
+  private WaitAllocationReply waitAllocation(Peer peer, WaitAllocationRequest req) {
     long deadline = System.nanoTime() + Math.min(req.getTimeoutMs(), MAX_WAIT_MS) * 1_000_000L;
     while (true) {
       JobInfo job = writer.current().job(req.getJobId()).map(JobRecord::getInfo)
+          .filter(j -> auth.maySeeJob(peer, j))
           .orElseThrow(() -> new SlurmException(SlurmError.INVALID_JOB_ID));
       if (job.getState() != org.corral.protocol.msg.JobState.PENDING || System.nanoTime() >= deadline) {
         return WaitAllocationReply.newBuilder().setJob(job).build();

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -45,11 +46,17 @@ final class Housekeeper implements AutoCloseable {
   private final int slurmdTimeout;
   private final int minJobAge;
   private final long gangSliceS;
+  private final Predicate<NodeInfo> answers;
 
-  /** @param gangSliceS SchedulerTimeSlice with PreemptMode GANG; 0: no gang scheduling */
+  /**
+   * @param gangSliceS SchedulerTimeSlice with PreemptMode GANG; 0: no gang scheduling
+   * @param answers whether a node's daemon answers the controller's own ping: a node silent for
+   *     SlurmdTimeout that does is kept (its heartbeats were lost on the way, not its daemon)
+   */
   Housekeeper(StateWriter writer, JobOrders orders, StepOrders steps, AllocationClients clients, Clock clock,
-      int slurmdTimeout, int minJobAge, long gangSliceS) {
+      int slurmdTimeout, int minJobAge, long gangSliceS, Predicate<NodeInfo> answers) {
     this.gangSliceS = gangSliceS;
+    this.answers = answers;
     this.writer = writer;
     this.clients = clients;
     this.orders = orders;
@@ -75,9 +82,42 @@ final class Housekeeper implements AutoCloseable {
     long now = clock.instant().getEpochSecond();
     // Looking at processes is I/O (/proc): done here, once, never on the writer thread.
     Set<Integer> abandoned = abandonedAllocations(writer.current());
-    if (!decide(writer.current(), now, abandoned).commands().isEmpty()) {
-      writer.submit(s -> decide(s, now, abandoned));
+    Set<String> answering = answeringSilentNodes(writer.current(), now);
+    if (!decide(writer.current(), now, abandoned, answering).commands().isEmpty()) {
+      writer.submit(s -> decide(s, now, abandoned, answering));
     }
+  }
+
+  /** Nodes about to be declared dead for silence that answer a ping: asked all at once. */
+  private Set<String> answeringSilentNodes(ClusterState s, long now) {
+    List<NodeInfo> silent = new ArrayList<>();
+    for (NodeInfo n : s.nodesInOrder()) {
+      if (slurmdTimeout > 0 && silentTooLong(n, now)) {
+        silent.add(n);
+      }
+    }
+    Set<String> out = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    List<Thread> asking = new ArrayList<>();
+    for (NodeInfo n : silent) {
+      asking.add(Thread.ofVirtual().name("ping-" + n.getName()).start(() -> {
+        if (answers.test(n)) {
+          out.add(n.getName());
+        }
+      }));
+    }
+    for (Thread t : asking) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return out;
+  }
+
+  private boolean silentTooLong(NodeInfo n, long now) {
+    return n.getBaseState() == NodeBaseState.NODE_IDLE && n.getLastHeard() + slurmdTimeout < now;
   }
 
   /** Allocations still running or pending whose srun/salloc process is gone. */
@@ -91,8 +131,15 @@ final class Housekeeper implements AutoCloseable {
     return out;
   }
 
-  /** @param abandoned allocations whose srun/salloc process is gone: they are revoked */
   Decision<Void> decide(ClusterState s, long now, Set<Integer> abandoned) {
+    return decide(s, now, abandoned, Set.of());
+  }
+
+  /**
+   * @param abandoned allocations whose srun/salloc process is gone: they are revoked
+   * @param answering silent nodes that answered the controller's ping: heard, not declared dead
+   */
+  Decision<Void> decide(ClusterState s, long now, Set<Integer> abandoned, Set<String> answering) {
     List<Command> cmds = new ArrayList<>();
     List<Runnable> effects = new ArrayList<>();
     for (JobRecord r : s.jobs().values()) {
@@ -146,7 +193,14 @@ final class Housekeeper implements AutoCloseable {
     }
     if (slurmdTimeout > 0) {
       for (NodeInfo n : s.nodesInOrder()) {
-        if (n.getBaseState() == NodeBaseState.NODE_IDLE && n.getLastHeard() + slurmdTimeout < now) {
+        if (!silentTooLong(n, now)) {
+          continue;
+        }
+        if (answering.contains(n.getName())) {
+          cmds.add(new Command.NodeHeard(n.getName(), now, n.getCpuLoad(), n.getFreeMemMb()));
+          effects.add(() -> LOG.log(Level.WARNING, "node " + n.getName() + ": no heartbeat for "
+              + (now - n.getLastHeard()) + " s, but it answers the controller's ping: kept in service"));
+        } else {
           cmds.add(new Command.NodeDown(n.getName(), now, NodeReasons.NOT_RESPONDING));
         }
       }

@@ -161,6 +161,7 @@ final class JobRequests {
     if (peer.uid() < 0) { // a daemon's credential names no user to run the job as
       throw new SlurmException(SlurmError.USER_ID_MISSING);
     }
+    policy.admit(peer.uid());
     String user = userName(peer);
     JobSpec normalized = assocPolicy.apply(policy.normalize(spec, s), user, s);
     SlurmError denied = partitions.check(peer, s.partition(normalized.getPartition()).orElseThrow());

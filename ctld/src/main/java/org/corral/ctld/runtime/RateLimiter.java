@@ -76,7 +76,15 @@ final class RateLimiter {
   }
 
   /** Takes a token for one RPC of {@code uid}; false when its bucket is empty (back off). */
-  synchronized boolean allow(int uid) {
+  boolean allow(int uid) {
+    return allow(uid, 1);
+  }
+
+  /**
+   * Takes {@code cost} tokens (an RPC of many bytes costs more, see {@link #costOf}); false,
+   * taking none, when the bucket holds fewer. A cost above the bucket's size needs a full one.
+   */
+  synchronized boolean allow(int uid, int cost) {
     int slot = Math.floorMod(uid, tableSize);
     long now = millis.getAsLong();
     if (uids[slot] != uid) {
@@ -88,10 +96,19 @@ final class RateLimiter {
       tokens[slot] = (int) Math.min(bucketSize, tokens[slot] + periods * refillRate);
       lastRefill[slot] += periods * refillPeriodMs;
     }
-    if (tokens[slot] == 0) {
+    int take = Math.min(Math.max(1, cost), bucketSize);
+    if (tokens[slot] < take) {
       return false;
     }
-    tokens[slot]--;
+    tokens[slot] -= take;
     return true;
+  }
+
+  /** Bytes of a request that cost one more token each (a Corral extension of Slurm's counting). */
+  static final int BYTES_PER_TOKEN = 1 << 20;
+
+  /** What a request of {@code bytes} costs: one token, and one more for each whole MiB. */
+  static int costOf(int bytes) {
+    return 1 + bytes / BYTES_PER_TOKEN;
   }
 }

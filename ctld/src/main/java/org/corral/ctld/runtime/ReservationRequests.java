@@ -162,6 +162,17 @@ final class ReservationRequests {
         .addAllReservations(s.reservations().all()).build();
   }
 
+  /** The reservations the peer may see (all, unless PrivateData=reservations hides those it cannot use). */
+  ReservationInfoReply info(Peer peer, ClusterState s) {
+    ReservationInfoReply.Builder b = ReservationInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
+    for (var r : s.reservations().all()) {
+      if (auth.maySeeReservation(peer, r)) {
+        b.addReservations(r);
+      }
+    }
+    return b.build();
+  }
+
   private void admin(Peer peer) {
     if (!auth.isAdmin(peer)) {
       throw new SlurmException(SlurmError.USER_ID_MISSING);

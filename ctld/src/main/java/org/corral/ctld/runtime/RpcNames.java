@@ -45,6 +45,10 @@ final class RpcNames {
     put(Request.BodyCase.DELETE_RESERVATION, "REQUEST_DELETE_RESERVATION", 3008);
     put(Request.BodyCase.RESERVATION_INFO, "REQUEST_RESERVATION_INFO", 2024);
     put(Request.BodyCase.BATCH_SCRIPT, "REQUEST_BATCH_SCRIPT", 2051);
+    put(Request.BodyCase.RECONFIGURE, "REQUEST_RECONFIGURE", 1003);
+    put(Request.BodyCase.UPDATE_PARTITION, "REQUEST_UPDATE_PARTITION", 3004);
+    put(Request.BodyCase.DELETE_PARTITION, "REQUEST_DELETE_PARTITION", 3005);
+    put(Request.BodyCase.CONFIG_FILES, "REQUEST_CONFIG", 2016);
   }
 
   private static void put(Request.BodyCase c, String text, int number) {

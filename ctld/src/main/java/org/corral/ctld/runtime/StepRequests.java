@@ -154,6 +154,11 @@ final class StepRequests {
    * with_ended: the job's ended steps too, as they ended.
    */
   static StepInfoReply info(StepInfoRequest req, ClusterState s) {
+    return info(req, s, j -> true);
+  }
+
+  /** The steps of the jobs {@code visible} lets the asker see (PrivateData=jobs): others' show none. */
+  static StepInfoReply info(StepInfoRequest req, ClusterState s, java.util.function.Predicate<JobInfo> visible) {
     StepInfoReply.Builder b = StepInfoReply.newBuilder().setLastUpdate(s.lastUpdate());
     // Slurm 22.05 answers an unknown job with an error, but an empty list while it knows no job at all.
     if (req.getJobId() != 0 && s.job(req.getJobId()).isEmpty() && !s.jobs().isEmpty()) {
@@ -162,6 +167,9 @@ final class StepRequests {
     Iterable<JobRecord> jobs = req.getJobId() == 0 ? s.jobs().values()
         : s.job(req.getJobId()).map(List::of).orElse(List.of());
     for (JobRecord rec : jobs) {
+      if (!visible.test(rec.getInfo())) {
+        continue;
+      }
       for (StepInfo step : req.getWithEnded() ? withEnded(rec) : runningSteps(rec)) {
         if (!req.hasStepId() || req.getStepId() == step.getStepId()) {
           b.addSteps(step);

@@ -35,7 +35,8 @@ final class StepStatRequests {
     JobRecord rec = s.job(req.getJobId()).orElseThrow(() -> new SlurmException(SlurmError.INVALID_JOB_ID));
     JobInfo job = rec.getInfo();
     StepStatReply.Builder reply = StepStatReply.newBuilder().setJobUserId(job.getUserId());
-    if (job.getState() != JobState.RUNNING || job.getCompleting()) {
+    // PrivateData=jobs: another's job is one not running, as Slurm 22.05 answers ("not found running")
+    if (job.getState() != JobState.RUNNING || job.getCompleting() || !auth.maySeeJob(peer, job)) {
       return reply.build();
     }
     if (!auth.mayActOnJob(peer, job)) {

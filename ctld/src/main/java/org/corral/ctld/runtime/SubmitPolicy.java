@@ -6,6 +6,7 @@ import org.corral.common.ArrayTasks;
 import org.corral.common.Hostlist;
 import org.corral.common.SlurmDuration;
 import org.corral.common.SlurmError;
+import org.corral.common.config.ConfType;
 import org.corral.common.config.SlurmConfKeys;
 import org.corral.common.config.SlurmConfig;
 import org.corral.common.config.SubmitLimits;
@@ -34,6 +35,12 @@ final class SubmitPolicy {
   /** MaxArraySize: array task ids run from 0 to one less than this (Slurm's default 1001). */
   private final int maxArraySize;
 
+  /** MaxMemPerCPU in MB (0 = none), for partitions without their own. */
+  private final long maxMemPerCpu;
+
+  /** DisableRootJobs=YES. */
+  private final boolean disableRootJobs;
+
   /** slurm.conf Licenses=: the cluster's licenses and their counts. */
   private final java.util.Map<String, Integer> licenses;
 
@@ -45,6 +52,9 @@ final class SubmitPolicy {
     this.limits = SubmitLimits.of(config.text(SlurmConfKeys.SCHEDULER_PARAMETERS).orElse(""));
     this.licenses = config.licenses();
     this.maxArraySize = (int) Math.min(Integer.MAX_VALUE, config.value(SlurmConfKeys.MAX_ARRAY_SIZE));
+    Long maxMem = config.value(SlurmConfKeys.MAX_MEM_PER_CPU);
+    this.maxMemPerCpu = maxMem == null || maxMem == ConfType.UNLIMITED_MB ? 0 : maxMem;
+    this.disableRootJobs = config.value(SlurmConfKeys.DISABLE_ROOT_JOBS);
     String enforce = config.value(SlurmConfKeys.ENFORCE_PART_LIMITS);
     this.enforcePartLimits = enforce.equals("ALL") || enforce.equals("ANY") || enforce.equals("YES")
         || enforce.equals("1");
@@ -67,6 +77,34 @@ final class SubmitPolicy {
     if (excess != null) {
       LOG.log(System.Logger.Level.INFO, "submission refused: " + excess);
       throw new SlurmException(SlurmError.PATHNAME_TOO_LONG);
+    }
+  }
+
+  /** DisableRootJobs=YES: root's submissions are refused as Slurm refuses them ("Invalid user id"). */
+  void admit(int uid) {
+    if (uid == 0 && disableRootJobs) {
+      throw new SlurmException(SlurmError.USER_ID_MISSING);
+    }
+  }
+
+  /**
+   * MaxMemPerCPU (the partition's, else slurm.conf's), as Slurm 22.05 applies it: more memory per
+   * CPU than that takes as many times the CPUs per task, each with its share of the memory
+   * (--mem-per-cpu=500 under 200: -c 3 of 167M); memory per node asks at least that memory's
+   * worth of CPUs on each node.
+   */
+  private static void capMemoryPerCpu(JobSpec.Builder b, long max) {
+    if (max <= 0) {
+      return;
+    }
+    if (b.hasMemPerCpuMb() && b.getMemPerCpuMb() > max) {
+      long factor = (b.getMemPerCpuMb() + max - 1) / max;
+      long perTask = Math.max(1, b.hasCpusPerTask() ? b.getCpusPerTask() : 1);
+      b.setCpusPerTask((int) Math.min(Integer.MAX_VALUE, perTask * factor))
+          .setMemPerCpuMb((b.getMemPerCpuMb() + factor - 1) / factor);
+    } else if (b.hasMemPerNodeMb() && b.getMemPerNodeMb() > 0) {
+      long cpus = (b.getMemPerNodeMb() + max - 1) / max;
+      b.setMinCpusPerNode((int) Math.max(b.getMinCpusPerNode(), Math.min(Integer.MAX_VALUE, cpus)));
     }
   }
 
@@ -97,6 +135,7 @@ final class SubmitPolicy {
         b.setMemPerNodeMb(config.defMemPerNode().getAsLong());
       }
     }
+    capMemoryPerCpu(b, p.getMaxMemPerCpuMb() > 0 ? p.getMaxMemPerCpuMb() : maxMemPerCpu);
     if (!spec.hasRequeue()) {
       b.setRequeue(config.jobRequeue());
     }

@@ -39,6 +39,7 @@ import org.corral.protocol.msg.ReservationInfo;
 public final class Planner {
   static final String NODES_UNAVAILABLE =
       "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
+  private static final String REQ_NODE_NOT_AVAIL = "ReqNodeNotAvail, UnavailableNodes:";
 
   private final ClusterState state;
   private final long now;
@@ -275,15 +276,40 @@ public final class Planner {
       waiting.put(j.getJobId(), Waiting.because("Resources")); // starts once its preempted jobs are gone
       return;
     }
-    // Slurm's main scheduler: the first job of a partition that cannot start blocks it, with
-    // Resources, or with NODES_UNAVAILABLE when too few of its nodes are up; the partition's
-    // later jobs wait on Priority, whatever would have kept them out.
-    String why = !blocked.add(p.getName()) ? "Priority"
-        : !usable.computeIfAbsent(need.withoutDuration(), k -> NodeSelector.anyUsable(j, nodes))
-        ? NODES_UNAVAILABLE : "Resources";
+    String why = whyNotNow(j, p, nodes, need);
     why = profile.reservations().reason(j, p.getNodeNamesList(), duration, why);
     Waiting inside = planInMagnetic(j, p, nodes, duration, why);
     waiting.put(j.getJobId(), inside != null ? inside : planLater(j, nodes, duration, need, why));
+  }
+
+  /**
+   * Why a job that cannot start now waits, as Slurm 22.05's scheduler says it (seen on the
+   * reference with drained and down nodes). A job whose -w names nodes that are not up waits on
+   * ReqNodeNotAvail with those nodes, and blocks nothing. Otherwise the first job of a partition
+   * that cannot start blocks it: with Resources, or with NODES_UNAVAILABLE when too few of its
+   * nodes are up. The partition's later jobs wait on Priority, unless too few of their own nodes
+   * are up: then on ReqNodeNotAvail with the nodes of theirs that are not.
+   */
+  private String whyNotNow(JobInfo j, PartitionInfo p, NodeSelector.Candidates nodes, Need need) {
+    if (!j.getReqNodes().isEmpty()) {
+      Set<String> required = new HashSet<>(Hostlist.expand(j.getReqNodes()));
+      List<String> down = nodes.nodes().stream().filter(n -> required.contains(n.getName()) && !usable(n))
+          .map(NodeInfo::getName).toList();
+      if (!down.isEmpty()) {
+        return REQ_NODE_NOT_AVAIL + Hostlist.compress(down);
+      }
+    }
+    boolean first = blocked.add(p.getName());
+    if (usable.computeIfAbsent(need.withoutDuration(), k -> NodeSelector.anyUsable(j, nodes))) {
+      return first ? "Resources" : "Priority";
+    }
+    if (first) {
+      return NODES_UNAVAILABLE;
+    }
+    NodeFilter filter = NodeFilter.of(j);
+    List<String> down = nodes.nodes().stream().filter(n -> filter.allows(n) && !usable(n))
+        .map(NodeInfo::getName).toList();
+    return down.isEmpty() ? "Priority" : REQ_NODE_NOT_AVAIL + Hostlist.compress(down);
   }
 
   /**

@@ -37,8 +37,14 @@ public final class AccountingRecords {
       if (now == null) {
         continue;
       }
-      AcctJob record = of(now);
       JobRecord was = before.jobs().get(id);
+      if (was != null && requeuedRun(was.getInfo(), now.getInfo())) {
+        outbox = outbox.add(endedRun(was, runEnd(c), after.lastUpdate()));
+      }
+      if (JobStates.isQueued(now.getInfo()) && now.getInfo().getCompleting()) {
+        continue; // its run's record is closed; the next run's starts once the nodes are done with it
+      }
+      AcctJob record = of(now);
       if (was == null || !comparable(of(was)).equals(comparable(record))) {
         outbox = outbox.add(record);
       }
@@ -109,6 +115,46 @@ public final class AccountingRecords {
     };
     return base | (n.getDrain() ? NodeEvents.FLAG_DRAIN : 0) | (n.getNotResponding() ? NodeEvents.FLAG_NO_RESPOND : 0)
         | (n.getFail() ? NodeEvents.FLAG_FAIL : 0);
+  }
+
+  /** A run that ends with its job back in the queue (requeue, node failure, preemption). */
+  private static boolean requeuedRun(JobInfo was, JobInfo now) {
+    return (was.getState() == JobState.RUNNING || was.getState() == JobState.SUSPENDED)
+        && !was.getCompleting() && JobStates.isQueued(now);
+  }
+
+  /** What the record of a requeued run says it ended in, by what ended it (as Slurm 22.05 keeps it). */
+  private static JobState runEnd(Command c) {
+    return switch (c) {
+      case Command.PreemptJob x -> JobState.PREEMPTED;
+      case Command.NodeDown x -> JobState.NODE_FAIL;
+      case Command.UpdateNode x -> JobState.NODE_FAIL;
+      case Command.NodeRegistered x -> JobState.NODE_FAIL;
+      default -> JobState.REQUEUED;
+    };
+  }
+
+  /**
+   * The last record of a run that ended with its job requeued: the run's row (keyed by its submit
+   * time) ends in {@code state} with ExitCode 0:0, its running steps cancelled; the batch step by
+   * SIGTERM (0:15) unless its node failed. The job's next run is a row of its own (a new submit time).
+   */
+  static AcctJob endedRun(JobRecord run, JobState state, long time) {
+    AcctJob r = of(run);
+    AcctJob.Builder b = r.toBuilder().setState(state).setEndTime(time).setExitStatus(0).setReason("")
+        .clearSteps();
+    for (AcctStep st : r.getStepsList()) {
+      if (st.getState() == JobState.RUNNING) {
+        AcctStep.Builder s = st.toBuilder().setState(JobState.CANCELLED).setEndTime(time);
+        if (st.getStepId() == StepIds.BATCH) {
+          s.setExitStatus(state == JobState.NODE_FAIL ? 0 : 15);
+        }
+        b.addSteps(s);
+      } else {
+        b.addSteps(st);
+      }
+    }
+    return b.build();
   }
 
   /** The jobs a command may change. */

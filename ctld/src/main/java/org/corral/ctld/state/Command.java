@@ -260,6 +260,16 @@ public sealed interface Command {
   record JobPriority(int priority, org.corral.protocol.msg.PriorityFactors factors) {}
 
   /**
+   * The partition table as a whole, after {@code scontrol create|update|delete partition} or a
+   * reconfigure; each node's partitions follow from it. Journaled: {@code slurmctld -R} restores it.
+   */
+  record SetPartitions(List<PartitionInfo> partitions, long time) implements Command {
+    public SetPartitions {
+      partitions = List.copyOf(partitions);
+    }
+  }
+
+  /**
    * The configuration read at start-up (slurm.conf): node and partition definitions. Nodes keep
    * their recovered state; new ones start UNKNOWN, removed ones go.
    */

@@ -111,6 +111,8 @@ public final class CommandCodec {
           .newBuilder().setReservation(x.reservation()).setTime(x.time()));
       case Command.DeleteReservation x -> e.setDeleteReservation(org.corral.protocol.msg.DeleteReservationCmd
           .newBuilder().setName(x.name()).setTime(x.time()));
+      case Command.SetPartitions x -> e.setSetPartitions(org.corral.protocol.msg.SetPartitionsCmd.newBuilder()
+          .addAllPartitions(x.partitions()).setTime(x.time()));
       case Command.NodeHeard x -> throw transientCommand(x);
       case Command.SetPendingStatus x -> throw transientCommand(x);
       case Command.SetPriorities x -> throw transientCommand(x);
@@ -200,6 +202,8 @@ public final class CommandCodec {
           e.getUpdateReservation().getTime());
       case DELETE_RESERVATION -> new Command.DeleteReservation(e.getDeleteReservation().getName(),
           e.getDeleteReservation().getTime());
+      case SET_PARTITIONS -> new Command.SetPartitions(e.getSetPartitions().getPartitionsList(),
+          e.getSetPartitions().getTime());
       case COMMAND_NOT_SET -> throw new InvalidProtocolBufferException(
           "journal entry holds no command (written by a newer Corral?)");
     };

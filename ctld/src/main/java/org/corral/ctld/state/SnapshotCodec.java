@@ -18,8 +18,9 @@ import org.pcollections.HashTreePMap;
 import org.pcollections.TreePMap;
 
 /**
- * The state to and from a snapshot. Partitions are not kept: they come from slurm.conf at every
- * start (see {@link Command.LoadConfig}); nodes are kept for their state (down, drained, reason).
+ * The state to and from a snapshot. Nodes are kept for their state (down, drained, reason);
+ * partitions as last set, which only {@code slurmctld -R} restores (a plain start takes
+ * slurm.conf's, see {@link Command.LoadConfig}).
  */
 public final class SnapshotCodec {
   private SnapshotCodec() {}
@@ -57,6 +58,9 @@ public final class SnapshotCodec {
       out.writeMessage(StateSnapshot.RESERVATIONS_FIELD_NUMBER, r);
     }
     out.writeUInt32(StateSnapshot.RESERVATIONS_CREATED_FIELD_NUMBER, s.reservations().created());
+    for (org.corral.protocol.msg.PartitionInfo p : s.partitions()) {
+      out.writeMessage(StateSnapshot.PARTITIONS_FIELD_NUMBER, p);
+    }
     out.flush();
   }
 
@@ -72,7 +76,8 @@ public final class SnapshotCodec {
       order.add(n.getName());
       nodes.put(n.getName(), n);
     }
-    return new ClusterState(jobs, HashTreePMap.from(nodes), List.copyOf(order), List.of(),
+    return new ClusterState(jobs, HashTreePMap.from(nodes), List.copyOf(order),
+        List.copyOf(snap.getPartitionsList()),
         snap.getNextJobId(), 0, AcctOutbox.of(snap.getAcctOutboxList(), snap.getNextAcctEvent()),
         new Reservations(snap.getReservationsList(), snap.getReservationsCreated()));
   }

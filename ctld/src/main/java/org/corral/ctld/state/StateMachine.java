@@ -99,6 +99,7 @@ public final class StateMachine {
       case Command.JobIdUsed cmd -> s.withNextJobIdAtLeast(cmd.jobId() + 1);
       case Command.AcctShipped cmd -> s.withOutbox(s.outbox().shipped(cmd.through()));
       case Command.LoadConfig cmd -> loadConfig(s, cmd);
+      case Command.SetPartitions cmd -> PartitionTable.set(s, cmd.partitions(), cmd.time());
       case Command.StepCreated cmd -> StepTransitions.created(s, cmd);
       case Command.StepNodeDone cmd -> StepTransitions.nodeDone(s, cmd);
       case Command.StepCancelled cmd -> StepTransitions.cancelled(s, cmd);
@@ -715,6 +716,11 @@ public final class StateMachine {
   }
 
   static JobRecord with(JobRecord rec, JobInfo info) {
+    if (info.getSubmitTime() != rec.getInfo().getSubmitTime() && rec.getInfo().getSubmitTime() != 0) {
+      // back in the queue (requeued): the next run keeps nothing of the last one's steps and usage,
+      // which stay with that run's accounting record, as in Slurm
+      return rec.toBuilder().clearSteps().clearBatchUsage().setInfo(info).build();
+    }
     return StepTransitions.closeWithJob(rec, info).toBuilder().setInfo(info).build();
   }
 }

@@ -1,7 +1,9 @@
 package org.corral.ctld.steps;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.corral.common.SlurmError;
 import org.corral.common.gres.GresCount;
 import org.corral.protocol.Gres;
@@ -68,19 +70,21 @@ public final class StepGres {
           }
         }
       }
-      List<GresCount> need = new ArrayList<>(perNode);
+      // Of one resource asked for several ways (--gpus-per-node=3 with --gpus-per-task=1), the most.
+      Map<String, GresCount> need = new LinkedHashMap<>();
+      perNode.forEach(c -> atLeast(need, c));
       int t = i < tasks.size() ? tasks.get(i) : 1;
       for (GresCount c : perTask) {
-        need.add(new GresCount(c.name(), c.type(), c.count() * Math.max(1, t)));
+        atLeast(need, new GresCount(c.name(), c.type(), c.count() * Math.max(1, t)));
       }
       for (GresCount c : perStep) { // --gpus=N: as even as it goes, the first nodes one more
         long share = c.count() / nodes.size() + (i < c.count() % nodes.size() ? 1 : 0);
         if (share > 0) {
-          need.add(new GresCount(c.name(), c.type(), share));
+          atLeast(need, new GresCount(c.name(), c.type(), share));
         }
       }
       List<GresAlloc> taken = new ArrayList<>();
-      for (GresCount c : need) {
+      for (GresCount c : need.values()) {
         List<Integer> have = new ArrayList<>();
         for (GresAlloc a : mine) {
           if (a.getName().equals(c.name()) && (c.type().isEmpty() || a.getType().equals(c.type()))) {
@@ -106,5 +110,9 @@ public final class StepGres {
       }
     }
     return out;
+  }
+
+  private static void atLeast(Map<String, GresCount> need, GresCount c) {
+    need.merge(c.name() + ":" + c.type(), c, (a, b) -> a.count() >= b.count() ? a : b);
   }
 }

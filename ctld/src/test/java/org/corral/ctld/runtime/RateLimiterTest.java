@@ -31,6 +31,18 @@ class RateLimiterTest {
   }
 
   @Test
+  void largeRequestsCostATokenPerMebibyte() {
+    RateLimiter rl = RateLimiter.fromParameters("rl_enable,rl_bucket_size=10", now::get);
+    assertThat(RateLimiter.costOf(100)).isEqualTo(1);
+    assertThat(RateLimiter.costOf(4 << 20)).isEqualTo(5);
+    assertThat(rl.allow(7, RateLimiter.costOf(4 << 20))).isTrue();
+    assertThat(rl.allow(7, RateLimiter.costOf(4 << 20))).isTrue();
+    assertThat(rl.allow(7, RateLimiter.costOf(4 << 20))).as("none left for a third").isFalse();
+    assertThat(rl.allow(7, RateLimiter.costOf(64 << 20))).as("more than a bucket: never with 0 left")
+        .isFalse();
+  }
+
+  @Test
   void disabledWithoutRlEnableAndBadValuesKeepSlurmsDefaults() {
     assertThat(RateLimiter.fromParameters("rl_bucket_size=3", now::get)).isNull();
     assertThat(RateLimiter.fromParameters(null, now::get)).isNull();

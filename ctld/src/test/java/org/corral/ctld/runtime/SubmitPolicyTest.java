@@ -46,6 +46,31 @@ class SubmitPolicyTest {
     assertThat(policy("").normalize(bare().build(), state).getExclusive()).isFalse();
   }
 
+  /** Held jobs on the reference with MaxMemPerCPU=200, as scontrol showed them (CPUs/Task, MinMemoryCPU, MinCPUsNode). */
+  @Test
+  void moreMemoryPerCpuThanMaxMemPerCpuTakesMoreCpusPerTask() throws Exception {
+    SubmitPolicy p = policy("DefMemPerCPU=100\nMaxMemPerCPU=200\n");
+    JobSpec over = p.normalize(bare().setMemPerCpuMb(500).build(), state);
+    assertThat(over.getCpusPerTask()).isEqualTo(3);
+    assertThat(over.getMemPerCpuMb()).isEqualTo(167);
+    JobSpec twoCpus = p.normalize(bare().setMemPerCpuMb(500).setCpusPerTask(2).build(), state);
+    assertThat(twoCpus.getCpusPerTask()).isEqualTo(6);
+    assertThat(twoCpus.getMemPerCpuMb()).isEqualTo(167);
+    JobSpec atMax = p.normalize(bare().setMemPerCpuMb(200).build(), state);
+    assertThat(atMax.hasCpusPerTask()).isFalse();
+    assertThat(atMax.getMemPerCpuMb()).isEqualTo(200);
+    assertThat(p.normalize(bare().setMemPerNodeMb(1000).build(), state).getMinCpusPerNode()).isEqualTo(5);
+    assertThat(policy("").normalize(bare().setMemPerCpuMb(500).build(), state).hasCpusPerTask()).isFalse();
+  }
+
+  @Test
+  void disableRootJobsRefusesRootOnly() throws Exception {
+    assertThatThrownBy(() -> policy("DisableRootJobs=YES\n").admit(0)).isInstanceOfSatisfying(
+        SlurmException.class, e -> assertThat(e.error()).isEqualTo(org.corral.common.SlurmError.USER_ID_MISSING));
+    policy("DisableRootJobs=YES\n").admit(1000);
+    policy("").admit(0);
+  }
+
   @Test
   void keepsWhatTheUserAskedFor() throws Exception {
     JobSpec s = policy("DefMemPerCPU=250\n").normalize(bare().setMemPerNodeMb(1000)

@@ -120,14 +120,32 @@ class PlannerTest {
     assertThat(p.reasons().get(1)).isEqualTo(Planner.NODES_UNAVAILABLE);
   }
 
+  /** As the reference answered with n2 drained: -N2, then -N2 again. */
   @Test
-  void laterJobsOfABlockedPartitionWaitOnPriority() {
+  void laterJobsOfABlockedPartitionWaitOnTheirNodesThatAreNotUp() {
     ClusterState s = TestStates.cluster(2, 8, 4000);
     s = StateMachine.apply(s, new Command.NodeDown("n2", 1500, "dead"));
     s = TestStates.submit(s, 1, TestStates.spec().setMinNodes(2).build(), 1000);
     s = TestStates.submit(s, 2, TestStates.spec().setMinNodes(2).build(), 1001);
     Plan p = Planner.plan(s, 2000);
-    assertThat(p.reasons()).containsEntry(1, Planner.NODES_UNAVAILABLE).containsEntry(2, "Priority");
+    assertThat(p.reasons()).containsEntry(1, Planner.NODES_UNAVAILABLE)
+        .containsEntry(2, "ReqNodeNotAvail, UnavailableNodes:n2");
+  }
+
+  /** The reference with n1 drained and n2 down: plain, -w n2, -N2, -x n1 after them. */
+  @Test
+  void jobsNamingNodesThatAreNotUpWaitOnReqNodeNotAvailAndBlockNothing() {
+    ClusterState s = TestStates.cluster(3, 8, 4000);
+    s = StateMachine.apply(s, new Command.NodeDown("n2", 1500, "dead"));
+    s = StateMachine.apply(s, new Command.NodeDown("n3", 1500, "dead"));
+    s = TestStates.submit(s, 1, TestStates.spec().setReqNodes("n2,n1").build(), 1000);
+    s = TestStates.submit(s, 2, TestStates.spec().setMinNodes(2).build(), 1001);
+    s = TestStates.submit(s, 3, TestStates.spec().setExcNodes("n1").build(), 1002);
+    s = TestStates.submit(s, 4, TestStates.spec().setMinNodes(3).build(), 1003);
+    Plan p = Planner.plan(s, 2000);
+    assertThat(p.reasons()).containsEntry(1, "ReqNodeNotAvail, UnavailableNodes:n2")
+        .containsEntry(2, Planner.NODES_UNAVAILABLE).containsEntry(3, "ReqNodeNotAvail, UnavailableNodes:n[2-3]")
+        .containsEntry(4, "ReqNodeNotAvail, UnavailableNodes:n[2-3]");
   }
 
   @Test

@@ -235,4 +235,90 @@ class AccountingRecordsTest {
             .setReason("fan noise").setReasonUid(0).setTres("billing=8,cpu=8,mem=4000M").build(),
         org.corral.protocol.msg.NodeEvent.newBuilder().setNode("n1").setTimeEnd(3011).build());
   }
+
+  /** Each record by the row it updates: (submit time) to the last record sent for it. */
+  private static Map<Long, AcctJob> rows(ClusterState s) {
+    Map<Long, AcctJob> rows = new java.util.LinkedHashMap<>();
+    for (AcctEvent e : s.outbox().events().values()) {
+      if (e.hasJob()) {
+        rows.put(e.getJob().getSubmitTime(), e.getJob());
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * scontrol requeue of a running job, as Slurm 22.05 keeps it (sacct -D on the reference): the
+   * run's row ends REQUEUED 0:0 at the requeue with its batch step CANCELLED 0:15, and the job
+   * pends in a row of its own (submitted at the end of the run); never a PENDING record for the
+   * run's row, and the next run carries none of the last one's steps.
+   */
+  @Test
+  void aRequeuedRunKeepsItsOwnRowEndedRequeuedAndTheJobPendsInANewOne() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1, TestStates.spec().build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1010, ON_N1));
+    s = StateMachine.apply(s, new Command.RequeueJob(1, 1050, false, false, ""));
+    assertThat(jobs(s)).filteredOn(j -> j.getSubmitTime() == 1000).extracting(AcctJob::getState)
+        .containsExactly(JobState.PENDING, JobState.RUNNING, JobState.REQUEUED);
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1052, 15, "n1"));
+    Map<Long, AcctJob> rows = rows(s);
+    assertThat(rows.keySet()).containsExactly(1000L, 1052L);
+    AcctJob run = rows.get(1000L);
+    assertThat(run.getState()).isEqualTo(JobState.REQUEUED);
+    assertThat(run.getExitStatus()).isZero();
+    assertThat(run.getStartTime()).isEqualTo(1010);
+    assertThat(run.getEndTime()).isEqualTo(1050);
+    assertThat(run.getNodes()).isEqualTo("n1");
+    assertThat(run.getStepsList()).singleElement().satisfies(b -> {
+      assertThat(b.getStepId()).isEqualTo(StepIds.BATCH);
+      assertThat(b.getState()).isEqualTo(JobState.CANCELLED);
+      assertThat(b.getExitStatus()).isEqualTo(15); // 0:15
+      assertThat(b.getEndTime()).isEqualTo(1050);
+    });
+    AcctJob next = rows.get(1052L);
+    assertThat(next.getState()).isEqualTo(JobState.PENDING);
+    assertThat(next.getStartTime()).isZero();
+    assertThat(next.getStepsList()).isEmpty();
+    assertThat(next.getRestartCount()).isEqualTo(1);
+    assertThat(s.jobs().get(1).getStepsList()).isEmpty();
+
+    s = StateMachine.apply(s, new Command.StartJob(1, 1200, ON_N1));
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1210, 0, "n1"));
+    rows = rows(s);
+    assertThat(rows.keySet()).containsExactly(1000L, 1052L);
+    assertThat(rows.get(1000L).getState()).isEqualTo(JobState.REQUEUED); // untouched by the next run
+    assertThat(rows.get(1052L).getState()).isEqualTo(JobState.COMPLETED);
+    assertThat(rows.get(1052L).getStepsList()).singleElement()
+        .satisfies(b -> assertThat(b.getStartTime()).isEqualTo(1200));
+  }
+
+  /** A node failure requeues its jobs: the run's row ends NODE_FAIL (its batch step CANCELLED). */
+  @Test
+  void aRunRequeuedByANodeFailureEndsNodeFail() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1,
+        TestStates.spec().setRequeue(true).build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1010, ON_N1));
+    s = StateMachine.apply(s, new Command.NodeDown("n1", 1030, "Not responding"));
+    Map<Long, AcctJob> rows = rows(s);
+    assertThat(rows.keySet()).containsExactly(1000L, 1030L);
+    assertThat(rows.get(1000L).getState()).isEqualTo(JobState.NODE_FAIL);
+    assertThat(rows.get(1000L).getEndTime()).isEqualTo(1030);
+    assertThat(rows.get(1000L).getSteps(0).getState()).isEqualTo(JobState.CANCELLED);
+    assertThat(rows.get(1030L).getState()).isEqualTo(JobState.PENDING);
+  }
+
+  /** PreemptMode=REQUEUE: the preempted run's row ends PREEMPTED. */
+  @Test
+  void aRunRequeuedByPreemptionEndsPreempted() {
+    ClusterState s = TestStates.submit(TestStates.cluster(1, 8, 4000), 1,
+        TestStates.spec().setRequeue(true).build(), 1000);
+    s = StateMachine.apply(s, new Command.StartJob(1, 1010, ON_N1));
+    s = StateMachine.apply(s, new Command.PreemptJob(1, 1040, "REQUEUE", 0));
+    s = StateMachine.apply(s, new Command.JobEnded(1, 1041, 15, "n1"));
+    Map<Long, AcctJob> rows = rows(s);
+    assertThat(rows.keySet()).containsExactly(1000L, 1041L);
+    assertThat(rows.get(1000L).getState()).isEqualTo(JobState.PREEMPTED);
+    assertThat(rows.get(1000L).getEndTime()).isEqualTo(1040);
+    assertThat(rows.get(1041L).getState()).isEqualTo(JobState.PENDING);
+  }
 }

@@ -40,6 +40,17 @@ class StepGresTest {
   }
 
   @Test
+  void oneResourceAskedPerNodeAndPerTaskTakesTheLargerNotTheSum() throws Exception {
+    // srun -n2 --gpus-per-task=1 --gpus-per-node=2 in a job of two GPUs: runs at once on 22.05
+    assertThat(StepGres.choose(JOB, StepSpec.newBuilder().setTresPerNode("gres:gpu:2").setTresPerTask("gres:gpu:1")
+        .build(), List.of("n1"), List.of(2)))
+        .containsExactly(NodeAllocation.newBuilder().setNode("n1").addGres(gpus(1, 3)).build());
+    assertThat(StepGres.choose(JOB, StepSpec.newBuilder().setTresPerNode("gres:gpu:1").setTresPerTask("gres:gpu:1")
+        .build(), List.of("n1"), List.of(2)))
+        .containsExactly(NodeAllocation.newBuilder().setNode("n1").addGres(gpus(1, 3)).build());
+  }
+
+  @Test
   void gpusPerStepAreSpreadOverItsNodes() throws Exception {
     JobRecord two = JOB.toBuilder().setInfo(JOB.getInfo().toBuilder().addAllocation(NodeAllocation.newBuilder()
         .setNode("n2").addGres(gpus(0)))).build();

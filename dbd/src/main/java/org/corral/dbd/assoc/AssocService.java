@@ -62,6 +62,19 @@ public final class AssocService {
     return Response.newBuilder().setTxnQuery(TxnQueryReply.newBuilder().addAllTxns(store.transactions(q))).build();
   }
 
+  /** A user's rights for reading (PrivateData): name, Operator or above, accounts coordinated and below. */
+  public record Rights(String name, boolean operator, java.util.Set<String> coordinated) {}
+
+  /** The asking user's rights: root and SlurmUser as Administrators. */
+  public Rights rights(Peer peer) throws SQLException {
+    String name = peer.userName() != null ? peer.userName() : users.userName(peer.uid()).orElse("");
+    if (peer.uid() == 0 || peer.uid() == slurmUid) {
+      return new Rights(name, true, java.util.Set.of());
+    }
+    AssocRules.Actor a = store.actor(name);
+    return new Rights(name, a.level() >= AssocRules.OPERATOR, java.util.Set.copyOf(a.coordinated()));
+  }
+
   /** Whether a local user may do what only administrators may: root, SlurmUser, AdminLevel=Administrator. */
   public boolean isAdministrator(Peer peer) throws SQLException {
     if (peer.isDaemon()) {

@@ -52,6 +52,16 @@ public final class DbdConfig {
     }
     storage();
     port();
+    privateData();
+  }
+
+  /** PrivateData: what plain users may not read (slurmdbd.conf(5)); an unknown word is an error. */
+  public org.corral.common.config.PrivateData privateData() throws ConfigException {
+    try {
+      return org.corral.common.config.PrivateData.parse(get("PrivateData").orElse(null));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(path, 0, "PrivateData", "PrivateData: " + e.getMessage());
+    }
   }
 
   /** Reads and checks the file: it must not be readable by group or others. */

@@ -53,7 +53,17 @@ public final class GresEnvironment {
     return gpus(a == null ? List.of() : a.getGresList(), "SLURM_STEP_GPUS", node);
   }
 
-  /** The device list variables for these GPUs of the node (a task bound by --gpu-bind sees fewer). */
+  /**
+   * What one task bound to these GPUs of the step's (--gpu-bind, --gpus-per-task) sees: the device
+   * lists and SLURM_STEP_GPUS name its own GPUs only; SLURM_GPUS_ON_NODE still counts the step's.
+   */
+  public static Map<String, String> task(List<Integer> idx, String node) {
+    Map<String, String> env = visible(idx, node);
+    env.put("SLURM_STEP_GPUS", String.join(",", idx.stream().map(String::valueOf).toList()));
+    return env;
+  }
+
+  /** The device list variables for these GPUs of the node. */
   public static Map<String, String> visible(List<Integer> idx, String node) {
     List<String> uuids = INVENTORIES.getOrDefault(node, GresInventory.none()).uniqueIds("gpu", idx);
     String visible = String.join(",", uuids.isEmpty() ? idx.stream().map(String::valueOf).toList() : uuids);

@@ -7,14 +7,19 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.corral.common.PerNodeCounts;
 import org.corral.protocol.msg.JobInfo;
+import org.corral.protocol.msg.JobSpec;
 import org.corral.protocol.msg.LaunchBatchRequest;
+import org.corral.protocol.msg.NodeAllocation;
 
 /**
  * The environment Slurm gives the Prolog and Epilog (slurm.conf(5), "Prolog and Epilog
- * Scripts"): the job's identity, owner, nodes and partition, the cluster, this node and
- * SLURM_CONF, plus SLURM_SCRIPT_CONTEXT; the Epilog also gets the job's exit code. It is kept
+ * Scripts", and what 22.05's slurmd gave a Prolog's `env`): the job's identity, owner, nodes,
+ * CPUs, partition, directory and files, the cluster, this node and SLURM_CONF, plus
+ * SLURM_SCRIPT_CONTEXT; the Epilog also gets the job's exit code. It is kept
  * in the job's spool directory (root only) so that an Epilog run by a later slurmd has it too.
  */
 final class HookEnvironment {
@@ -25,7 +30,25 @@ final class HookEnvironment {
   private HookEnvironment() {}
 
   static Map<String, String> of(LaunchBatchRequest request, String nodeName, String confPath) {
-    return of(request.getJob(), request.getClusterName(), nodeName, confPath);
+    Map<String, String> env = of(request.getJob(), request.getClusterName(), nodeName, confPath);
+    JobSpec spec = request.getSpec();
+    if (spec.hasNumTasks()) {
+      env.put("SLURM_JOB_NTASKS", Integer.toUnsignedString(Math.max(1, request.getJob().getNumTasks())));
+    }
+    // The batch script's files as asked for, patterns unexpanded (22.05 shows them so)
+    String workDir = request.getJob().getWorkDir();
+    if (!spec.getStdErr().isEmpty()) {
+      env.put("SLURM_JOB_STDERR", absolute(spec.getStdErr(), workDir));
+    }
+    env.put("SLURM_JOB_STDIN", spec.getStdIn().isEmpty() ? "/dev/null" : absolute(spec.getStdIn(), workDir));
+    if (!spec.getStdOut().isEmpty()) {
+      env.put("SLURM_JOB_STDOUT", absolute(spec.getStdOut(), workDir));
+    }
+    return env;
+  }
+
+  private static String absolute(String path, String workDir) {
+    return path.startsWith("/") || workDir.isEmpty() ? path : workDir + "/" + path;
   }
 
   static Map<String, String> of(JobInfo job, String clusterName, String nodeName, String confPath) {
@@ -41,14 +64,24 @@ final class HookEnvironment {
     if (!job.getComment().isEmpty()) {
       env.put("SLURM_JOB_COMMENT", job.getComment());
     }
+    List<Integer> cpus = job.getAllocationList().stream().map(NodeAllocation::getCpus).toList();
+    env.put("SLURM_JOB_CPUS_PER_NODE", PerNodeCounts.format(cpus.isEmpty() ? List.of(Math.max(1, job.getNumCpus())) : cpus));
     env.put("SLURM_JOB_GID", Integer.toUnsignedString(job.getGroupId()));
     String id = Integer.toUnsignedString(job.getJobId());
     env.put("SLURM_JOB_ID", id);
     env.put("SLURM_JOBID", id);
-    env.put("SLURM_JOB_NODELIST", job.getNodes().isEmpty() ? nodeName : job.getNodes());
+    String nodes = job.getNodes().isEmpty() ? nodeName : job.getNodes();
+    env.put("SLURM_JOB_NODELIST", nodes); // slurm.conf(5)'s name; 22.05 gives SLURM_NODELIST (below)
+    env.put("SLURM_JOB_NUM_NODES", Integer.toUnsignedString(Math.max(1, job.getNumNodes())));
     env.put("SLURM_JOB_PARTITION", job.getPartition());
+    env.put("SLURM_JOB_RESTART_COUNT", Integer.toUnsignedString(job.getRestartCount()));
     env.put("SLURM_JOB_UID", Integer.toUnsignedString(job.getUserId()));
     env.put("SLURM_JOB_USER", job.getUserName());
+    if (!job.getWorkDir().isEmpty()) {
+      env.put("SLURM_JOB_WORK_DIR", job.getWorkDir());
+    }
+    env.put("SLURM_NODELIST", nodes);
+    env.put("SLURM_UID", Integer.toUnsignedString(job.getUserId()));
     return env;
   }
 

@@ -21,7 +21,7 @@ public final class NodeJobHooks implements LaunchHooks {
   private static final System.Logger LOG = System.getLogger("slurmd");
   static final String TASK_SHELL = "task-hooks.sh";
 
-  private final HookSettings settings;
+  private volatile HookSettings settings;
   private final String nodeName;
   private final String confPath;
   private final Path taskShell;
@@ -36,6 +36,14 @@ public final class NodeJobHooks implements LaunchHooks {
     if (settings.taskProlog().isPresent() || settings.taskEpilog().isPresent()) {
       install(spoolDir);
     }
+  }
+
+  /**
+   * The Prolog, Epilog and their timeout for jobs from now on (scontrol reconfigure). TaskProlog
+   * and TaskEpilog are set when the daemon starts.
+   */
+  public void settings(HookSettings next) {
+    this.settings = next;
   }
 
   @Override

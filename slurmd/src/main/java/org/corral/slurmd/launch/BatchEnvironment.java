@@ -62,11 +62,20 @@ final class BatchEnvironment {
       env.put("SLURM_JOB_ACCOUNT", job.getAccount());
     }
     env.put("SLURM_JOB_CPUS_PER_NODE", PerNodeCounts.format(cpusPerNode));
+    if (!spec.getDependency().isEmpty()) { // as submitted, though satisfied by now
+      env.put("SLURM_JOB_DEPENDENCY", spec.getDependency());
+    }
     env.put("SLURM_JOB_GID", Integer.toUnsignedString(job.getGroupId()));
     env.put("SLURM_JOB_NAME", !job.getName().isEmpty() ? job.getName() : spec.getName());
     env.put("SLURM_JOB_NODELIST", nodes);
     env.put("SLURM_JOB_NUM_NODES", Integer.toString(nodeCount));
     env.put("SLURM_JOB_PARTITION", job.getPartition());
+    if (!job.getQos().isEmpty()) {
+      env.put("SLURM_JOB_QOS", job.getQos());
+    }
+    if (!job.getReservation().isEmpty()) {
+      env.put("SLURM_JOB_RESERVATION", job.getReservation());
+    }
     env.put("SLURM_JOB_UID", Integer.toUnsignedString(job.getUserId()));
     env.put("SLURM_JOB_USER", job.getUserName());
     env.put("SLURM_LOCALID", "0");
@@ -99,6 +108,9 @@ final class BatchEnvironment {
       }
     }
     env.put("SLURM_PROCID", "0");
+    if (job.getRestartCount() > 0) {
+      env.put("SLURM_RESTART_COUNT", Integer.toUnsignedString(job.getRestartCount()));
+    }
     env.putIfAbsent("SLURM_SUBMIT_DIR", workDir);
     String submitHost = !job.getSubmitHost().isEmpty() ? job.getSubmitHost() : spec.getSubmitHost();
     if (!submitHost.isEmpty()) {

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * as DIR/launch, NUL-terminated fields that no shell ever parses (root's, mode 0600). Version 2
  * of the file also carries the cgroup files the process joins and the node CPUs a batch job holds
  * (version 1 kept them in files of their own, "cgroup" and "cores": each file created costs the
- * file system more than the rest of a launch).
+ * file system more than the rest of a launch). Version 3, written only for a task with a PMI
+ * server, adds the PMI field after the CPUs.
  *
  * @param step the step's name for ps and messages: "42.batch", "42.0"
  * @param stdErr "" = with stdout; for a task {@link #INHERIT} = its stream to srun
@@ -32,6 +33,8 @@ public record UserLaunch(Kind kind, int uid, int gid, String node, String step, 
   public static final String INHERIT = "-";
   static final String FILE = "launch";
   private static final String VERSION = "2";
+  /** Version 2 and the PMI field: "TASKID SOCKET", the step's PMI server the task is handed (--mpi=pmi2). */
+  private static final String VERSION_PMI = "3";
   /** Where the cores field stands in a version 2 file (version, kind, uid, gid, node, step, work, in, out, err, mode, umask, cgroups, cores). */
   private static final int CORES_FIELD = 13;
   private static final String DEFAULT_UMASK = "0022";
@@ -51,6 +54,14 @@ public record UserLaunch(Kind kind, int uid, int gid, String node, String step, 
 
   /** Writes DIR/launch (a new file). */
   public void writeTo(Path dir) throws IOException {
+    writeTo(dir, "");
+  }
+
+  /**
+   * Writes DIR/launch; {@code pmi} "TASKID SOCKET" has the launcher connect the task to the
+   * step's PMI server (as root, before it drops privileges) and name the stream in PMI_FD.
+   */
+  public void writeTo(Path dir, String pmi) throws IOException {
     StringBuilder cgroups = new StringBuilder();
     for (Path procs : cgroupProcs) {
       if (procs.toString().indexOf('\n') >= 0) {
@@ -58,9 +69,13 @@ public record UserLaunch(Kind kind, int uid, int gid, String node, String step, 
       }
       cgroups.append(procs).append('\n');
     }
-    List<String> fields = new ArrayList<>(List.of(VERSION, kind.name().toLowerCase(java.util.Locale.ROOT),
-        Integer.toUnsignedString(uid), Integer.toUnsignedString(gid), node, step, workDir, stdIn, stdOut, stdErr,
-        append ? "append" : "truncate", umask, cgroups.toString(), cores, Integer.toString(environment.size())));
+    List<String> fields = new ArrayList<>(List.of(pmi.isEmpty() ? VERSION : VERSION_PMI,
+        kind.name().toLowerCase(java.util.Locale.ROOT), Integer.toUnsignedString(uid), Integer.toUnsignedString(gid),
+        node, step, workDir, stdIn, stdOut, stdErr, append ? "append" : "truncate", umask, cgroups.toString(), cores));
+    if (!pmi.isEmpty()) {
+      fields.add(pmi);
+    }
+    fields.add(Integer.toString(environment.size()));
     fields.addAll(environment);
     fields.addAll(command);
     StringBuilder text = new StringBuilder();
@@ -89,7 +104,8 @@ public record UserLaunch(Kind kind, int uid, int gid, String node, String step, 
       return Optional.empty();
     }
     String[] fields = new String(bytes, StandardCharsets.UTF_8).split("\0", CORES_FIELD + 2);
-    if (fields.length <= CORES_FIELD || !fields[0].equals(VERSION) || fields[CORES_FIELD].isBlank()) {
+    if (fields.length <= CORES_FIELD || !(fields[0].equals(VERSION) || fields[0].equals(VERSION_PMI))
+        || fields[CORES_FIELD].isBlank()) {
       return Optional.empty();
     }
     return Optional.of(fields[CORES_FIELD]);

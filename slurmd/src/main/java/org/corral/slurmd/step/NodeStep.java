@@ -53,6 +53,8 @@ final class NodeStep {
   private volatile int killWait;
   private volatile IoConnection io;
   private final AtomicBoolean reported = new AtomicBoolean();
+  /** The step's PMI server here (--mpi=pmi2), null without one. */
+  private volatile StepPmi pmi;
 
   NodeStep(StepKey key, LaunchTasksRequest request, StepContext context) {
     this.key = key;
@@ -124,6 +126,10 @@ final class NodeStep {
       if (open != null) {
         open.close();
       }
+      StepPmi serving = pmi;
+      if (serving != null) {
+        serving.close();
+      }
       StepSpool.delete(dir);
       done.countDown();
     }
@@ -168,6 +174,13 @@ final class NodeStep {
       return;
     }
     reportMissingWorkDir(io, plan);
+    try {
+      pmi = StepPmi.startIfAsked(request, dir, context.nodeName(), io, this::pmiAbort);
+    } catch (IOException e) {
+      failLaunch(io, e.getMessage());
+      return;
+    }
+    Path pmiSocket = pmi == null ? null : pmi.socket();
     List<RunningTask> started = new ArrayList<>();
     try {
       for (StepPlan.TaskPlan task : plan.tasks()) {
@@ -177,7 +190,7 @@ final class NodeStep {
         RunningTask running = new RunningTask(task, dir.resolve("task" + task.taskId()));
         running.start(context.launcher(), plan, context.nodeName(), io, cgroupProcs,
             l -> context.plugins().apply(l, context.taskHooks().size(), key.jobId(), task.taskId(),
-                request.getSpec().getContainer(), request.getSpec().getPluginOptionsMap()));
+                request.getSpec().getContainer(), request.getSpec().getPluginOptionsMap()), pmiSocket);
         started.add(running);
       }
     } catch (IOException e) {
@@ -279,10 +292,27 @@ final class NodeStep {
           }
         }
         case SIGNAL -> signal(frame.getSignal().getSignal());
+        case PMI_FENCE -> {
+          StepPmi serving = pmi;
+          if (serving != null) {
+            serving.fenceDone(frame.getPmiFence());
+          }
+        }
         default -> LOG.log(Level.DEBUG, "step " + key + ": ignored frame from srun: " + frame.getBodyCase());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** A task here called PMI abort: srun is told, and cancels the step as Slurm's does. */
+  private void pmiAbort(int task, int exitCode, String message) {
+    LOG.log(Level.INFO, "step " + key + ": task " + task + " called PMI abort (exit code " + exitCode
+        + (message.isEmpty() ? "" : ": " + message) + ")");
+    IoConnection open = io;
+    if (open != null) {
+      open.send(IoFrame.newBuilder().setPmiAbort(org.corral.protocol.msg.PmiAbort.newBuilder().setTask(task)
+          .setExitCode(exitCode).setMessage(message)).build());
     }
   }
 

@@ -85,16 +85,19 @@ final class RunningTask {
     return ended;
   }
 
-  /** @param cgroupProcs the cgroup files the task joins, as root, before it runs user code */
+  /**
+   * @param cgroupProcs the cgroup files the task joins, as root, before it runs user code
+   * @param pmiSocket the step's PMI server here, null without one
+   */
   void start(NodeLauncher launcher, StepPlan step, String nodeName, IoConnection io, List<Path> cgroupProcs,
-      java.util.function.UnaryOperator<UserLaunch> plugins) throws IOException {
+      java.util.function.UnaryOperator<UserLaunch> plugins, Path pmiSocket) throws IOException {
     Files.createDirectories(dirPath);
     Files.setPosixFilePermissions(dirPath, PosixFilePermissions.fromString("rwx------"));
     // Output files were created or truncated for the whole step: every task appends.
     plugins.apply(new UserLaunch(UserLaunch.Kind.TASK, step.uid(), step.gid(), nodeName, step.key().toString(),
         step.workDir(), plan.stdIn(), plan.stdOut(), plan.stdErr(), true, step.umask(), plan.environment(),
         plan.command(), cgroupProcs, ""))
-        .writeTo(dirPath);
+        .writeTo(dirPath, pmiSocket == null ? "" : Integer.toUnsignedString(plan.taskId()) + " " + pmiSocket);
     launcher.makeFifos(dirPath);
     // Our ends first: opening a named pipe waits for the other end, which the task opens.
     String name = "task-" + step.key() + "." + plan.taskId();

@@ -111,7 +111,7 @@ final class StepEnvironment {
     env.put("SLURM_LOCALID", Integer.toString(localId));
     env.put("SLURM_PROCID", Integer.toUnsignedString(globalId));
     if (!gpuBind.isEmpty() && !stepGpus.isEmpty()) { // the task's own GPUs, as Slurm's task plugin sets them
-      env.putAll(org.corral.slurmd.gres.GresEnvironment.visible(
+      env.putAll(org.corral.slurmd.gres.GresEnvironment.task(
           org.corral.slurmd.gres.GpuBinding.forTask(gpuBind, stepGpus, localId, nearGpus), nodeName));
     }
     if (pmi2) {

@@ -19,9 +19,11 @@
 #               gid, node, step name (batch, 0, ...), work directory, stdin, stdout, stderr
 #               ("" = as stdout; "-" = the named pipe in DIR), open mode (append|truncate),
 #               umask, the cgroup.procs (or tasks) files the job joins (one a line, "" for
-#               none), the node CPUs a batch job holds (slurmd's, not read here), the number N
-#               of environment entries, N NAME=value entries, the command. Version 1 had no
-#               cgroup and CPU fields: the files joined were listed in DIR/cgroup.
+#               none), the node CPUs a batch job holds (slurmd's, not read here), in version 3
+#               "TASKID SOCKET" (the step's PMI server: the task gets a stream to it, connected
+#               here as root, announced with "TASKID\n" and named in PMI_FD), the number N of
+#               environment entries, N NAME=value entries, the command. Version 1 had no cgroup
+#               and CPU fields: the files joined were listed in DIR/cgroup. Version 2 has no PMI.
 #   record      lines "KEY VALUE", each appended in one write (a reader takes whole lines only):
 #                 wrapper PID TICKS  the job's supervisor (this launcher): its pid and start time
 #                                    (clock ticks after boot, /proc/PID/stat), to tell it from a
@@ -37,6 +39,8 @@
 use strict;
 use warnings;
 use POSIX ();
+use Socket ();
+use Fcntl ();
 
 my $GROUP_CACHE_SECONDS = 60;
 # A SIGCHLD that lands just before select() blocks is only seen at its next wake-up: with jobs
@@ -141,7 +145,7 @@ sub start {
     return;
   }
   syswrite($record, $self);
-  my @launch = as_version2($dir, read_fields("$dir/launch"));
+  my @launch = as_version3($dir, read_fields("$dir/launch"));
   # Until the job's own files are open, its stderr is this pipe: what it says there (a file it
   # cannot open, a user that does not exist) is why it could not start. Its end closes on exec.
   pipe(my $said, my $says) or return fail_start($dir, $record, "cannot make a pipe: $!");
@@ -205,13 +209,13 @@ sub finish {
 # to the supervisor (launch.err); a task's go to its stream to srun, as slurmstepd's do.
 sub run_job {
   my ($dir, $record, $groups, $says, $version, $kind, $uid, $gid, $node, $step, $work, $in, $out,
-      $err, $mode, $mask, $cgroups, $cores, $count, @words) = @_;
+      $err, $mode, $mask, $cgroups, $cores, $pmi, $count, @words) = @_;
   POSIX::setsid();
   open(STDERR, '>&', $says) or POSIX::_exit(1);
   close $says;
   open(STDIN, '<', '/dev/null');
   open(STDOUT, '>', '/dev/null');
-  defined $count && $version eq '2' && $count =~ /^[0-9]+$/ && @words > $count
+  defined $count && $version eq '3' && $count =~ /^[0-9]+$/ && @words > $count
       or die_launch("malformed launch file");
   my $task = $kind eq 'task';
   my %stream;
@@ -225,6 +229,16 @@ sub run_job {
     open(STDERR, '>&', $stream{err}) or POSIX::_exit(1);
   }
   defined $groups or die_launch("cannot launch as uid $uid: no such user");
+  my $pmi_stream;
+  if ($pmi ne '') {
+    # As root: the server's socket is root's. The stream stays open across exec.
+    my ($task_id, $path) = split(/ /, $pmi, 2);
+    (socket($pmi_stream, Socket::AF_UNIX(), Socket::SOCK_STREAM(), 0)
+        && connect($pmi_stream, Socket::pack_sockaddr_un($path))
+        && syswrite($pmi_stream, "$task_id\n")
+        && fcntl($pmi_stream, Fcntl::F_SETFD(), 0))
+        or die_launch("cannot connect to the step's PMI server: $!");
+  }
   syswrite($record, "pid $$\n");
   close $record;
   join_cgroups($cgroups);
@@ -261,6 +275,7 @@ sub run_job {
     $ENV{$name} = $value if defined $value && $name ne '';
   }
   $ENV{SLURM_TASK_PID} = $$;
+  $ENV{PMI_FD} = fileno($pmi_stream) if $pmi_stream;
   $SIG{PIPE} = 'DEFAULT';    # the launcher's one ignored signal
   { no warnings 'exec'; exec { $words[0] } @words; }
   my $errno = $! + 0;
@@ -344,10 +359,16 @@ sub fail_start {
   finish($dir, $record, 1 << 8);
 }
 
-# The launch fields in version 2's order: a version 1 file (an earlier slurmd's) gets its
-# cgroup list from DIR/cgroup and no CPUs.
-sub as_version2 {
+# The launch fields in version 3's order: a version 2 file gets no PMI field, a version 1 file
+# (an earlier slurmd's) its cgroup list from DIR/cgroup, no CPUs and no PMI.
+sub as_version3 {
   my ($dir, @fields) = @_;
+  return @fields if @fields > 14 && $fields[0] eq '3';
+  if (@fields > 13 && $fields[0] eq '2') {
+    splice(@fields, 14, 0, '');
+    $fields[0] = '3';
+    return @fields;
+  }
   return @fields unless @fields > 12 && $fields[0] eq '1';
   my $cgroups = '';
   if (open(my $list, '<', "$dir/cgroup")) {
@@ -355,8 +376,8 @@ sub as_version2 {
     $cgroups = <$list> // '';
     close $list;
   }
-  splice(@fields, 12, 0, $cgroups, '');
-  $fields[0] = '2';
+  splice(@fields, 12, 0, $cgroups, '', '');
+  $fields[0] = '3';
   return @fields;
 }
 

@@ -44,6 +44,14 @@ class GpuBindingTest {
   }
 
   @Test
+  void aBoundTasksStepGpusNameItsOwnAsOnTheReference() {
+    // sbatch -n2 --gres=gpu:4, then srun -n2 --gpu-bind=map_gpu:3,2: task 0 sees "3:3" on 22.05
+    assertThat(GresEnvironment.task(List.of(3), "no-such-node")).containsEntry("CUDA_VISIBLE_DEVICES", "3")
+        .containsEntry("SLURM_STEP_GPUS", "3").doesNotContainKey("SLURM_GPUS_ON_NODE");
+    assertThat(GresEnvironment.task(List.of(0, 1), "no-such-node")).containsEntry("SLURM_STEP_GPUS", "0,1");
+  }
+
+  @Test
   void closestGivesATaskTheStepsGpusNearItsCpus() {
     // a node whose GPUs 0-1 are near CPUs 0-3 and 2-3 near 4-7
     GresInventory node = new GresInventory(List.of(

@@ -42,6 +42,22 @@ class BatchEnvironmentTest {
   }
 
   @Test
+  void aJobsQosReservationDependencyAndRestartsAreInItsEnvironment() {
+    // 22.05: sbatch -d afterany:11 --reservation=rv, then scontrol requeue: these four, each only when set
+    LaunchBatchRequest request = request(List.of());
+    Map<String, String> plain = asMap(BatchEnvironment.of(request, "n1", WORK.toString()));
+    assertThat(plain).doesNotContainKeys("SLURM_JOB_QOS", "SLURM_JOB_RESERVATION", "SLURM_JOB_DEPENDENCY",
+        "SLURM_RESTART_COUNT");
+    request = request.toBuilder()
+        .setJob(request.getJob().toBuilder().setQos("normal").setReservation("rv").setRestartCount(1))
+        .setSpec(request.getSpec().toBuilder().setDependency("afterany:11"))
+        .build();
+    assertThat(asMap(BatchEnvironment.of(request, "n1", WORK.toString()))).containsAllEntriesOf(Map.of(
+        "SLURM_JOB_QOS", "normal", "SLURM_JOB_RESERVATION", "rv", "SLURM_JOB_DEPENDENCY", "afterany:11",
+        "SLURM_RESTART_COUNT", "1"));
+  }
+
+  @Test
   void tasksFollowTheCpusOfEachNode() {
     // `sbatch -N 2 -n 3` got cpus 2,1 and SLURM_TASKS_PER_NODE=2,1 from Slurm.
     LaunchBatchRequest request = request(List.of());

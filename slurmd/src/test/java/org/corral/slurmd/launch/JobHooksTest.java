@@ -123,7 +123,8 @@ class JobHooksTest {
     start(Optional.of(program("prolog", "env > " + prologOut + "\nid -u > " + site + "/prolog.uid\n"
             + "touch " + work + "/prolog-was-here\n")),
         Optional.of(program("epilog", "env > " + epilogOut + "\n")), Optional.empty(), Optional.empty(), 60);
-    supervisor.launch(job(21, "#!/bin/sh\ntest -e prolog-was-here || exit 9\nexit 3\n"));
+    supervisor.launch(LaunchRequests.batch(21, alice, work, "#!/bin/sh\ntest -e prolog-was-here || exit 9\nexit 3\n",
+        List.of("PATH=/usr/bin:/bin"), spec -> spec.setStdErr("e-%j.err").setNumTasks(1)));
 
     Ends.End end = ends.await(21);
     assertThat(end.exitStatus()).isEqualTo(3 << 8); // the script saw the Prolog's file
@@ -138,6 +139,11 @@ class JobHooksTest {
     assertThat(prolog).containsEntry("SLURM_CONF", "/etc/corral/slurm.conf")
         .containsEntry("PATH", "/opt/corral/bin:/usr/bin:/bin");
     assertThat(prolog).doesNotContainKey("PLAIN_USER_VARIABLE");
+    // what else a 22.05 Prolog saw of `sbatch -n1 -e e-%j.err` (no -o: no SLURM_JOB_STDOUT)
+    assertThat(prolog).containsAllEntriesOf(Map.of("SLURM_NODELIST", "n1", "SLURM_UID", Integer.toString(alice.uid()),
+        "SLURM_JOB_NUM_NODES", "1", "SLURM_JOB_CPUS_PER_NODE", "1", "SLURM_JOB_RESTART_COUNT", "0",
+        "SLURM_JOB_NTASKS", "1", "SLURM_JOB_STDIN", "/dev/null", "SLURM_JOB_STDERR", work + "/e-%j.err",
+        "SLURM_JOB_WORK_DIR", work.toString())).doesNotContainKey("SLURM_JOB_STDOUT");
     Map<String, String> epilog = environ(epilogOut);
     assertThat(epilog).containsEntry("SLURM_SCRIPT_CONTEXT", "epilog_slurmd")
         .containsEntry("SLURM_JOB_ID", "21").containsEntry("SLURM_JOB_USER", TestUsers.ALICE)
