@@ -73,6 +73,11 @@ public final class SinfoCommand implements CliCommand {
       Response nr = channel.call(Request.newBuilder()
           .setNodeInfo(NodeInfoRequest.getDefaultInstance()).build());
       int code = pr.getErrorCode() != 0 ? pr.getErrorCode() : nr.getErrorCode();
+      if (code == SlurmError.ACCESS_DENIED.code()) { // PrivateData=partitions or nodes, in Slurm 22.05's words
+        cli.err().println((pr.getErrorCode() != 0 ? "slurm_load_partitions: " : "slurm_load_node: ")
+            + SlurmError.ACCESS_DENIED.message());
+        return 1;
+      }
       if (code != 0) {
         cli.error("error: " + SlurmError.messageFor(code));
         return 1;

@@ -101,6 +101,10 @@ public final class SqueueCommand implements CliCommand {
     long lastUpdate;
     try {
       Response r = cli.controller().get().call(Request.newBuilder().setJobInfo(filter.request()).build());
+      if (r.getErrorCode() == SlurmError.INVALID_JOB_ID.code()) { // none of the ids named is known (or visible)
+        cli.err().println("slurm_load_jobs error: " + SlurmError.INVALID_JOB_ID.message());
+        return 1;
+      }
       if (r.getErrorCode() != 0) {
         cli.error("error: " + SlurmError.messageFor(r.getErrorCode()));
         return 1;

@@ -48,6 +48,15 @@ final class Authorizer {
     return !privateData.jobs() || mayActOnJob(p, job);
   }
 
+  /** {@link #maySeeJob} for many jobs: the peer's rights looked up once, not per job (squeue over a large queue). */
+  java.util.function.Predicate<JobInfo> jobsVisibleTo(Peer p) {
+    if (!privateData.jobs() || isAdmin(p)) {
+      return j -> true;
+    }
+    boolean coordinator = user(p).map(u -> u.getCoordAccountsCount() > 0).orElse(false);
+    return j -> p.uid() == j.getUserId() || (coordinator && coordinates(p, j));
+  }
+
   /** Node state: anyone, unless PrivateData=nodes (then operators, root and SlurmUser). */
   boolean maySeeNodes(Peer p) {
     return !privateData.nodes() || isAdmin(p);

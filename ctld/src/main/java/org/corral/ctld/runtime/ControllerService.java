@@ -236,7 +236,7 @@ public final class ControllerService implements RequestHandler {
         case BATCH_SCRIPT -> Response.newBuilder().setBatchScript(batchScript(peer, req.getBatchScript().getJobId()))
             .build();
         case JOB_INFO -> Response.newBuilder()
-            .setJobInfo(JobQueries.jobInfo(req.getJobInfo(), writer.current(), j -> auth.maySeeJob(peer, j))).build();
+            .setJobInfo(JobQueries.jobInfo(req.getJobInfo(), writer.current(), auth.jobsVisibleTo(peer))).build();
         case NODE_INFO -> {
           if (!auth.maySeeNodes(peer)) {
             throw new SlurmException(SlurmError.ACCESS_DENIED); // PrivateData=nodes
@@ -297,7 +297,7 @@ public final class ControllerService implements RequestHandler {
           yield Response.newBuilder().setCreateStep(r).build();
         }
         case STEP_INFO -> Response.newBuilder()
-            .setStepInfo(StepRequests.info(req.getStepInfo(), writer.current(), j -> auth.maySeeJob(peer, j))).build();
+            .setStepInfo(StepRequests.info(req.getStepInfo(), writer.current(), auth.jobsVisibleTo(peer))).build();
         case SIGNAL_STEP -> {
           await(writer.submit(s -> steps.signal(peer, req.getSignalStep(), s)));
           yield Response.getDefaultInstance();

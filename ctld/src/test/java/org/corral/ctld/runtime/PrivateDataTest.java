@@ -72,7 +72,9 @@ class PrivateDataTest {
   }
 
   private static List<Integer> seen(Authorizer auth, Peer p, JobInfoRequest req, ClusterState s) {
-    return ids(JobQueries.jobInfo(req, s, j -> auth.maySeeJob(p, j)).getJobsList());
+    List<Integer> seen = ids(JobQueries.jobInfo(req, s, auth.jobsVisibleTo(p)).getJobsList());
+    assertThat(seen).isEqualTo(ids(JobQueries.jobInfo(req, s, j -> auth.maySeeJob(p, j)).getJobsList()));
+    return seen;
   }
 
   @Test
