@@ -43,12 +43,14 @@ class SackKeysTest {
     SackKeys beside = SackKeys.load(conf, Map.of(), ClusterKey.NO_SLURM_USER);
     SackKeys named = SackKeys.load(conf, Map.of(SackKeys.KEY_ENV, other.toString()),
         ClusterKey.NO_SLURM_USER);
+    // the checkers start before the credential is made: a daemon refuses what predates its start
+    SackCredentials checkBeside = new SackCredentials(beside, Clock.systemUTC(), Duration.ofSeconds(60));
+    SackCredentials checkNamed = new SackCredentials(named, Clock.systemUTC(), Duration.ofSeconds(60));
     var c = new SackCredentials(beside, Clock.systemUTC(), Duration.ofSeconds(60))
         .make(claims(), 16, digest());
-    new SackCredentials(beside, Clock.systemUTC(), Duration.ofSeconds(60))
-        .check(c, false, "slurmctld", 16, digest(), null);
-    assertThatThrownBy(() -> new SackCredentials(named, Clock.systemUTC(), Duration.ofSeconds(60))
-        .check(c, false, "slurmctld", 16, digest(), null)).hasMessageContaining("MAC");
+    checkBeside.check(c, false, "slurmctld", 16, digest(), null);
+    assertThatThrownBy(() -> checkNamed.check(c, false, "slurmctld", 16, digest(), null))
+        .hasMessageContaining("MAC");
   }
 
   @Test
