@@ -341,6 +341,7 @@ public final class ControllerService implements RequestHandler {
         case RECONFIGURE -> {
           Reconfiguration.Prepared next = reconfiguration.prepare(peer);
           await(writer.submit(next::apply));
+          next.adopt(writer.current());
           yield Response.getDefaultInstance();
         }
         case CONFIG_FILES -> Response.newBuilder().setConfigFiles(reconfiguration.files(peer)).build();

@@ -112,10 +112,16 @@ final class Reconfiguration {
               + r.getInfo().getJobId());
         }
       }
-      List<Runnable> effects = new ArrayList<>();
-      effects.add(() -> applied(next, s));
       return new Decision<>(List.of(new Command.LoadConfig(nodes, partitions, now),
-          new Command.SetPartitions(partitions, now)), null, effects);
+          new Command.SetPartitions(partitions, now)), null, List.of());
+    }
+
+    /**
+     * Once {@link #apply}'s commands are durable, before the caller is answered: the new
+     * configuration is the one served from then on (a writer's effects would run after the answer).
+     */
+    void adopt(ClusterState s) {
+      applied(next, s);
     }
   }
 
