@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  * in a batch script), and users never see slurm.key. Skips where the kernel forbids namespaces.
  */
 class SackdMultiHostTest {
-  /** Short, so the expired case needs no long wait; commands still have ample time. */
-  private static final int TTL_S = 10;
+  /** Short, so the expired case needs no long wait; long enough for commands on a busy CI host. */
+  private static final int TTL_S = 30;
   private static NamespacedHosts hosts;
 
   @BeforeAll
