@@ -72,14 +72,14 @@ final class StepRequests {
     List<org.corral.protocol.msg.NodeAllocation> gres;
     try {
       gres = org.corral.ctld.steps.StepGres.choose(rec, spec, p.nodes(), p.tasks());
-    } catch (org.corral.ctld.steps.StepGres.Unavailable e) {
+    } catch (org.corral.ctld.steps.StepUnavailable e) {
       throw new SlurmException(e.error());
     }
     String ports = "";
     if (mpiPorts.isPresent()) {
       try {
         ports = mpiPorts.get().reserve(p.nodes(), p.tasks(), runningSteps(s));
-      } catch (MpiPorts.Unavailable e) {
+      } catch (org.corral.ctld.steps.StepUnavailable e) {
         throw new SlurmException(e.error());
       }
     }

@@ -17,20 +17,6 @@ import org.corral.protocol.msg.StepInfo;
  */
 public record MpiPorts(int low, int high) {
 
-  /** The ports asked for are more than the range holds, or all taken on the step's nodes. */
-  public static final class Unavailable extends Exception {
-    private final SlurmError error;
-
-    Unavailable(SlurmError error) {
-      super(error.message(), null, false, false);
-      this.error = error;
-    }
-
-    public SlurmError error() {
-      return error;
-    }
-  }
-
   /** The range MpiParams names ("ports=12000-12999"), if it names one. */
   public static Optional<MpiPorts> of(String mpiParams) {
     if (mpiParams == null) {
@@ -63,11 +49,11 @@ public record MpiPorts(int low, int high) {
    * @param running the steps that may hold ports now (only running ones on a shared node count)
    */
   public String reserve(List<String> nodes, List<Integer> tasksOnNode, Collection<StepInfo> running)
-      throws Unavailable {
+      throws StepUnavailable {
     int count = tasksOnNode.stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
     int size = high - low + 1;
     if (count > size) {
-      throw new Unavailable(SlurmError.PORTS_INVALID);
+      throw new StepUnavailable(SlurmError.PORTS_INVALID);
     }
     BitSet used = new BitSet(size);
     for (StepInfo s : running) {
@@ -89,6 +75,6 @@ public record MpiPorts(int low, int high) {
       }
       start = taken; // the loop's increment moves past it
     }
-    throw new Unavailable(SlurmError.PORTS_BUSY);
+    throw new StepUnavailable(SlurmError.PORTS_BUSY);
   }
 }

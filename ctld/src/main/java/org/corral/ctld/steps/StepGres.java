@@ -22,23 +22,9 @@ import org.corral.protocol.msg.StepSpec;
 public final class StepGres {
   private StepGres() {}
 
-  /** Why a step cannot have what it asks for now. */
-  public static final class Unavailable extends Exception {
-    private final SlurmError error;
-
-    Unavailable(SlurmError error) {
-      super(error.message(), null, false, false);
-      this.error = error;
-    }
-
-    public SlurmError error() {
-      return error;
-    }
-  }
-
   /** One entry (node, gres) per step node where it uses any; the job's order of nodes. */
   public static List<NodeAllocation> choose(JobRecord rec, StepSpec spec, List<String> nodes, List<Integer> tasks)
-      throws Unavailable {
+      throws StepUnavailable {
     List<NodeAllocation> out = new ArrayList<>();
     List<GresCount> perNode;
     List<GresCount> perTask;
@@ -48,7 +34,7 @@ public final class StepGres {
       perTask = GresCount.parseList(spec.getTresPerTask());
       perStep = GresCount.parseList(spec.getTresPerJob());
     } catch (IllegalArgumentException e) {
-      throw new Unavailable(SlurmError.INVALID_GRES);
+      throw new StepUnavailable(SlurmError.INVALID_GRES);
     }
     boolean asks = !perNode.isEmpty() || !perTask.isEmpty() || !perStep.isEmpty();
     for (int i = 0; i < nodes.size(); i++) {
@@ -92,12 +78,12 @@ public final class StepGres {
           }
         }
         if (have.size() < c.count()) {
-          throw new Unavailable(SlurmError.INSUFFICIENT_GRES);
+          throw new StepUnavailable(SlurmError.INSUFFICIENT_GRES);
         }
         List<Integer> used = Gres.indices(Gres.plus(busy, taken, 1), c.name());
         List<Integer> free = have.stream().sorted().filter(x -> !used.contains(x)).toList();
         if (free.size() < c.count()) {
-          throw new Unavailable(SlurmError.NODES_BUSY);
+          throw new StepUnavailable(SlurmError.NODES_BUSY);
         }
         for (int x : free.subList(0, (int) c.count())) {
           String type = mine.stream().filter(a -> a.getName().equals(c.name()) && a.getIndicesList().contains(x))

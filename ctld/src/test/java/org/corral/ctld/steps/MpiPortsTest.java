@@ -42,8 +42,8 @@ class MpiPortsTest {
   @Test
   void tooManyOrNoneFreeAreSlurmsErrors() {
     assertThatThrownBy(() -> RANGE.reserve(List.of("n1"), List.of(10), List.of()))
-        .isInstanceOfSatisfying(MpiPorts.Unavailable.class, e -> assertThat(e.error()).isEqualTo(SlurmError.PORTS_INVALID));
+        .isInstanceOfSatisfying(StepUnavailable.class, e -> assertThat(e.error()).isEqualTo(SlurmError.PORTS_INVALID));
     assertThatThrownBy(() -> RANGE.reserve(List.of("n1"), List.of(4), List.of(holding("12002-12007", "n1"))))
-        .isInstanceOfSatisfying(MpiPorts.Unavailable.class, e -> assertThat(e.error()).isEqualTo(SlurmError.PORTS_BUSY));
+        .isInstanceOfSatisfying(StepUnavailable.class, e -> assertThat(e.error()).isEqualTo(SlurmError.PORTS_BUSY));
   }
 }

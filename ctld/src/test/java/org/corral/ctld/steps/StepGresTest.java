@@ -69,15 +69,15 @@ class StepGresTest {
     try {
       assertThat(StepGres.choose(busy, one, List.of("n1"), List.of(1)))
           .containsExactly(NodeAllocation.newBuilder().setNode("n1").addGres(gpus(3)).build());
-    } catch (StepGres.Unavailable e) {
+    } catch (StepUnavailable e) {
       throw new AssertionError(e);
     }
     StepSpec two = StepSpec.newBuilder().setTresPerNode("gres:gpu:2").build();
     assertThatThrownBy(() -> StepGres.choose(busy, two, List.of("n1"), List.of(1)))
-        .isInstanceOfSatisfying(StepGres.Unavailable.class, e -> assertThat(e.error()).isEqualTo(SlurmError.NODES_BUSY));
+        .isInstanceOfSatisfying(StepUnavailable.class, e -> assertThat(e.error()).isEqualTo(SlurmError.NODES_BUSY));
     StepSpec three = StepSpec.newBuilder().setTresPerNode("gres:gpu:3").build();
     assertThatThrownBy(() -> StepGres.choose(JOB, three, List.of("n1"), List.of(1)))
-        .isInstanceOfSatisfying(StepGres.Unavailable.class,
+        .isInstanceOfSatisfying(StepUnavailable.class,
             e -> assertThat(e.error()).isEqualTo(SlurmError.INSUFFICIENT_GRES));
   }
 }

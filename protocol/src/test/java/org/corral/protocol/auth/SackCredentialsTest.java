@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.corral.protocol.AuthException;
 import org.corral.protocol.ClusterKey;
@@ -19,6 +16,7 @@ import org.corral.protocol.msg.SackMint;
 import org.corral.protocol.msg.SackReply;
 import org.corral.protocol.msg.SackRequest;
 import org.corral.protocol.msg.SackVerify;
+import org.corral.protocol.MutableClock;
 import org.junit.jupiter.api.Test;
 
 /** The auth/slurm credential format: what is accepted, and each way a credential is refused. */
@@ -27,7 +25,7 @@ class SackCredentialsTest {
   private static final byte[] DIGEST = SackCredentials.sha256(BODY);
   private static final Peer ALICE = new Peer(1001, 1001, "alice", null);
 
-  private final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final SackKeys keys = SackKeys.of(ClusterKey.random());
   /** The login host's sackd and the controller: separate processes with the same key. */
   private final SackKiosk login = new SackKiosk(new SackCredentials(keys, clock, ttl()), "login1");
@@ -97,7 +95,7 @@ class SackCredentialsTest {
 
   @Test
   void aCredentialDatedInTheFutureIsRefused() {
-    SettableClock ahead = new SettableClock(clock.instant().plusSeconds(120));
+    MutableClock ahead = new MutableClock(clock.instant().plusSeconds(120));
     SackCredentials skewed = new SackCredentials(keys, ahead, ttl());
     assertRefused(skewed.make(new SackCredentials.Claims(false, 1001, 1001, "login1",
         "slurmctld", null), 16, DIGEST), "in the future");
@@ -170,33 +168,5 @@ class SackCredentialsTest {
     return login.answer(ALICE, SackRequest.newBuilder().setVerify(SackVerify.newBuilder()
         .setCredential(reply).setType(16).setBodySha256(ByteString.copyFrom(DIGEST))
         .setRequestNonce(ByteString.copyFrom(requestNonce))).build());
-  }
-
-  /** A clock the test moves. */
-  private static final class SettableClock extends Clock {
-    private volatile Instant now;
-
-    SettableClock(Instant start) {
-      now = start;
-    }
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }
