@@ -8,7 +8,6 @@ import java.util.List;
 import org.corral.e2e.LocalCluster.Result;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,9 +15,6 @@ import org.junit.jupiter.api.Test;
  * login host runs sackd alone, the compute hosts' slurmd vouch for the users of their jobs (srun
  * in a batch script), and users never see slurm.key. Skips where the kernel forbids namespaces.
  */
-@Disabled("Under Maven on the CI host its namespaced hosts do not register (twice, at 120 s and 240 s), while"
-    + " `corral up --hosts --auth slurm` with the same arguments comes up by hand in seconds: to be found"
-    + " before this test counts again (see the stop note of 2026-11-28)")
 class SackdMultiHostTest {
   /** Short, so the expired case needs no long wait; long enough for commands on a busy CI host. */
   private static final int TTL_S = 30;
